@@ -1,0 +1,39 @@
+"""yadk: declarative LLM agents, validated, hot-reloaded, on a small fast engine."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from yadk.agents import Agent, LlmAgent, LoopAgent, SequentialAgent
+from yadk.runner import Runner
+
+if TYPE_CHECKING:
+    from yadk.agents import BaseAgent
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Agent",
+    "LlmAgent",
+    "LoopAgent",
+    "ParallelAgent",
+    "Runner",
+    "SequentialAgent",
+    "__version__",
+    "load_agent",
+]
+
+
+def load_agent(path: Any) -> BaseAgent:
+    """Load an agent from a YAML config file or a folder holding ``root_agent.yaml``."""
+    from yadk.config import load_agent as _load
+
+    return _load(path)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "ParallelAgent":
+        from yadk.agents import ParallelAgent  # type: ignore[attr-defined]
+
+        return ParallelAgent
+    raise AttributeError(f"module 'yadk' has no attribute {name!r}")

@@ -1,0 +1,204 @@
+"""Contexts handed to instruction providers, callbacks and tools.
+
+They live below the agents package so templating and tools can use them without importing
+agents; ``yadk.agents`` re-exports them.
+
+* ``InvocationContext``: everything one invocation shares (session, services, current agent).
+* ``ReadonlyContext``: read-only state view, for instruction providers.
+* ``Context`` (= ``CallbackContext``): state writes recorded in an ``EventActions`` delta, and
+  artifact helpers.
+* ``ToolContext``: a ``Context`` that also knows the function call it serves.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import uuid
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+from yadk.artifacts import BaseArtifactService
+from yadk.errors import TemplateValueError
+from yadk.events import EventActions
+from yadk.sessions import BaseSessionService, Session, State
+from yadk.types import Content, Part
+
+if TYPE_CHECKING:
+    from yadk.agents import BaseAgent
+
+__all__ = [
+    "CallbackContext",
+    "Context",
+    "InvocationContext",
+    "ReadonlyContext",
+    "RunConfig",
+    "ToolContext",
+    "new_invocation_id",
+]
+
+
+def new_invocation_id() -> str:
+    return "e-" + str(uuid.uuid4())
+
+
+@dataclasses.dataclass
+class RunConfig:
+    """Per-invocation settings.
+
+    ``max_llm_calls`` stops runaway tool loops with a clear error; ``raise_errors`` makes the
+    runner raise failures instead of ending the invocation with an error event.
+    """
+
+    max_llm_calls: int = 100
+    raise_errors: bool = False
+
+
+@dataclasses.dataclass
+class _Counter:
+    llm_calls: int = 0
+
+
+@dataclasses.dataclass
+class InvocationContext:
+    """State shared by everything one invocation runs; copied (not mutated) per agent."""
+
+    invocation_id: str
+    agent: BaseAgent
+    session: Session
+    session_service: BaseSessionService
+    artifact_service: BaseArtifactService | None = None
+    user_content: Content | None = None
+    branch: str | None = None
+    run_config: RunConfig = dataclasses.field(default_factory=RunConfig)
+    end_invocation: bool = False
+    counter: _Counter = dataclasses.field(default_factory=_Counter)
+    root_agent: BaseAgent | None = None
+
+    @property
+    def app_name(self) -> str:
+        return self.session.app_name
+
+    @property
+    def user_id(self) -> str:
+        return self.session.user_id
+
+    def for_agent(self, agent: BaseAgent, *, branch: str | None = None) -> InvocationContext:
+        """A context for ``agent`` (sharing session, services and the call counter)."""
+        return dataclasses.replace(
+            self, agent=agent, branch=self.branch if branch is None else branch
+        )
+
+
+class ReadonlyContext:
+    """What an instruction provider may look at."""
+
+    __slots__ = ("_invocation_context",)
+
+    def __init__(self, invocation_context: InvocationContext) -> None:
+        self._invocation_context = invocation_context
+
+    @property
+    def invocation_context(self) -> InvocationContext:
+        return self._invocation_context
+
+    @property
+    def invocation_id(self) -> str:
+        return self._invocation_context.invocation_id
+
+    @property
+    def agent_name(self) -> str:
+        return self._invocation_context.agent.name
+
+    @property
+    def user_content(self) -> Content | None:
+        return self._invocation_context.user_content
+
+    @property
+    def session(self) -> Session:
+        return self._invocation_context.session
+
+    @property
+    def state(self) -> Mapping[str, Any]:
+        """The session state, read-only."""
+        return MappingProxyType(self._invocation_context.session.state)
+
+    @property
+    def branch(self) -> str | None:
+        return self._invocation_context.branch
+
+
+class Context(ReadonlyContext):
+    """A context that can write state and artifacts; writes ride on ``actions``."""
+
+    __slots__ = ("_event_actions", "_state")
+
+    def __init__(
+        self, invocation_context: InvocationContext, *, event_actions: EventActions | None = None
+    ) -> None:
+        super().__init__(invocation_context)
+        self._event_actions = event_actions if event_actions is not None else EventActions()
+        self._state = State(invocation_context.session.state, self._event_actions.state_delta)
+
+    @property
+    def state(self) -> State:  # type: ignore[override]
+        """Read and write session state; a write is readable at once and persisted with the
+        next event this context's actions ride on."""
+        return self._state
+
+    @property
+    def actions(self) -> EventActions:
+        return self._event_actions
+
+    def _artifact_service(self) -> BaseArtifactService:
+        service = self._invocation_context.artifact_service
+        if service is None:
+            raise TemplateValueError("Artifact service is not initialized.")
+        return service
+
+    async def load_artifact(self, filename: str, version: int | None = None) -> Part | None:
+        ic = self._invocation_context
+        return await self._artifact_service().load_artifact(
+            app_name=ic.app_name,
+            user_id=ic.user_id,
+            session_id=ic.session.id,
+            filename=filename,
+            version=version,
+        )
+
+    async def save_artifact(self, filename: str, artifact: Part) -> int:
+        ic = self._invocation_context
+        version = await self._artifact_service().save_artifact(
+            app_name=ic.app_name,
+            user_id=ic.user_id,
+            session_id=ic.session.id,
+            filename=filename,
+            artifact=artifact,
+        )
+        self._event_actions.artifact_delta[filename] = version
+        return version
+
+    async def list_artifacts(self) -> list[str]:
+        ic = self._invocation_context
+        return await self._artifact_service().list_artifact_keys(
+            app_name=ic.app_name, user_id=ic.user_id, session_id=ic.session.id
+        )
+
+
+CallbackContext = Context
+
+
+class ToolContext(Context):
+    """The context a tool receives: a ``Context`` plus the id of the call it answers."""
+
+    __slots__ = ("function_call_id",)
+
+    def __init__(
+        self,
+        invocation_context: InvocationContext,
+        *,
+        function_call_id: str | None = None,
+        event_actions: EventActions | None = None,
+    ) -> None:
+        super().__init__(invocation_context, event_actions=event_actions)
+        self.function_call_id = function_call_id

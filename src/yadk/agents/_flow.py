@@ -1,0 +1,255 @@
+"""The LLM call loop: model → function calls → function responses → model, until an answer."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import uuid
+from collections.abc import AsyncGenerator
+from typing import TYPE_CHECKING, Any
+
+from yadk._contexts import Context, InvocationContext, ToolContext
+from yadk.agents._callbacks import run_callbacks
+from yadk.agents._contents import CLIENT_CALL_ID_PREFIX
+from yadk.agents._request import build_request
+from yadk.errors import ModelCallLimitError, ModelError, ToolExecutionError
+from yadk.events import Event, EventActions
+from yadk.models import BaseLlm, LlmRequest, LlmResponse
+from yadk.tools import BaseTool
+from yadk.types import Content, FunctionCall, FunctionResponse, Part
+
+if TYPE_CHECKING:
+    from yadk.agents._llm_agent import LlmAgent
+
+__all__ = ["run_llm_flow"]
+
+logger = logging.getLogger("yadk.flow")
+
+
+async def run_llm_flow(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
+    """Step until a final response, an error, a transfer, or the end of the invocation."""
+    while True:
+        last: Event | None = None
+        async for event in _step(agent, ctx):
+            last = event
+            yield event
+        if (
+            last is None
+            or last.is_final_response()
+            or last.error_code
+            or ctx.end_invocation
+        ):
+            return
+
+
+async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
+    request = await build_request(agent, ctx)
+    model_event = Event(invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch)
+    callback_context = Context(ctx, event_actions=model_event.actions)
+
+    response = await run_callbacks(
+        "before_model_callback",
+        agent.before_model_callback,
+        callback_context=callback_context,
+        llm_request=request,
+    )
+    if response is None:
+        try:
+            response = await _call_model(agent.canonical_model, request, ctx)
+        except ModelError as exc:
+            # Keep what callbacks already wrote: the error event carries their delta.
+            model_event.error_code = (
+                "MODEL_CALL_LIMIT" if isinstance(exc, ModelCallLimitError) else "MODEL_ERROR"
+            )
+            model_event.error_message = exc.message
+            yield model_event
+            return
+        altered = await run_callbacks(
+            "after_model_callback",
+            agent.after_model_callback,
+            callback_context=callback_context,
+            llm_response=response,
+        )
+        if altered is not None:
+            response = altered
+    response = _as_response(response)
+
+    model_event.content = response.content
+    model_event.error_code = response.error_code
+    model_event.error_message = response.error_message
+    model_event.turn_complete = response.turn_complete
+    model_event.custom_metadata = response.custom_metadata
+    _assign_call_ids(model_event)
+    _maybe_save_output(agent, model_event)
+    yield model_event
+
+    calls = model_event.get_function_calls()
+    if not calls:
+        return
+    response_event = await _handle_function_calls(agent, ctx, calls, request)
+    yield response_event
+    target_name = response_event.actions.transfer_to_agent
+    if target_name:
+        target = agent.root_agent.find_agent(target_name)
+        if target is None:  # the transfer tool validates names; a custom tool might not
+            raise ModelError(f"Agent {target_name!r} not found in the agent tree.")
+        async for event in target.run_async(ctx):
+            yield event
+        ctx.end_invocation = True
+
+
+async def _call_model(model: BaseLlm, request: LlmRequest, ctx: InvocationContext) -> LlmResponse:
+    ctx.counter.llm_calls += 1
+    limit = ctx.run_config.max_llm_calls
+    if limit > 0 and ctx.counter.llm_calls > limit:
+        raise ModelCallLimitError(
+            f"Agent {request.agent_name!r} exceeded the limit of {limit} model calls in one"
+            " invocation (the model kept calling tools). Raise RunConfig.max_llm_calls if the"
+            " task really needs more."
+        )
+    final: LlmResponse | None = None
+    try:
+        async for chunk in model.generate_content_async(request, stream=False):
+            if not chunk.partial:
+                final = chunk
+    except ModelError:
+        raise
+    except Exception as exc:
+        raise ModelError(f"Model {model.model!r} failed: {type(exc).__name__}: {exc}") from exc
+    if final is None:
+        raise ModelError(f"Model {model.model!r} returned no response.")
+    return final
+
+
+def _as_response(value: Any) -> LlmResponse:
+    if isinstance(value, LlmResponse):
+        return value
+    if isinstance(value, Content):
+        return LlmResponse(content=value)
+    return LlmResponse.model_validate(value)
+
+
+def _assign_call_ids(event: Event) -> None:
+    if event.content is None:
+        return
+    for part in event.content.parts:
+        if part.function_call is not None and not part.function_call.id:
+            part.function_call.id = CLIENT_CALL_ID_PREFIX + str(uuid.uuid4())
+
+
+def _maybe_save_output(agent: LlmAgent, event: Event) -> None:
+    if not agent.output_key or not event.is_final_response() or event.content is None:
+        return
+    text = "".join(p.text for p in event.content.parts if p.text and not p.thought)
+    if not text and not event.content.parts:
+        return
+    value: Any = text
+    if agent.output_schema is not None and text.strip():
+        try:
+            value = agent.output_schema.model_validate_json(text).model_dump(exclude_none=True)
+        except ValueError as exc:
+            event.error_code = "OUTPUT_SCHEMA_ERROR"
+            event.error_message = (
+                f"Agent {agent.name!r}: the model's answer does not match output_schema"
+                f" {agent.output_schema.__name__}: {exc}"
+            )
+            return
+    event.actions.state_delta[agent.output_key] = value
+
+
+async def _handle_function_calls(
+    agent: LlmAgent, ctx: InvocationContext, calls: list[FunctionCall], request: LlmRequest
+) -> Event:
+    """Run every call (concurrently, results kept in call order) and merge their actions."""
+    contexts = [ToolContext(ctx, function_call_id=call.id) for call in calls]
+    responses = await asyncio.gather(
+        *(
+            _run_one_call(agent, call, request.tools_dict, tool_context)
+            for call, tool_context in zip(calls, contexts, strict=True)
+        )
+    )
+    merged = EventActions()
+    parts = []
+    for call, tool_context, response in zip(calls, contexts, responses, strict=True):
+        _merge_actions(merged, tool_context.actions)
+        parts.append(
+            Part(function_response=FunctionResponse(id=call.id, name=call.name, response=response))
+        )
+    return Event(
+        invocation_id=ctx.invocation_id,
+        author=agent.name,
+        branch=ctx.branch,
+        content=Content(role="user", parts=parts),
+        actions=merged,
+    )
+
+
+async def _run_one_call(
+    agent: LlmAgent, call: FunctionCall, tools: dict[str, BaseTool], tool_context: ToolContext
+) -> dict[str, Any]:
+    tool = tools.get(call.name)
+    if tool is None:
+        available = ", ".join(sorted(tools)) or "(none)"
+        logger.warning("agent %s: model called unknown tool %r", agent.name, call.name)
+        return {
+            "error": f"Tool '{call.name}' is not available to agent '{agent.name}'."
+            f" Available tools: {available}."
+        }
+    args = dict(call.args)
+    result = await run_callbacks(
+        "before_tool_callback",
+        agent.before_tool_callback,
+        tool=tool,
+        args=args,
+        tool_context=tool_context,
+    )
+    if result is None:
+        try:
+            result = await tool.run_async(args=args, tool_context=tool_context)
+        except ToolExecutionError as exc:
+            logger.warning("tool %s failed: %s", call.name, exc.message)
+            result = {"error": exc.message, "error_type": exc.error_type.value}
+        except Exception as exc:
+            # The model gets the failure and can recover; the run goes on, nothing is lost.
+            logger.warning("tool %s raised %s: %s", call.name, type(exc).__name__, exc)
+            result = {"error": f"Tool '{call.name}' raised {type(exc).__name__}: {exc}"}
+    altered = await run_callbacks(
+        "after_tool_callback",
+        agent.after_tool_callback,
+        tool=tool,
+        args=args,
+        tool_context=tool_context,
+        tool_response=result,
+    )
+    if altered is not None:
+        result = altered
+    if not isinstance(result, dict):
+        result = {"result": result}
+    return _jsonable(result)
+
+
+def _jsonable(value: dict[str, Any]) -> dict[str, Any]:
+    try:
+        json.dumps(value)
+        return value
+    except (TypeError, ValueError):
+        converted: dict[str, Any] = json.loads(json.dumps(value, default=_fallback))
+        return converted
+
+
+def _fallback(obj: Any) -> Any:
+    if hasattr(obj, "model_dump"):
+        return obj.model_dump(mode="json")
+    return str(obj)
+
+
+def _merge_actions(into: EventActions, source: EventActions) -> None:
+    into.state_delta.update(source.state_delta)
+    into.artifact_delta.update(source.artifact_delta)
+    if source.transfer_to_agent:
+        into.transfer_to_agent = source.transfer_to_agent
+    if source.escalate:
+        into.escalate = True
+    if source.skip_summarization:
+        into.skip_summarization = True

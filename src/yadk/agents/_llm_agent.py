@@ -1,0 +1,171 @@
+"""LlmAgent: an agent whose turns come from a model, with instructions, tools and callbacks."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import AsyncGenerator
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field, PrivateAttr, field_validator
+
+from yadk._contexts import InvocationContext, ReadonlyContext
+from yadk.agents._base_agent import BaseAgent
+from yadk.agents._callbacks import as_callback_list
+from yadk.errors import AgentDefinitionError
+from yadk.events import Event
+from yadk.models import BaseLlm, resolve_model
+from yadk.tools import BaseTool, BaseToolset, FunctionTool
+from yadk.types import Content
+
+__all__ = ["LlmAgent"]
+
+ToolUnion = BaseTool | BaseToolset | Any
+
+
+class LlmAgent(BaseAgent):
+    """An agent driven by a model.
+
+    ``instruction`` and ``global_instruction`` may be strings (rendered with the session state on
+    every model call) or InstructionProviders (called, and their output used verbatim).
+    ``static_instruction`` is sent as-is, first, so it can be context-cached.
+    """
+
+    model: str | BaseLlm = ""
+    instruction: Any = ""
+    global_instruction: Any = ""
+    static_instruction: str | Content | None = None
+    tools: list[Any] = Field(default_factory=list)
+    generate_content_config: dict[str, Any] | None = None
+    disallow_transfer_to_parent: bool = False
+    disallow_transfer_to_peers: bool = False
+    include_contents: Literal["default", "none"] = "default"
+    input_schema: type[BaseModel] | None = None
+    output_schema: type[BaseModel] | None = None
+    output_key: str | None = None
+    before_model_callback: Any = None
+    after_model_callback: Any = None
+    before_tool_callback: Any = None
+    after_tool_callback: Any = None
+
+    _resolved_model: BaseLlm | None = PrivateAttr(default=None)
+    _function_tools: dict[int, FunctionTool] = PrivateAttr(default_factory=dict)
+
+    @field_validator("instruction", "global_instruction")
+    @classmethod
+    def _instruction_kind(cls, value: Any) -> Any:
+        if value is None:
+            return ""
+        if not isinstance(value, str) and not callable(value):
+            raise ValueError("must be a string or an InstructionProvider (a callable)")
+        return value
+
+    @field_validator(
+        "before_model_callback",
+        "after_model_callback",
+        "before_tool_callback",
+        "after_tool_callback",
+    )
+    @classmethod
+    def _callables(cls, value: Any) -> Any:  # type: ignore[override]
+        for fn in as_callback_list(value):
+            if not callable(fn):
+                raise ValueError(f"callback {fn!r} is not callable")
+        return value
+
+    @field_validator("tools")
+    @classmethod
+    def _tool_kinds(cls, value: list[Any]) -> list[Any]:
+        for tool in value:
+            if not isinstance(tool, (BaseTool, BaseToolset)) and not callable(tool):
+                raise ValueError(
+                    f"{tool!r} is not a tool: expected a function, a BaseTool or a BaseToolset"
+                )
+        return value
+
+    @field_validator("generate_content_config", mode="before")
+    @classmethod
+    def _config_dict(cls, value: Any) -> Any:
+        if value is None:
+            return None
+        if hasattr(value, "model_dump"):
+            value = value.model_dump(exclude_none=True)
+        if not isinstance(value, dict):
+            raise ValueError("must be a mapping of model settings (temperature, ...)")
+        if value.get("system_instruction"):
+            raise ValueError("System instruction must be set via LlmAgent.instruction.")
+        if value.get("tools"):
+            raise ValueError("All tools must be set via LlmAgent.tools.")
+        return dict(value)
+
+    # --- canonical values -------------------------------------------------------------------
+
+    @property
+    def canonical_model(self) -> BaseLlm:
+        """The model to call: this agent's, else the nearest ancestor LlmAgent's."""
+        if isinstance(self.model, BaseLlm):
+            return self.model
+        if self.model:
+            if self._resolved_model is None or self._resolved_model_name != self.model:
+                self._resolved_model = resolve_model(self.model)
+                self._resolved_model_name = self.model
+            return self._resolved_model
+        ancestor = self.parent_agent
+        while ancestor is not None:
+            if isinstance(ancestor, LlmAgent) and ancestor.model:
+                return ancestor.canonical_model
+            ancestor = ancestor.parent_agent
+        raise AgentDefinitionError(
+            f"No model found for agent {self.name!r}: set `model` on it or on an ancestor"
+            " LlmAgent (or pass --model to the CLI)."
+        )
+
+    _resolved_model_name: str = PrivateAttr(default="")
+
+    async def canonical_instruction(self, ctx: ReadonlyContext) -> tuple[str, bool]:
+        """(text, bypass_state_injection): providers' output is used verbatim."""
+        return await _resolve_instruction(self.instruction, ctx)
+
+    async def canonical_global_instruction(self, ctx: ReadonlyContext) -> tuple[str, bool]:
+        return await _resolve_instruction(self.global_instruction, ctx)
+
+    def tool_units(self) -> list[BaseTool | BaseToolset]:
+        """``tools`` with plain functions wrapped as FunctionTools (wrappers are reused)."""
+        units: list[BaseTool | BaseToolset] = []
+        for tool in self.tools:
+            if isinstance(tool, (BaseTool, BaseToolset)):
+                units.append(tool)
+                continue
+            wrapped = self._function_tools.get(id(tool))
+            if wrapped is None or wrapped.func is not tool:
+                wrapped = self._function_tools[id(tool)] = FunctionTool(tool)
+            units.append(wrapped)
+        return units
+
+    async def canonical_tools(self, ctx: ReadonlyContext | None = None) -> list[BaseTool]:
+        tools: list[BaseTool] = []
+        for unit in self.tool_units():
+            if isinstance(unit, BaseToolset):
+                tools.extend(await unit.get_tools(ctx))
+            else:
+                tools.append(unit)
+        return tools
+
+    async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
+        from yadk.agents._flow import run_llm_flow
+
+        async for event in run_llm_flow(self, ctx):
+            yield event
+
+
+async def _resolve_instruction(value: Any, ctx: ReadonlyContext) -> tuple[str, bool]:
+    if isinstance(value, str):
+        return value, False
+    result = value(ctx)
+    if inspect.isawaitable(result):
+        result = await result
+    if not isinstance(result, str):
+        raise AgentDefinitionError(
+            f"Instruction provider {getattr(value, '__name__', value)!r} returned"
+            f" {type(result).__name__}, expected str."
+        )
+    return result, True

@@ -1,0 +1,131 @@
+"""Request assembly: instructions, history and tools for one model call.
+
+The order matches google-adk 2.13 so configs produce the same request: the root agent's
+``global_instruction``, the ``static_instruction``, the ``instruction`` (in the system instruction,
+or — when a static instruction exists — as a marked block in contents so the static prefix stays
+byte-stable), the identity line, the transfer block, then whatever tools and toolsets add.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from yadk._contexts import InvocationContext, ReadonlyContext, ToolContext
+from yadk.agents._contents import build_contents
+from yadk.agents._transfer import TransferToAgentTool, transfer_instructions, transfer_targets
+from yadk.models import LlmRequest
+from yadk.templating import inject_session_state
+from yadk.tools import BaseToolset
+from yadk.types import Content, Part
+
+if TYPE_CHECKING:
+    from yadk.agents._llm_agent import LlmAgent
+
+__all__ = ["build_request", "label_dynamic_instruction"]
+
+INSTRUCTION_BEGIN = "<<<BEGIN_SYSTEM_INSTRUCTION>>>"
+INSTRUCTION_END = "<<<END_SYSTEM_INSTRUCTION>>>"
+ELIDED_MARKER = "<<<ELIDED_MARKER>>>"
+_INSTRUCTION_PREAMBLE = (
+    f"The text between {INSTRUCTION_BEGIN} and {INSTRUCTION_END} below is your own system"
+    " instruction for this turn and carries the current session state. It is addressed to you."
+    " Nothing between those two markers was said by the user, so do not answer it or continue"
+    " it as though it were their turn. Anything the user actually said appears outside the"
+    " markers, and a real user turn may follow immediately after the end marker."
+)
+
+
+def label_dynamic_instruction(instruction: str) -> str:
+    """The dynamic instruction as a marked block; markers inside it are neutralised so state
+    values cannot forge the end of the block."""
+    fenced = instruction.replace(INSTRUCTION_BEGIN, ELIDED_MARKER).replace(
+        INSTRUCTION_END, ELIDED_MARKER
+    )
+    return f"{_INSTRUCTION_PREAMBLE}\n{INSTRUCTION_BEGIN}\n{fenced}\n{INSTRUCTION_END}"
+
+
+def _static_text(value: str | Content) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    return [p.text for p in value.parts if p.text]
+
+
+async def _render(value: object, ctx: ReadonlyContext, resolve: object) -> str:
+    text, bypass = await resolve(ctx)  # type: ignore[operator]
+    if bypass:
+        return str(text)
+    return await inject_session_state(str(text), ctx)
+
+
+def _insert_before_current_turn(contents: list[Content], block: Content) -> None:
+    """Place request-scoped content before the latest run of plain user messages (after a
+    function response when the model is continuing a tool-call turn)."""
+    index = len(contents)
+    while index > 0:
+        previous = contents[index - 1]
+        if previous.role != "user" or any(p.function_response for p in previous.parts):
+            break
+        index -= 1
+    contents.insert(index, block)
+
+
+async def build_request(agent: LlmAgent, ctx: InvocationContext) -> LlmRequest:
+    from yadk.agents._llm_agent import LlmAgent
+
+    readonly = ReadonlyContext(ctx)
+    model = agent.canonical_model
+    request = LlmRequest(
+        model=model.model,
+        agent_name=agent.name,
+        config=dict(agent.generate_content_config or {}),
+        output_schema=agent.output_schema,
+    )
+    if agent.output_schema is not None:
+        request.config.setdefault("response_mime_type", "application/json")
+        request.config.setdefault("response_schema", agent.output_schema.model_json_schema())
+
+    root = agent.root_agent
+    if isinstance(root, LlmAgent) and root.global_instruction:
+        request.append_instructions(
+            [await _render(root.global_instruction, readonly, root.canonical_global_instruction)]
+        )
+    if agent.static_instruction:
+        request.append_instructions(_static_text(agent.static_instruction))
+    dynamic: str | None = None
+    if agent.instruction:
+        dynamic = await _render(agent.instruction, readonly, agent.canonical_instruction)
+        if not agent.static_instruction:
+            request.append_instructions([dynamic])
+
+    identity = f'You are an agent. Your internal name is "{agent.name}".'
+    if agent.description:
+        identity += f' The description about you is "{agent.description}".'
+    request.append_instructions([identity])
+
+    request.contents = build_contents(
+        ctx.session.events,
+        agent_name=agent.name,
+        branch=ctx.branch,
+        include_contents=agent.include_contents,
+    )
+    if dynamic is not None and agent.static_instruction:
+        _insert_before_current_turn(
+            request.contents,
+            Content(role="user", parts=[Part(text=label_dynamic_instruction(dynamic))]),
+        )
+
+    tool_context = ToolContext(ctx)
+    targets = transfer_targets(agent)
+    if targets:
+        request.append_instructions([transfer_instructions(agent, targets)])
+        await TransferToAgentTool([t.name for t in targets]).process_llm_request(
+            tool_context=tool_context, llm_request=request
+        )
+    for unit in agent.tool_units():
+        if isinstance(unit, BaseToolset):
+            await unit.process_llm_request(tool_context=tool_context, llm_request=request)
+            for tool in await unit.get_tools(readonly):
+                await tool.process_llm_request(tool_context=tool_context, llm_request=request)
+        else:
+            await unit.process_llm_request(tool_context=tool_context, llm_request=request)
+    return request

@@ -1,0 +1,167 @@
+"""Every exception yadk raises, in one tree.
+
+Developer mistakes (a bad config, a bad template, a bad agent definition) are separate from run
+failures (a model or tool that fails while an invocation runs). Errors that google-adk raises as
+``KeyError`` or ``ValueError`` also subclass that builtin, so ``except KeyError`` code keeps working.
+
+    YadkError
+    ├── ConfigError (ValueError)            a YAML config is invalid; carries ``diagnostics``
+    ├── AgentDefinitionError (ValueError)   an agent built in Python is invalid (name, model, tools)
+    ├── TemplateError
+    │   ├── TemplateKeyError (KeyError)     a required state key or artifact is missing
+    │   ├── TemplateValueError (ValueError) e.g. no artifact service for ``{artifact.x}``
+    │   └── TemplateSyntaxError (ValueError) a Jinja2 template does not parse
+    ├── SkillError (ValueError)             a skill folder or SKILL.md is invalid
+    ├── ExampleError (ValueError)           few-shot examples are invalid
+    ├── SessionError
+    │   ├── SessionNotFoundError (KeyError) no such session
+    │   ├── AlreadyExistsError (ValueError) a session id is taken
+    │   └── StaleSessionError               the session changed since it was read
+    ├── ArtifactError (ValueError)          an artifact name or version is invalid
+    └── RunError                            something failed while an invocation ran
+        ├── ModelError                      a model failed or a script is exhausted
+        │   └── ModelCallLimitError         too many model calls in one invocation
+        ├── ToolExecutionError              a tool could not run; ``error_type`` says why
+        └── CallbackError                   a user callback raised
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from yadk.config import Diagnostic
+
+__all__ = [
+    "AgentDefinitionError",
+    "AlreadyExistsError",
+    "ArtifactError",
+    "CallbackError",
+    "ConfigError",
+    "ExampleError",
+    "ModelCallLimitError",
+    "ModelError",
+    "RunError",
+    "SessionError",
+    "SessionNotFoundError",
+    "SkillError",
+    "StaleSessionError",
+    "TemplateError",
+    "TemplateKeyError",
+    "TemplateSyntaxError",
+    "TemplateValueError",
+    "ToolErrorType",
+    "ToolExecutionError",
+    "YadkError",
+]
+
+
+class YadkError(Exception):
+    """Root of every error yadk raises on purpose."""
+
+    @property
+    def message(self) -> str:
+        """The human message, without the quotes ``KeyError.__str__`` adds."""
+        return str(self.args[0]) if self.args else ""
+
+
+class ConfigError(YadkError, ValueError):
+    """A YAML config (or a file it references) is invalid.
+
+    ``diagnostics`` lists every problem found, each with file, line, column and rule.
+    """
+
+    def __init__(self, diagnostics: Sequence[Diagnostic], message: str | None = None) -> None:
+        self.diagnostics = list(diagnostics)
+        if message is None:
+            message = "\n".join(d.format() for d in self.diagnostics) or "invalid config"
+        super().__init__(message)
+
+
+class AgentDefinitionError(YadkError, ValueError):
+    """An agent, tool or callback built in Python is invalid."""
+
+
+class TemplateError(YadkError):
+    """An instruction template could not be rendered."""
+
+
+class TemplateKeyError(TemplateError, KeyError):
+    """A required state key or artifact is missing (ADK raises ``KeyError`` here)."""
+
+
+class TemplateValueError(TemplateError, ValueError):
+    """A template needs something the invocation does not have (ADK raises ``ValueError``)."""
+
+
+class TemplateSyntaxError(TemplateError, ValueError):
+    """A Jinja2 template does not parse."""
+
+
+class SkillError(YadkError, ValueError):
+    """A skill folder or its SKILL.md is invalid."""
+
+
+class ExampleError(YadkError, ValueError):
+    """Few-shot examples are malformed."""
+
+
+class SessionError(YadkError):
+    """A session service refused an operation."""
+
+
+class SessionNotFoundError(SessionError, KeyError):
+    """The session does not exist."""
+
+
+class AlreadyExistsError(SessionError, ValueError):
+    """A session with that id already exists."""
+
+
+class StaleSessionError(SessionError):
+    """The session object is older than the stored session: re-read it before appending."""
+
+
+class ArtifactError(YadkError, ValueError):
+    """An artifact name or version is invalid."""
+
+
+class RunError(YadkError):
+    """Something failed while an invocation ran."""
+
+
+class ModelError(RunError):
+    """A model call failed, or a scripted model ran out of turns."""
+
+
+class ModelCallLimitError(ModelError):
+    """An invocation made more model calls than its limit allows."""
+
+
+class ToolErrorType(str, enum.Enum):
+    """Why a tool could not run."""
+
+    BAD_REQUEST = "BAD_REQUEST"
+    NOT_FOUND = "NOT_FOUND"
+    INTERNAL_ERROR = "INTERNAL_ERROR"
+    TIMEOUT = "TIMEOUT"
+
+
+class ToolExecutionError(RunError):
+    """A tool could not run; ``error_type`` classifies the failure."""
+
+    def __init__(
+        self, message: str, *, error_type: ToolErrorType = ToolErrorType.INTERNAL_ERROR
+    ) -> None:
+        super().__init__(message)
+        self.error_type = error_type
+
+
+class CallbackError(RunError):
+    """A user callback raised; ``__cause__`` holds the original exception."""
+
+    def __init__(self, message: str, *, callback: Any = None) -> None:
+        super().__init__(message)
+        self.callback = callback

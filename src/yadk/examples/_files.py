@@ -1,0 +1,197 @@
+"""Loading few-shot examples from a YAML, JSON or JSONL file, with errors that name file and line.
+
+A YAML or JSON file holds a list of examples (or a mapping with an ``examples:`` list); a JSONL
+file holds one example per line (blank lines are skipped).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from yadk.examples._example import Example, ExampleValidationError, coerce_examples
+
+__all__ = ["EXAMPLE_FILE_SUFFIXES", "load_examples_file", "yaml_node_line"]
+
+EXAMPLE_FILE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
+
+
+def load_examples_file(path: str | os.PathLike[str]) -> list[Example]:
+    """Read and validate the examples in ``path`` (``.yaml``/``.yml``, ``.json`` or ``.jsonl``).
+
+    Raises ``ExampleValidationError`` (an ``ExampleError``, so a ``ValueError``) whose message
+    starts with ``path:line:`` and whose ``path``/``line``/``index``/``loc`` say where.
+    """
+    file = Path(path)
+    suffix = file.suffix.lower()
+    if suffix not in EXAMPLE_FILE_SUFFIXES:
+        raise ExampleValidationError(
+            f"{file}: cannot load examples from a {suffix or 'suffix-less'} file; "
+            "use .yaml, .yml, .json or .jsonl.",
+            path=str(file),
+        )
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ExampleValidationError(f"{file}: examples file not found.", path=str(file)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ExampleValidationError(
+            f"{file}: cannot read examples file: {exc}", path=str(file)
+        ) from None
+    if suffix == ".jsonl":
+        return _load_jsonl(file, text)
+    if suffix == ".json":
+        return _load_json(file, text)
+    data, node = _parse_yaml(file, text)
+    return _validate_document(file, data, node)
+
+
+def _load_json(file: Path, text: str) -> list[Example]:
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ExampleValidationError(
+            f"{file}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}",
+            path=str(file),
+            line=exc.lineno,
+            column=exc.colno,
+        ) from None
+    # JSON is (nearly) YAML: reparse only to learn line numbers for validation errors.
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError:
+        node = None
+    return _validate_document(file, data, node)
+
+
+def _parse_yaml(file: Path, text: str) -> tuple[Any, yaml.Node | None]:
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        data = loader.construct_document(node) if node is not None else None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else None
+        column = mark.column + 1 if mark else None
+        where = f"{file}:{line}:{column}" if mark else str(file)
+        raise ExampleValidationError(
+            f"{where}: invalid YAML: {exc.problem or exc}",
+            path=str(file),
+            line=line,
+            column=column,
+        ) from None
+    except yaml.YAMLError as exc:
+        raise ExampleValidationError(f"{file}: invalid YAML: {exc}", path=str(file)) from None
+    finally:
+        loader.dispose()
+    return data, node
+
+
+def _validate_document(file: Path, data: Any, node: yaml.Node | None) -> list[Example]:
+    if data is None:
+        return []
+    items_node: yaml.Node | None = node
+    if isinstance(data, dict) and set(data) == {"examples"}:
+        data = data["examples"]
+        items_node = _child(node, "examples")
+    if not isinstance(data, list):
+        line = node.start_mark.line + 1 if node is not None else None
+        raise ExampleValidationError(
+            f"{_where(file, line)}: expected a list of examples (or a mapping with an 'examples:' "
+            f"list), got {type(data).__name__}.",
+            path=str(file),
+            line=line,
+        )
+    try:
+        return coerce_examples(data)
+    except ExampleValidationError as exc:
+        line, column = _locate(items_node, exc.index, exc.loc)
+        raise ExampleValidationError(
+            f"{_where(file, line)}: {exc.message}",
+            index=exc.index,
+            loc=exc.loc,
+            path=str(file),
+            line=line,
+            column=column,
+        ) from None
+
+
+def _load_jsonl(file: Path, text: str) -> list[Example]:
+    items: list[Any] = []
+    lines: list[int] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        if not raw.strip():
+            continue
+        try:
+            items.append(json.loads(raw))
+        except json.JSONDecodeError as exc:
+            raise ExampleValidationError(
+                f"{file}:{number}:{exc.colno}: invalid JSON: {exc.msg}",
+                path=str(file),
+                line=number,
+                column=exc.colno,
+            ) from None
+        lines.append(number)
+    try:
+        return coerce_examples(items)
+    except ExampleValidationError as exc:
+        line = lines[exc.index] if exc.index is not None else None
+        raise ExampleValidationError(
+            f"{_where(file, line)}: {exc.message}",
+            index=exc.index,
+            loc=exc.loc,
+            path=str(file),
+            line=line,
+        ) from None
+
+
+def yaml_node_line(
+    node: yaml.Node | None, loc: tuple[str | int, ...]
+) -> tuple[int | None, int | None]:
+    """The 1-based (line, column) of the deepest node along ``loc`` under ``node``.
+
+    For config loaders: given the YAML node of an ``examples:`` list and an
+    ``ExampleValidationError``, ``yaml_node_line(node, (err.index, *err.loc))`` points at the
+    offending key (or at the nearest enclosing mapping when a required key is missing).
+    """
+    if node is None:
+        return None, None
+    current = node
+    for key in loc:
+        nxt = _child(current, key)
+        if nxt is None:
+            break
+        current = nxt
+    return current.start_mark.line + 1, current.start_mark.column + 1
+
+
+def _locate(
+    items_node: yaml.Node | None, index: int | None, loc: tuple[str | int, ...]
+) -> tuple[int | None, int | None]:
+    if index is None:
+        return yaml_node_line(items_node, ())
+    return yaml_node_line(items_node, (index, *loc))
+
+
+def _child(node: yaml.Node | None, key: str | int) -> yaml.Node | None:
+    if isinstance(node, yaml.SequenceNode) and isinstance(key, int):
+        return node.value[key] if 0 <= key < len(node.value) else None
+    if isinstance(node, yaml.MappingNode) and isinstance(key, str):
+        wanted = {key, _camel(key)}
+        for key_node, value_node in node.value:
+            if isinstance(key_node, yaml.ScalarNode) and key_node.value in wanted:
+                return value_node
+    return None
+
+
+def _where(file: Path, line: int | None) -> str:
+    return f"{file}:{line}" if line is not None else str(file)
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(word.title() for word in rest)

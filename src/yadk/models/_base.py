@@ -1,0 +1,112 @@
+"""The model interface every backend implements: LlmRequest in, LlmResponse(s) out."""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from yadk.types import Content
+
+if TYPE_CHECKING:
+    from yadk.tools import BaseTool
+
+__all__ = ["BaseLlm", "FunctionDeclaration", "LlmRequest", "LlmResponse"]
+
+
+class FunctionDeclaration(BaseModel):
+    """A tool as the model sees it: name, description and a JSON Schema of its parameters."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    description: str = ""
+    parameters: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "description": self.description, "parameters": self.parameters}
+
+
+@dataclass
+class LlmRequest:
+    """Everything one model call receives.
+
+    ``system_instruction`` is built by appending instruction blocks separated by a blank line;
+    ``config`` is the agent's ``generate_content_config`` as a plain dict.
+    """
+
+    model: str | None = None
+    agent_name: str = ""
+    system_instruction: str = ""
+    contents: list[Content] = field(default_factory=list)
+    tools_dict: dict[str, BaseTool] = field(default_factory=dict)
+    config: dict[str, Any] = field(default_factory=dict)
+    output_schema: type[BaseModel] | None = None
+
+    def append_instructions(self, instructions: list[str] | str) -> None:
+        if isinstance(instructions, str):
+            instructions = [instructions]
+        text = "\n\n".join(instructions)
+        if not text:
+            return
+        if self.system_instruction:
+            self.system_instruction += "\n\n" + text
+        else:
+            self.system_instruction = text
+
+    def append_tools(self, tools: list[BaseTool]) -> None:
+        for tool in tools:
+            self.tools_dict[tool.name] = tool
+
+    @property
+    def function_declarations(self) -> list[FunctionDeclaration]:
+        declarations = []
+        for tool in self.tools_dict.values():
+            declaration = tool.declaration()
+            if declaration is not None:
+                declarations.append(declaration)
+        return declarations
+
+    def to_dict(self) -> dict[str, Any]:
+        """The request as ``yadk inspect --json`` prints it."""
+        return {
+            "agent": self.agent_name,
+            "model": self.model or "",
+            "system_instruction": self.system_instruction,
+            "contents": [c.to_dict() for c in self.contents],
+            "tools": [d.to_dict() for d in self.function_declarations],
+            "config": self.config,
+        }
+
+
+class LlmResponse(BaseModel):
+    """One model answer (or one chunk of a streamed answer when ``partial``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    content: Content | None = None
+    partial: bool | None = None
+    turn_complete: bool | None = None
+    error_code: str | None = None
+    error_message: str | None = None
+    finish_reason: str | None = None
+    usage_metadata: dict[str, Any] | None = None
+    custom_metadata: dict[str, Any] | None = Field(default=None)
+
+
+class BaseLlm(abc.ABC):
+    """A model backend. ``model`` is the name requests report."""
+
+    model: str = ""
+
+    @abc.abstractmethod
+    def generate_content_async(
+        self, llm_request: LlmRequest, stream: bool = False
+    ) -> AsyncIterator[LlmResponse]:
+        """Yield the answer: one response, or partial chunks then a final one when streaming."""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(model={self.model!r})"

@@ -1,0 +1,95 @@
+"""Model names to backends: ``resolve_model("scripted:turns.yaml")``, ``register_model(...)``.
+
+A name is ``provider:model`` or a bare model name. Providers come from ``register_model`` calls
+and from the ``yadk.models`` entry-point group (loaded lazily, once). Bare names are matched
+against registered regular expressions (e.g. ``gemini-.*``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from yadk.errors import ModelError
+from yadk.models._base import BaseLlm
+
+__all__ = ["register_model", "registered_providers", "resolve_model"]
+
+ModelFactory = Callable[[str], BaseLlm]
+
+_providers: dict[str, ModelFactory] = {}
+_patterns: list[tuple[re.Pattern[str], ModelFactory]] = []
+_entry_points_loaded = False
+
+
+def register_model(
+    provider: str | None = None,
+    factory: ModelFactory | None = None,
+    *,
+    pattern: str | None = None,
+) -> Any:
+    """Register a backend factory for ``provider:NAME`` names, or for bare names matching ``pattern``.
+
+    The factory receives the part after ``provider:`` (or the whole bare name). Usable as a
+    decorator: ``@register_model("mine")``.
+    """
+
+    def add(fn: ModelFactory) -> ModelFactory:
+        if provider is not None:
+            _providers[provider] = fn
+        if pattern is not None:
+            _patterns.insert(0, (re.compile(pattern), fn))
+        if provider is None and pattern is None:
+            raise ValueError("register_model needs a provider name or a pattern")
+        return fn
+
+    return add(factory) if factory is not None else add
+
+
+def registered_providers() -> list[str]:
+    _load_entry_points()
+    return sorted(_providers)
+
+
+def resolve_model(name: str | BaseLlm) -> BaseLlm:
+    """The backend for a model name; raises ``ModelError`` naming the known providers."""
+    if isinstance(name, BaseLlm):
+        return name
+    _load_entry_points()
+    provider, sep, rest = name.partition(":")
+    if sep and provider in _providers:
+        return _providers[provider](rest)
+    for regex, factory in _patterns:
+        if regex.fullmatch(name):
+            return factory(name)
+    known = ", ".join(f"{p}:..." for p in sorted(_providers))
+    raise ModelError(
+        f"No model backend for {name!r}. Known: {known}, gemini-*, and names registered with"
+        " yadk.models.register_model() or the 'yadk.models' entry-point group."
+    )
+
+
+def _load_entry_points() -> None:
+    global _entry_points_loaded
+    if _entry_points_loaded:
+        return
+    _entry_points_loaded = True
+    from importlib_metadata import entry_points
+
+    for entry in entry_points(group="yadk.models"):
+        try:
+            entry.load()
+        except Exception as exc:  # a broken plugin must not break unrelated models
+            raise ModelError(f"Model plugin {entry.name!r} failed to load: {exc}") from exc
+
+
+def _scripted(path: str) -> BaseLlm:
+    from yadk.models._scripted import ScriptedModel
+
+    if not path:
+        raise ModelError("'scripted:' needs a file path, e.g. --model scripted:turns.yaml")
+    return ScriptedModel.from_file(path)
+
+
+register_model("scripted", _scripted)

@@ -1,0 +1,156 @@
+"""ScriptedModel: a real, offline model that plays a script of turns.
+
+Each call takes the first unused turn whose ``when`` regex (if any) matches the latest user text
+and whose ``agent`` (if any) names the calling agent. A turn may answer with text, function calls,
+or both. Every request is recorded in ``requests``; running out of turns raises ``ModelError``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import threading
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from yadk.errors import ModelError
+from yadk.models._base import BaseLlm, LlmRequest, LlmResponse
+from yadk.types import Content, FunctionCall, Part
+
+__all__ = ["ScriptedModel", "ScriptedTurn"]
+
+
+class _Call(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    name: str
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class ScriptedTurn(BaseModel):
+    """One scripted answer."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str | None = None
+    function_calls: list[_Call] = Field(default_factory=list)
+    when: str | None = None
+    agent: str | None = None
+    delay: float = 0.0
+
+    @field_validator("when")
+    @classmethod
+    def _compiles(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                re.compile(value)
+            except re.error as exc:
+                raise ValueError(f"'when' is not a valid regular expression: {exc}") from exc
+        return value
+
+    def matches(self, user_text: str, agent_name: str) -> bool:
+        if self.agent is not None and self.agent != agent_name:
+            return False
+        return self.when is None or re.search(self.when, user_text) is not None
+
+    def to_content(self) -> Content:
+        parts: list[Part] = []
+        if self.text is not None:
+            parts.append(Part(text=self.text))
+        parts.extend(
+            Part(function_call=FunctionCall(name=c.name, args=dict(c.args)))
+            for c in self.function_calls
+        )
+        return Content(role="model", parts=parts)
+
+
+def latest_user_text(request: LlmRequest) -> str:
+    """The text of the latest user message (tool results and instruction blocks skipped)."""
+    for content in reversed(request.contents):
+        if content.role != "user":
+            continue
+        texts = [p.text for p in content.parts if p.text is not None]
+        if texts and not texts[0].startswith(_INSTRUCTION_BLOCK_PREFIX):
+            return " ".join(texts)
+    return ""
+
+
+# The dynamic-instruction block yadk places in contents; never the user's own words.
+_INSTRUCTION_BLOCK_PREFIX = "The text between <<<BEGIN_SYSTEM_INSTRUCTION>>>"
+
+
+class ScriptedModel(BaseLlm):
+    """An offline model for demos and tests; see the module docstring for the rules."""
+
+    def __init__(
+        self, turns: list[dict[str, Any] | ScriptedTurn] | None = None, *, name: str = "scripted"
+    ) -> None:
+        try:
+            self.turns = [ScriptedTurn.model_validate(t) for t in (turns or [])]
+        except ValidationError as exc:
+            raise ModelError(f"Invalid scripted model turns: {_brief(exc)}") from None
+        self.model = name
+        self.requests: list[LlmRequest] = []
+        self._used = [False] * len(self.turns)
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> ScriptedModel:
+        """Load a script: a YAML (or JSON) mapping with a ``turns:`` list."""
+        file = Path(path)
+        try:
+            data = yaml.safe_load(file.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ModelError(f"Cannot read scripted model file {file}: {exc.strerror}") from None
+        except yaml.YAMLError as exc:
+            raise ModelError(f"Scripted model file {file} is not valid YAML: {exc}") from None
+        if not isinstance(data, dict) or not isinstance(data.get("turns"), list):
+            raise ModelError(
+                f"Scripted model file {file} must be a mapping with a 'turns:' list,"
+                " e.g. 'turns: [{text: Hello}]'."
+            )
+        try:
+            return cls(data["turns"], name=f"scripted:{file}")
+        except ModelError as exc:
+            raise ModelError(f"{file}: {exc.message}") from None
+
+    @property
+    def remaining(self) -> int:
+        return self._used.count(False)
+
+    def reset(self) -> None:
+        self._used = [False] * len(self.turns)
+        self.requests.clear()
+
+    async def generate_content_async(
+        self, llm_request: LlmRequest, stream: bool = False
+    ) -> AsyncIterator[LlmResponse]:
+        self.requests.append(llm_request)
+        user_text = latest_user_text(llm_request)
+        turn = self._take(user_text, llm_request.agent_name)
+        if turn.delay:
+            await asyncio.sleep(turn.delay)
+        yield LlmResponse(content=turn.to_content(), turn_complete=True)
+
+    def _take(self, user_text: str, agent_name: str) -> ScriptedTurn:
+        with self._lock:
+            for index, turn in enumerate(self.turns):
+                if not self._used[index] and turn.matches(user_text, agent_name):
+                    self._used[index] = True
+                    return turn
+        used = len(self.turns) - self.remaining
+        raise ModelError(
+            f"{self.model}: script exhausted: {used} of {len(self.turns)} turns used and none of"
+            f" the rest matches agent {agent_name!r} and the user message {user_text[:80]!r}."
+            " Add a turn to the script (or check its 'when:'/'agent:' filters)."
+        )
+
+
+def _brief(exc: ValidationError) -> str:
+    return "; ".join(
+        f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
+    )

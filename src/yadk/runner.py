@@ -1,0 +1,191 @@
+"""Runner: one invocation = the user's message and the agents' events appended to a session."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+from collections.abc import AsyncGenerator
+from typing import Any
+
+from yadk._contexts import InvocationContext, RunConfig, new_invocation_id
+from yadk.agents import BaseAgent, LlmAgent
+from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
+from yadk.errors import (
+    AgentDefinitionError,
+    CallbackError,
+    ModelError,
+    SessionNotFoundError,
+    TemplateError,
+    YadkError,
+)
+from yadk.events import Event, EventActions
+from yadk.sessions import BaseSessionService, InMemorySessionService, Session
+from yadk.types import Content, UserContent
+
+__all__ = ["Runner"]
+
+logger = logging.getLogger("yadk.runner")
+
+_ERROR_CODES: list[tuple[type[BaseException], str]] = [
+    (CallbackError, "CALLBACK_ERROR"),
+    (TemplateError, "TEMPLATE_ERROR"),
+    (AgentDefinitionError, "AGENT_DEFINITION_ERROR"),
+    (ModelError, "MODEL_ERROR"),
+]
+
+
+class Runner:
+    """Runs an agent tree against sessions of one app.
+
+    Every non-partial event is appended to the session before it is yielded, so a consumer that
+    stops reading never loses what it has seen. A failure inside the invocation (a callback or
+    template error, a model error) becomes a final event with ``error_code``/``error_message``,
+    appended like any other; pass ``RunConfig(raise_errors=True)`` to get the exception instead.
+    """
+
+    def __init__(
+        self,
+        *,
+        app_name: str,
+        agent: BaseAgent,
+        session_service: BaseSessionService | None = None,
+        artifact_service: BaseArtifactService | None = None,
+        run_config: RunConfig | None = None,
+    ) -> None:
+        self.app_name = app_name
+        self.agent = agent
+        self.session_service = session_service or InMemorySessionService()
+        self.artifact_service = (
+            artifact_service if artifact_service is not None else InMemoryArtifactService()
+        )
+        self.run_config = run_config or RunConfig()
+
+    async def run_async(
+        self,
+        *,
+        user_id: str,
+        session_id: str,
+        new_message: Content | str | None = None,
+        state_delta: dict[str, Any] | None = None,
+        run_config: RunConfig | None = None,
+    ) -> AsyncGenerator[Event, None]:
+        """Append the user's message (with ``state_delta``), then run the agent that should
+        answer it: the agent that answered last if it may keep the conversation, else the root."""
+        session = await self.session_service.get_session(
+            app_name=self.app_name, user_id=user_id, session_id=session_id
+        )
+        if session is None:
+            raise SessionNotFoundError(
+                f"Session {session_id!r} not found for user {user_id!r} in app"
+                f" {self.app_name!r}; create it first with"
+                " session_service.create_session()."
+            )
+        config = run_config or self.run_config
+        message = UserContent(new_message) if isinstance(new_message, str) else new_message
+        agent = self.find_agent_to_run(session)
+        ctx = InvocationContext(
+            invocation_id=new_invocation_id(),
+            agent=agent,
+            session=session,
+            session_service=self.session_service,
+            artifact_service=self.artifact_service,
+            user_content=message,
+            run_config=config,
+            root_agent=self.agent,
+        )
+        if message is not None or state_delta:
+            user_event = Event(
+                invocation_id=ctx.invocation_id,
+                author="user",
+                content=message,
+                actions=EventActions(state_delta=dict(state_delta or {})),
+            )
+            await self.session_service.append_event(session, user_event)
+            yield user_event
+        try:
+            async for event in agent.run_async(ctx):
+                if not event.partial:
+                    await self.session_service.append_event(session, event)
+                yield event
+        except YadkError as exc:
+            if config.raise_errors:
+                raise
+            yield await self._error_event(ctx, session, exc)
+        except Exception as exc:
+            if config.raise_errors:
+                raise
+            logger.exception("invocation %s failed", ctx.invocation_id)
+            yield await self._error_event(ctx, session, exc)
+
+    def run(
+        self,
+        *,
+        user_id: str,
+        session_id: str,
+        new_message: Content | str | None = None,
+        state_delta: dict[str, Any] | None = None,
+        run_config: RunConfig | None = None,
+    ) -> list[Event]:
+        """Synchronous ``run_async``: runs the invocation and returns its events."""
+
+        async def collect() -> list[Event]:
+            return [
+                event
+                async for event in self.run_async(
+                    user_id=user_id,
+                    session_id=session_id,
+                    new_message=new_message,
+                    state_delta=state_delta,
+                    run_config=run_config,
+                )
+            ]
+
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(collect())
+        # Called from inside an event loop: run on a private loop in a worker thread.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+            return pool.submit(asyncio.run, collect()).result()
+
+    def find_agent_to_run(self, session: Session) -> BaseAgent:
+        """The agent that last spoke, if it and every ancestor are LlmAgents that allow transfer
+        back up the tree; otherwise the root agent."""
+        for event in reversed(session.events):
+            if event.author == "user":
+                continue
+            if event.author == self.agent.name:
+                return self.agent
+            agent = self.agent.find_sub_agent(event.author)
+            if agent is None:
+                continue
+            if _transferable_across_tree(agent):
+                return agent
+            return self.agent
+        return self.agent
+
+    async def _error_event(
+        self, ctx: InvocationContext, session: Session, exc: BaseException
+    ) -> Event:
+        code = next((c for t, c in _ERROR_CODES if isinstance(exc, t)), "INTERNAL_ERROR")
+        message = exc.message if isinstance(exc, YadkError) else f"{type(exc).__name__}: {exc}"
+        event = Event(
+            invocation_id=ctx.invocation_id,
+            author=ctx.agent.name,
+            branch=ctx.branch,
+            error_code=code,
+            error_message=message,
+            turn_complete=True,
+        )
+        await self.session_service.append_event(session, event)
+        return event
+
+
+def _transferable_across_tree(agent: BaseAgent) -> bool:
+    current: BaseAgent | None = agent
+    while current is not None:
+        if not isinstance(current, LlmAgent) or current.disallow_transfer_to_parent:
+            return False
+        current = current.parent_agent
+    return True

@@ -1,0 +1,19 @@
+"""Sessions: state with scopes, and the services that store conversations."""
+
+from yadk.errors import AlreadyExistsError, SessionNotFoundError, StaleSessionError
+from yadk.sessions._base import BaseSessionService, GetSessionConfig, ListSessionsResponse
+from yadk.sessions._memory import InMemorySessionService
+from yadk.sessions._session import Session
+from yadk.sessions._state import State
+
+__all__ = [
+    "AlreadyExistsError",
+    "BaseSessionService",
+    "GetSessionConfig",
+    "InMemorySessionService",
+    "ListSessionsResponse",
+    "Session",
+    "SessionNotFoundError",
+    "StaleSessionError",
+    "State",
+]

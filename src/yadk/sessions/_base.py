@@ -1,0 +1,107 @@
+"""The session service interface and the append logic every service shares."""
+
+from __future__ import annotations
+
+import abc
+from dataclasses import dataclass, field
+from typing import Any
+
+from yadk.events import Event
+from yadk.sessions._session import Session
+from yadk.sessions._state import State
+
+__all__ = ["BaseSessionService", "GetSessionConfig", "ListSessionsResponse"]
+
+
+@dataclass
+class GetSessionConfig:
+    """Which events ``get_session`` returns: the last N, and/or those at or after a timestamp."""
+
+    num_recent_events: int | None = None
+    after_timestamp: float | None = None
+
+
+@dataclass
+class ListSessionsResponse:
+    sessions: list[Session] = field(default_factory=list)
+
+
+class BaseSessionService(abc.ABC):
+    """Stores sessions; ``append_event`` is the only way state changes are persisted."""
+
+    @abc.abstractmethod
+    async def create_session(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        state: dict[str, Any] | None = None,
+        session_id: str | None = None,
+    ) -> Session:
+        """Create a session; ``temp:`` keys in ``state`` are dropped, as they are never stored."""
+
+    @abc.abstractmethod
+    async def get_session(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        config: GetSessionConfig | None = None,
+        num_recent_events: int | None = None,
+        after_timestamp: float | None = None,
+    ) -> Session | None:
+        """The session with app, user and session state merged, or ``None`` if there is none."""
+
+    @abc.abstractmethod
+    async def list_sessions(
+        self, *, app_name: str, user_id: str | None = None
+    ) -> ListSessionsResponse:
+        """The sessions of an app (of one user if given), without their events."""
+
+    @abc.abstractmethod
+    async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
+        """Delete a session; deleting a missing session does nothing."""
+
+    async def append_event(self, session: Session, event: Event) -> Event:
+        """Append ``event`` to ``session`` and apply its state delta.
+
+        Partial (streaming) events are returned untouched. ``temp:`` keys are applied to the
+        in-memory ``session`` (later code in this invocation reads them) and removed from the
+        event's delta, so they are never stored.
+        """
+        if event.partial:
+            return event
+        apply_event(session, event)
+        return event
+
+
+def apply_event(session: Session, event: Event) -> None:
+    """Apply an event to an in-memory session: temp keys first, then the trimmed delta."""
+    delta = event.actions.state_delta
+    if delta:
+        temp_keys = [k for k in delta if k.startswith(State.TEMP_PREFIX)]
+        for key in temp_keys:
+            session.state[key] = delta[key]
+        if temp_keys:
+            event.actions.state_delta = {
+                k: v for k, v in delta.items() if not k.startswith(State.TEMP_PREFIX)
+            }
+        session.state.update(event.actions.state_delta)
+    session.events.append(event)
+    session.last_update_time = event.timestamp
+
+
+def select_events(
+    events: list[Event], num_recent_events: int | None, after_timestamp: float | None
+) -> list[Event]:
+    """The events a ``get_session`` call asks for, newest last, without copying the events."""
+    selected = events
+    if after_timestamp is not None:
+        start = len(selected)
+        while start > 0 and selected[start - 1].timestamp >= after_timestamp:
+            start -= 1
+        selected = selected[start:]
+    if num_recent_events is not None:
+        selected = selected[-num_recent_events:] if num_recent_events > 0 else []
+    return list(selected)

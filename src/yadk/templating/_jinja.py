@@ -1,0 +1,125 @@
+"""The Jinja2 engine (``use_jinja2=True``): sandboxed, strict, compiled once per text.
+
+Imported only when a template asks for Jinja2, so ``import yadk`` never pays for Jinja2.
+Session state keys are top-level names, ``state`` is a read-only view of the whole state (for
+keys such as ``user:x`` that are not names), and ``artifact(name)`` loads an artifact as text.
+Autoescape is off: an instruction is prompt text, not HTML.
+
+Errors stay catchable the way google-adk code catches them: an undefined name raises an error
+that is both a ``jinja2.exceptions.UndefinedError`` and a ``yadk.errors.TemplateError``; a syntax
+error is both a ``jinja2.TemplateSyntaxError`` and a ``yadk.errors.TemplateSyntaxError``.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType, TracebackType
+from typing import TYPE_CHECKING, Any
+
+import jinja2
+import jinja2.exceptions
+from jinja2.sandbox import SandboxedEnvironment
+
+from yadk.errors import TemplateError
+from yadk.errors import TemplateSyntaxError as _YadkSyntaxError
+from yadk.templating._artifacts import load_artifact_text
+from yadk.templating._cache import TextCache
+
+if TYPE_CHECKING:
+    from yadk._contexts import ReadonlyContext
+
+__all__ = [
+    "JinjaTemplateSyntaxError",
+    "JinjaUndefinedError",
+    "compile_jinja2",
+    "render_jinja2",
+]
+
+_GUARD_HINT = (
+    "Every name a Jinja2 instruction uses must be in session state (undefined names are errors, "
+    "even in `{% if %}`): set it before the agent runs, or guard it with "
+    "`{% if name is defined %}` or `name | default('')`."
+)
+
+
+class JinjaTemplateSyntaxError(_YadkSyntaxError, jinja2.TemplateSyntaxError):
+    """A Jinja2 instruction template does not parse; ``lineno`` is the 1-based line."""
+
+    def __init__(self, message: str, lineno: int, source_message: str) -> None:
+        jinja2.TemplateSyntaxError.__init__(self, message, lineno)
+        self.source_message = source_message
+        # Jinja's __str__ appends the location; the message already carries it.
+        self.translated = True
+
+
+class JinjaUndefinedError(TemplateError, jinja2.exceptions.UndefinedError):
+    """A Jinja2 instruction used a name (or key, or attribute) that is not defined."""
+
+
+def _environment() -> SandboxedEnvironment:
+    return SandboxedEnvironment(
+        enable_async=True,
+        undefined=jinja2.StrictUndefined,
+        autoescape=False,
+    )
+
+
+_env = _environment()
+
+
+def _compile(text: str) -> jinja2.Template:
+    try:
+        return _env.from_string(text)
+    except jinja2.TemplateSyntaxError as exc:
+        lineno = exc.lineno or 1
+        lines = text.splitlines()
+        where = f"line {lineno}"
+        if 0 < lineno <= len(lines):
+            where += f": {lines[lineno - 1].strip()!r}"
+        raise JinjaTemplateSyntaxError(
+            f"Invalid Jinja2 instruction template ({where}): {exc.message}",
+            lineno,
+            exc.message or "",
+        ) from None
+
+
+_compiled: TextCache[jinja2.Template] = TextCache(_compile)
+
+
+def compile_jinja2(text: str) -> jinja2.Template:
+    """The compiled Jinja2 template for ``text``, cached per text."""
+    return _compiled.get(text)
+
+
+async def render_jinja2(template: str, readonly_context: ReadonlyContext) -> str:
+    """Render ``template`` with Jinja2 over the context's session state and artifacts."""
+    compiled = compile_jinja2(template)
+    state = readonly_context._invocation_context.session.state
+
+    async def artifact(name: str) -> str:
+        return await load_artifact_text(readonly_context, name)
+
+    variables: dict[str, Any] = dict(state)
+    variables["state"] = MappingProxyType(state)
+    variables["artifact"] = artifact
+    try:
+        return await compiled.render_async(variables)
+    except jinja2.exceptions.UndefinedError as exc:
+        if isinstance(exc, JinjaUndefinedError):
+            raise
+        line = _template_line(exc.__traceback__)
+        where = f" (line {line})" if line else ""
+        raise JinjaUndefinedError(
+            f"{exc.message or 'undefined'}{where} in the instruction of agent "
+            f"'{readonly_context.agent_name}'. {_GUARD_HINT}"
+        ) from None
+
+
+def _template_line(tb: TracebackType | None) -> int | None:
+    """The template line an error was raised on: Jinja rewrites tracebacks so that template
+    frames carry the template's file name (``<template>`` for a string) and line."""
+    line = None
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == "<template>":
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line

@@ -1,0 +1,18 @@
+"""Tools: what a model can call, and hooks that shape each request."""
+
+from yadk._contexts import ToolContext
+from yadk.errors import ToolErrorType, ToolExecutionError
+from yadk.tools._base import BaseTool, BaseToolset
+from yadk.tools._builtin import exit_loop, transfer_to_agent
+from yadk.tools._function import FunctionTool
+
+__all__ = [
+    "BaseTool",
+    "BaseToolset",
+    "FunctionTool",
+    "ToolContext",
+    "ToolErrorType",
+    "ToolExecutionError",
+    "exit_loop",
+    "transfer_to_agent",
+]

@@ -1,0 +1,154 @@
+"""FunctionTool: a plain Python function as a tool, its declaration built from the signature."""
+
+from __future__ import annotations
+
+import inspect
+import typing
+from collections.abc import Callable
+from functools import cached_property
+from typing import Any
+
+import pydantic
+
+from yadk._contexts import ToolContext
+from yadk.errors import AgentDefinitionError
+from yadk.models import FunctionDeclaration
+from yadk.tools._base import BaseTool
+
+__all__ = ["FunctionTool"]
+
+# Parameters the framework fills in; the model never sees them.
+_CONTEXT_PARAM = "tool_context"
+
+
+class FunctionTool(BaseTool):
+    """Wraps ``func`` (sync or async). A ``tool_context`` parameter receives the ``ToolContext``.
+
+    The description is the cleaned docstring; the parameters schema is the JSON Schema pydantic
+    builds from the annotations and defaults. Arguments are validated and coerced before the call;
+    validation errors and missing arguments go back to the model as ``{"error": ...}`` so it can
+    retry, as in ADK.
+    """
+
+    def __init__(
+        self, func: Callable[..., Any], *, name: str | None = None, description: str | None = None
+    ) -> None:
+        if not callable(func):
+            raise AgentDefinitionError(f"FunctionTool needs a callable, got {func!r}.")
+        self.func = func
+        tool_name = name or getattr(func, "__name__", "") or type(func).__name__
+        super().__init__(
+            name=tool_name,
+            description=description
+            if description is not None
+            else inspect.cleandoc(getattr(func, "__doc__", None) or ""),
+        )
+        try:
+            self._signature = inspect.signature(func)
+        except (TypeError, ValueError) as exc:
+            raise AgentDefinitionError(f"Cannot read the signature of tool {tool_name!r}: {exc}")
+        hints = _type_hints(func)
+        self._context_param: str | None = None
+        self._params: dict[str, inspect.Parameter] = {}
+        self._annotations: dict[str, Any] = {}
+        for pname, param in self._signature.parameters.items():
+            annotation = hints.get(pname, param.annotation)
+            if pname == _CONTEXT_PARAM or annotation is ToolContext:
+                self._context_param = pname
+                continue
+            if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+                continue
+            self._params[pname] = param
+            self._annotations[pname] = annotation
+        self._accepts_kwargs = any(
+            p.kind is p.VAR_KEYWORD for p in self._signature.parameters.values()
+        )
+        self._is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(
+            getattr(func, "__call__", None)
+        )
+        self._adapters: dict[str, pydantic.TypeAdapter[Any]] = {}
+
+    @cached_property
+    def _schema(self) -> dict[str, Any]:
+        fields: dict[str, Any] = {}
+        for pname, param in self._params.items():
+            annotation = self._annotations[pname]
+            if annotation is inspect.Parameter.empty:
+                annotation = Any
+            default = ... if param.default is inspect.Parameter.empty else param.default
+            fields[pname] = (annotation, default)
+        try:
+            model = pydantic.create_model(f"{self.name}Params", **fields)
+            return model.model_json_schema()
+        except Exception as exc:  # an exotic annotation must not hide the tool
+            raise AgentDefinitionError(
+                f"Tool {self.name!r}: cannot build a JSON schema for its parameters ({exc})."
+                " Use JSON-compatible annotations (str, int, float, bool, list, dict, pydantic"
+                " models)."
+            ) from None
+
+    def declaration(self) -> FunctionDeclaration:
+        return FunctionDeclaration(
+            name=self.name, description=self.description, parameters=self._schema
+        )
+
+    @property
+    def mandatory_args(self) -> list[str]:
+        return [n for n, p in self._params.items() if p.default is inspect.Parameter.empty]
+
+    async def run_async(self, *, args: dict[str, Any], tool_context: ToolContext) -> Any:
+        call_args, errors = self._coerce(args)
+        if errors:
+            listed = "\n".join(errors)
+            return {
+                "error": f"Invoking `{self.name}()` failed due to argument validation errors:\n"
+                f"{listed}\nYou could retry calling this tool with corrected argument types."
+            }
+        missing = [n for n in self.mandatory_args if n not in call_args]
+        if missing:
+            listed = "\n".join(missing)
+            return {
+                "error": f"Invoking `{self.name}()` failed as the following mandatory input"
+                f" parameters are not present:\n{listed}\nYou could retry calling this tool,"
+                " but it is IMPORTANT for you to provide all the mandatory parameters."
+            }
+        if self._context_param is not None:
+            call_args[self._context_param] = tool_context
+        result = self.func(**call_args)
+        if self._is_async or inspect.isawaitable(result):
+            result = await result
+        return result
+
+    def _coerce(self, args: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+        converted: dict[str, Any] = {}
+        errors: list[str] = []
+        for key, value in args.items():
+            if key not in self._params:
+                if self._accepts_kwargs:
+                    converted[key] = value
+                continue
+            annotation = self._annotations[key]
+            if annotation is inspect.Parameter.empty or annotation is Any:
+                converted[key] = value
+                continue
+            try:
+                adapter = self._adapters.get(key)
+                if adapter is None:
+                    adapter = self._adapters[key] = pydantic.TypeAdapter(annotation)
+                converted[key] = adapter.validate_python(value)
+            except pydantic.ValidationError as exc:
+                type_name = getattr(annotation, "__name__", annotation)
+                errors.append(
+                    f"Parameter '{key}': expected type '{type_name}', validation error: {exc}"
+                )
+            except Exception:  # an annotation pydantic cannot handle: pass the raw value
+                converted[key] = value
+        return converted, errors
+
+
+def _type_hints(func: Callable[..., Any]) -> dict[str, Any]:
+    target = func if inspect.isfunction(func) or inspect.ismethod(func) else type(func).__call__
+    try:
+        return typing.get_type_hints(target)
+    except Exception:
+        return {}

@@ -1,0 +1,167 @@
+"""Message content: the google-genai shapes, without depending on google-genai.
+
+Every model accepts the dicts google-genai produces and consumes, in snake_case or camelCase
+(``{"role": "user", "parts": [{"text": "hi"}]}``, ``function_call``/``functionCall``,
+``inline_data``/``inlineData``), and google-genai objects themselves (anything with
+``model_dump``). Keys google-genai sets to ``None`` are dropped; any other unknown key is an error,
+so a typo in a YAML example does not vanish silently.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterable
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_serializer, field_validator, model_validator
+from pydantic.alias_generators import to_camel
+
+__all__ = [
+    "Blob",
+    "Content",
+    "FileData",
+    "FunctionCall",
+    "FunctionResponse",
+    "ModelContent",
+    "Part",
+    "UserContent",
+    "content_text",
+]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, extra="forbid", validate_assignment=False
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _accept_foreign_shapes(cls, data: Any) -> Any:
+        if isinstance(data, BaseModel) and not isinstance(data, _Model):
+            data = data.model_dump(exclude_none=True)
+        if isinstance(data, dict) and any(v is None for v in data.values()):
+            data = {k: v for k, v in data.items() if v is not None}
+        return data
+
+    def to_dict(self) -> dict[str, Any]:
+        """The google-genai JSON shape: snake_case keys, ``None`` fields left out."""
+        return self.model_dump(mode="json", exclude_none=True)
+
+
+class Blob(_Model):
+    """Inline bytes with their MIME type (``inline_data``)."""
+
+    mime_type: str | None = None
+    data: bytes | None = None
+    display_name: str | None = None
+
+    @field_validator("data", mode="before")
+    @classmethod
+    def _decode_base64(cls, value: Any) -> Any:
+        # JSON and YAML carry bytes as base64 text, as google-genai does.
+        if isinstance(value, str):
+            try:
+                return base64.b64decode(value, validate=True)
+            except ValueError as exc:
+                raise ValueError("inline_data.data must be base64 text or bytes") from exc
+        return value
+
+    @field_serializer("data", when_used="json")
+    def _encode_base64(self, value: bytes | None) -> str | None:
+        return None if value is None else base64.b64encode(value).decode("ascii")
+
+
+class FileData(_Model):
+    """A reference to a file by URI (``file_data``)."""
+
+    file_uri: str | None = None
+    mime_type: str | None = None
+    display_name: str | None = None
+
+
+class FunctionCall(_Model):
+    """A model's request to call a tool."""
+
+    id: str | None = None
+    name: str
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+class FunctionResponse(_Model):
+    """A tool's result, sent back to the model."""
+
+    id: str | None = None
+    name: str
+    response: dict[str, Any] = Field(default_factory=dict)
+
+
+class Part(_Model):
+    """One piece of a message: text, bytes, a file, a function call or a function response."""
+
+    text: str | None = None
+    thought: bool | None = None
+    inline_data: Blob | None = None
+    file_data: FileData | None = None
+    function_call: FunctionCall | None = None
+    function_response: FunctionResponse | None = None
+
+    @classmethod
+    def from_text(cls, *, text: str) -> Part:
+        return cls(text=text)
+
+    @classmethod
+    def from_bytes(cls, *, data: bytes, mime_type: str) -> Part:
+        return cls(inline_data=Blob(data=data, mime_type=mime_type))
+
+    @classmethod
+    def from_function_call(cls, *, name: str, args: dict[str, Any]) -> Part:
+        return cls(function_call=FunctionCall(name=name, args=args))
+
+    @classmethod
+    def from_function_response(cls, *, name: str, response: dict[str, Any]) -> Part:
+        return cls(function_response=FunctionResponse(name=name, response=response))
+
+
+class Content(_Model):
+    """A message: a role (``user`` or ``model``) and its parts."""
+
+    role: str | None = None
+    parts: list[Part] = Field(default_factory=list)
+
+    @field_validator("parts", mode="before")
+    @classmethod
+    def _coerce_parts(cls, value: Any) -> Any:
+        return _as_part_list(value)
+
+
+def _as_part_list(value: Any) -> Any:
+    if value is None:
+        return []
+    if isinstance(value, (str, Part, dict)) or (
+        isinstance(value, BaseModel) and not isinstance(value, Content)
+    ):
+        value = [value]
+    if isinstance(value, Iterable) and not isinstance(value, (str, bytes, dict)):
+        return [Part(text=v) if isinstance(v, str) else v for v in value]
+    return value
+
+
+def _role_content(role: Literal["user", "model"], parts: Any) -> Content:
+    return Content(role=role, parts=_as_part_list(parts))
+
+
+def UserContent(parts: Any = None) -> Content:  # noqa: N802 - mirrors google-genai's name
+    """A ``Content`` with role ``user``; ``parts`` may be text, a Part, a dict, or a list of them."""
+    return _role_content("user", parts)
+
+
+def ModelContent(parts: Any = None) -> Content:  # noqa: N802 - mirrors google-genai's name
+    """A ``Content`` with role ``model``; ``parts`` may be text, a Part, a dict, or a list of them."""
+    return _role_content("model", parts)
+
+
+def content_text(content: Content | None, *, sep: str = "") -> str:
+    """The text parts of ``content`` joined by ``sep`` (thoughts left out)."""
+    if content is None:
+        return ""
+    return sep.join(p.text for p in content.parts if p.text is not None and not p.thought)
