@@ -58,6 +58,8 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
         try:
             response = await _call_model(agent.canonical_model, request, ctx)
         except ModelError as exc:
+            if ctx.run_config.raise_errors:
+                raise
             # Keep what callbacks already wrote: the error event carries their delta.
             model_event.error_code = (
                 "MODEL_CALL_LIMIT" if isinstance(exc, ModelCallLimitError) else "MODEL_ERROR"

@@ -1,0 +1,80 @@
+"""Artifact services: versions, scopes, listing, deletion; files never leave the root."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from yadk.artifacts import BaseArtifactService, FileArtifactService, InMemoryArtifactService
+from yadk.errors import ArtifactError
+from yadk.types import Part
+
+
+@pytest.fixture(params=["memory", "file"])
+def service(request: pytest.FixtureRequest, tmp_path: Path) -> BaseArtifactService:
+    if request.param == "memory":
+        return InMemoryArtifactService()
+    return FileArtifactService(tmp_path / "artifacts")
+
+
+KW = {"app_name": "app", "user_id": "u", "session_id": "s1"}
+
+
+async def test_versions(service: BaseArtifactService) -> None:
+    assert await service.save_artifact(filename="r.md", artifact=Part(text="v0"), **KW) == 0
+    assert await service.save_artifact(filename="r.md", artifact=Part(text="v1"), **KW) == 1
+    latest = await service.load_artifact(filename="r.md", **KW)
+    assert latest is not None and latest.text == "v1"
+    first = await service.load_artifact(filename="r.md", version=0, **KW)
+    assert first is not None and first.text == "v0"
+    assert await service.load_artifact(filename="r.md", version=7, **KW) is None
+    assert await service.list_versions(filename="r.md", **KW) == [0, 1]
+
+
+async def test_bytes_round_trip(service: BaseArtifactService) -> None:
+    part = Part.from_bytes(data=b"\x89PNG", mime_type="image/png")
+    await service.save_artifact(filename="img.png", artifact=part, **KW)
+    loaded = await service.load_artifact(filename="img.png", **KW)
+    assert loaded is not None and loaded.inline_data is not None
+    assert loaded.inline_data.data == b"\x89PNG"
+    assert loaded.inline_data.mime_type == "image/png"
+
+
+async def test_scopes_and_listing(service: BaseArtifactService) -> None:
+    await service.save_artifact(filename="a.txt", artifact=Part(text="a"), **KW)
+    await service.save_artifact(filename="user:prefs", artifact=Part(text="p"), **KW)
+    other = dict(KW, session_id="s2")
+    assert await service.list_artifact_keys(**KW) == ["a.txt", "user:prefs"]
+    assert await service.list_artifact_keys(**other) == ["user:prefs"]
+    shared = await service.load_artifact(filename="user:prefs", **other)
+    assert shared is not None and shared.text == "p"
+    assert await service.load_artifact(filename="a.txt", **other) is None
+
+
+async def test_delete(service: BaseArtifactService) -> None:
+    await service.save_artifact(filename="a.txt", artifact=Part(text="a"), **KW)
+    await service.delete_artifact(filename="a.txt", **KW)
+    assert await service.load_artifact(filename="a.txt", **KW) is None
+    assert await service.list_artifact_keys(**KW) == []
+
+
+@pytest.mark.parametrize("bad", ["", "..", "."])
+async def test_invalid_names(service: BaseArtifactService, bad: str) -> None:
+    with pytest.raises(ArtifactError):
+        await service.save_artifact(filename=bad, artifact=Part(text="x"), **KW)
+
+
+async def test_file_names_cannot_escape_root(tmp_path: Path) -> None:
+    root = tmp_path / "root"
+    service = FileArtifactService(root)
+    await service.save_artifact(
+        app_name="../evil", user_id="../../u", session_id="/etc", filename="../../x",
+        artifact=Part(text="x"),
+    )
+    written = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert written and all(root in p.parents for p in written)
+    loaded = await service.load_artifact(
+        app_name="../evil", user_id="../../u", session_id="/etc", filename="../../x"
+    )
+    assert loaded is not None and loaded.text == "x"

@@ -1,0 +1,138 @@
+"""InMemorySessionService: scopes, temp trimming, partial events, errors, event selection."""
+
+from __future__ import annotations
+
+import pytest
+
+from yadk.errors import AlreadyExistsError, SessionNotFoundError, StaleSessionError
+from yadk.events import Event, EventActions
+from yadk.sessions import GetSessionConfig, InMemorySessionService, Session
+
+
+def _event(delta: dict | None = None, **kw: object) -> Event:
+    return Event(author="agent", actions=EventActions(state_delta=dict(delta or {})), **kw)
+
+
+async def test_create_drops_temp_and_splits_scopes() -> None:
+    service = InMemorySessionService()
+    s = await service.create_session(
+        app_name="app", user_id="u", state={"k": 1, "app:a": 2, "user:b": 3, "temp:t": 4}
+    )
+    assert s.state == {"k": 1, "app:a": 2, "user:b": 3}
+    again = await service.get_session(app_name="app", user_id="u", session_id=s.id)
+    assert again is not None and again.state == s.state
+
+
+async def test_duplicate_id_is_already_exists() -> None:
+    service = InMemorySessionService()
+    await service.create_session(app_name="app", user_id="u", session_id="s1")
+    with pytest.raises(AlreadyExistsError, match="'s1' already exists"):
+        await service.create_session(app_name="app", user_id="u", session_id="s1")
+
+
+async def test_append_to_unknown_session() -> None:
+    service = InMemorySessionService()
+    ghost = Session(id="nope", app_name="app", user_id="u")
+    with pytest.raises(SessionNotFoundError, match="create_session"):
+        await service.append_event(ghost, _event({"x": 1}))
+
+
+async def test_get_unknown_session_is_none() -> None:
+    service = InMemorySessionService()
+    assert await service.get_session(app_name="a", user_id="u", session_id="x") is None
+
+
+async def test_temp_applied_in_memory_and_stripped_from_storage() -> None:
+    service = InMemorySessionService()
+    s = await service.create_session(app_name="app", user_id="u")
+    event = _event({"temp:scratch": "x", "kept": 1})
+    await service.append_event(s, event)
+    assert s.state["temp:scratch"] == "x"
+    assert event.actions.state_delta == {"kept": 1}
+    stored = await service.get_session(app_name="app", user_id="u", session_id=s.id)
+    assert stored is not None
+    assert stored.state == {"kept": 1}
+    assert stored.events[0].actions.state_delta == {"kept": 1}
+
+
+async def test_partial_events_are_ignored() -> None:
+    service = InMemorySessionService()
+    s = await service.create_session(app_name="app", user_id="u")
+    await service.append_event(s, _event({"x": 1}, partial=True))
+    stored = await service.get_session(app_name="app", user_id="u", session_id=s.id)
+    assert stored is not None and stored.events == [] and stored.state == {}
+    assert s.events == []
+
+
+async def test_app_state_shared_by_users_user_state_by_sessions() -> None:
+    service = InMemorySessionService()
+    s1 = await service.create_session(app_name="app", user_id="alice")
+    s2 = await service.create_session(app_name="app", user_id="alice")
+    s3 = await service.create_session(app_name="app", user_id="bob")
+    other = await service.create_session(app_name="other", user_id="alice")
+    await service.append_event(s1, _event({"app:tier": "gold", "user:lang": "fr", "own": 1}))
+
+    async def state(s: Session) -> dict:
+        got = await service.get_session(app_name=s.app_name, user_id=s.user_id, session_id=s.id)
+        assert got is not None
+        return got.state
+
+    assert await state(s1) == {"own": 1, "app:tier": "gold", "user:lang": "fr"}
+    assert await state(s2) == {"app:tier": "gold", "user:lang": "fr"}
+    assert await state(s3) == {"app:tier": "gold"}
+    assert await state(other) == {}
+
+
+async def test_event_selection() -> None:
+    service = InMemorySessionService()
+    s = await service.create_session(app_name="app", user_id="u")
+    for i in range(5):
+        await service.append_event(s, _event(timestamp=100.0 + i))
+
+    async def times(**kw: object) -> list[float]:
+        got = await service.get_session(app_name="app", user_id="u", session_id=s.id, **kw)
+        assert got is not None
+        return [e.timestamp for e in got.events]
+
+    assert await times() == [100.0, 101.0, 102.0, 103.0, 104.0]
+    assert await times(num_recent_events=2) == [103.0, 104.0]
+    assert await times(after_timestamp=102.0) == [102.0, 103.0, 104.0]
+    assert await times(config=GetSessionConfig(num_recent_events=1, after_timestamp=101.0)) == [
+        104.0
+    ]
+
+
+async def test_reads_do_not_share_mutable_containers() -> None:
+    service = InMemorySessionService()
+    s = await service.create_session(app_name="app", user_id="u", state={"k": 1})
+    got = await service.get_session(app_name="app", user_id="u", session_id=s.id)
+    assert got is not None
+    got.state["k"] = 99
+    got.events.append(_event())
+    again = await service.get_session(app_name="app", user_id="u", session_id=s.id)
+    assert again is not None and again.state == {"k": 1} and again.events == []
+
+
+async def test_stale_copy_is_refused() -> None:
+    service = InMemorySessionService()
+    s = await service.create_session(app_name="app", user_id="u")
+    copy = await service.get_session(app_name="app", user_id="u", session_id=s.id)
+    assert copy is not None
+    await service.append_event(s, _event({"x": 1}))
+    with pytest.raises(StaleSessionError, match="read it again"):
+        await service.append_event(copy, _event({"x": 2}))
+
+
+async def test_list_and_delete() -> None:
+    service = InMemorySessionService()
+    a = await service.create_session(app_name="app", user_id="u1")
+    await service.create_session(app_name="app", user_id="u2")
+    await service.append_event(a, _event({"x": 1}))
+    listed = await service.list_sessions(app_name="app")
+    assert len(listed.sessions) == 2 and all(s.events == [] for s in listed.sessions)
+    assert [s.id for s in (await service.list_sessions(app_name="app", user_id="u1")).sessions] == [
+        a.id
+    ]
+    await service.delete_session(app_name="app", user_id="u1", session_id=a.id)
+    assert await service.get_session(app_name="app", user_id="u1", session_id=a.id) is None
+    await service.delete_session(app_name="app", user_id="u1", session_id=a.id)
