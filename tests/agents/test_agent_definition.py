@@ -73,6 +73,7 @@ def test_duplicate_sub_agent_names() -> None:
     [
         ({"tools": [42]}, "42 is not a tool"),
         ({"before_model_callback": "not callable"}, "is not callable"),
+        ({"before_agent_callback": ["not callable"]}, "is not callable"),
         ({"instruction": 3}, "must be a string or an InstructionProvider"),
         ({"include_contents": "some"}, "include_contents"),
         ({"generate_content_config": {"system_instruction": "x"}}, "must be set via LlmAgent.instruction"),

@@ -12,7 +12,7 @@ from yadk._contexts import Context, InvocationContext
 from yadk.agents._callbacks import as_callback_list, run_callbacks
 from yadk.errors import AgentDefinitionError
 from yadk.events import Event
-from yadk.types import Content
+from yadk.types import Content, Part
 
 __all__ = ["BaseAgent"]
 
@@ -52,8 +52,8 @@ class BaseAgent(BaseModel):
 
     # Identity semantics: agents form a tree with parent links, so structural equality would
     # recurse and is never what a caller means.
-    __eq__ = object.__eq__  # type: ignore[assignment]
-    __hash__ = object.__hash__  # type: ignore[assignment]
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
 
     @field_validator("name")
     @classmethod
@@ -188,5 +188,5 @@ def _as_content(value: Any) -> Content:
     if isinstance(value, Content):
         return value
     if isinstance(value, str):
-        return Content(role="model", parts=[{"text": value}])
+        return Content(role="model", parts=[Part(text=value)])
     return Content.model_validate(value)

@@ -66,7 +66,7 @@ class LlmAgent(BaseAgent):
         "after_tool_callback",
     )
     @classmethod
-    def _callables(cls, value: Any) -> Any:  # type: ignore[override]
+    def _model_and_tool_callables(cls, value: Any) -> Any:
         for fn in as_callback_list(value):
             if not callable(fn):
                 raise ValueError(f"callback {fn!r} is not callable")

@@ -79,7 +79,8 @@ class FunctionTool(BaseTool):
             fields[pname] = (annotation, default)
         try:
             model = pydantic.create_model(f"{self.name}Params", **fields)
-            return model.model_json_schema()
+            schema: dict[str, Any] = model.model_json_schema()
+            return schema
         except Exception as exc:  # an exotic annotation must not hide the tool
             raise AgentDefinitionError(
                 f"Tool {self.name!r}: cannot build a JSON schema for its parameters ({exc})."
