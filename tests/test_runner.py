@@ -74,3 +74,20 @@ async def test_history_grows_across_invocations() -> None:
         {"role": "model", "parts": [{"text": "r1"}]},
         {"role": "user", "parts": [{"text": "m2"}]},
     ]
+
+
+async def test_conversation_resumes_from_a_sqlite_file(tmp_path) -> None:
+    from yadk.sessions import SqliteSessionService
+
+    db = tmp_path / "s.db"
+    model = ScriptedModel(turns=[{"text": "r1"}, {"text": "r2"}])
+    first = Runner(app_name="app", agent=LlmAgent(name="bot", model=model),
+                   session_service=SqliteSessionService(db))
+    session = await first.session_service.create_session(app_name="app", user_id="u", session_id="s")
+    async for _ in first.run_async(user_id="u", session_id="s", new_message="m1"):
+        pass
+    second = Runner(app_name="app", agent=LlmAgent(name="bot", model=model),
+                    session_service=SqliteSessionService(db))
+    async for _ in second.run_async(user_id="u", session_id=session.id, new_message="m2"):
+        pass
+    assert [c.to_dict()["parts"][0]["text"] for c in model.requests[1].contents] == ["m1", "r1", "m2"]

@@ -4,6 +4,7 @@ from yadk.errors import AlreadyExistsError, SessionNotFoundError, StaleSessionEr
 from yadk.sessions._base import BaseSessionService, GetSessionConfig, ListSessionsResponse
 from yadk.sessions._memory import InMemorySessionService
 from yadk.sessions._session import Session
+from yadk.sessions._sqlite import SqliteSessionService
 from yadk.sessions._state import State
 
 __all__ = [
@@ -14,6 +15,7 @@ __all__ = [
     "ListSessionsResponse",
     "Session",
     "SessionNotFoundError",
+    "SqliteSessionService",
     "StaleSessionError",
     "State",
 ]

@@ -1,4 +1,5 @@
-"""InMemorySessionService: scopes, temp trimming, partial events, errors, event selection."""
+"""Session services (in-memory and SQLite): scopes, temp trimming, partial events, errors,
+event selection. Every test runs against both."""
 
 from __future__ import annotations
 
@@ -6,15 +7,29 @@ import pytest
 
 from yadk.errors import AlreadyExistsError, SessionNotFoundError, StaleSessionError
 from yadk.events import Event, EventActions
-from yadk.sessions import GetSessionConfig, InMemorySessionService, Session
+from pathlib import Path
+
+from yadk.sessions import (
+    BaseSessionService,
+    GetSessionConfig,
+    InMemorySessionService,
+    Session,
+    SqliteSessionService,
+)
+
+
+@pytest.fixture(params=["memory", "sqlite"])
+def service(request: pytest.FixtureRequest, tmp_path: Path) -> BaseSessionService:
+    if request.param == "memory":
+        return InMemorySessionService()
+    return SqliteSessionService(tmp_path / "sessions.db")
 
 
 def _event(delta: dict | None = None, **kw: object) -> Event:
     return Event(author="agent", actions=EventActions(state_delta=dict(delta or {})), **kw)
 
 
-async def test_create_drops_temp_and_splits_scopes() -> None:
-    service = InMemorySessionService()
+async def test_create_drops_temp_and_splits_scopes(service: BaseSessionService) -> None:
     s = await service.create_session(
         app_name="app", user_id="u", state={"k": 1, "app:a": 2, "user:b": 3, "temp:t": 4}
     )
@@ -23,27 +38,23 @@ async def test_create_drops_temp_and_splits_scopes() -> None:
     assert again is not None and again.state == s.state
 
 
-async def test_duplicate_id_is_already_exists() -> None:
-    service = InMemorySessionService()
+async def test_duplicate_id_is_already_exists(service: BaseSessionService) -> None:
     await service.create_session(app_name="app", user_id="u", session_id="s1")
     with pytest.raises(AlreadyExistsError, match="'s1' already exists"):
         await service.create_session(app_name="app", user_id="u", session_id="s1")
 
 
-async def test_append_to_unknown_session() -> None:
-    service = InMemorySessionService()
+async def test_append_to_unknown_session(service: BaseSessionService) -> None:
     ghost = Session(id="nope", app_name="app", user_id="u")
     with pytest.raises(SessionNotFoundError, match="create_session"):
         await service.append_event(ghost, _event({"x": 1}))
 
 
-async def test_get_unknown_session_is_none() -> None:
-    service = InMemorySessionService()
+async def test_get_unknown_session_is_none(service: BaseSessionService) -> None:
     assert await service.get_session(app_name="a", user_id="u", session_id="x") is None
 
 
-async def test_temp_applied_in_memory_and_stripped_from_storage() -> None:
-    service = InMemorySessionService()
+async def test_temp_applied_in_memory_and_stripped_from_storage(service: BaseSessionService) -> None:
     s = await service.create_session(app_name="app", user_id="u")
     event = _event({"temp:scratch": "x", "kept": 1})
     await service.append_event(s, event)
@@ -55,8 +66,7 @@ async def test_temp_applied_in_memory_and_stripped_from_storage() -> None:
     assert stored.events[0].actions.state_delta == {"kept": 1}
 
 
-async def test_partial_events_are_ignored() -> None:
-    service = InMemorySessionService()
+async def test_partial_events_are_ignored(service: BaseSessionService) -> None:
     s = await service.create_session(app_name="app", user_id="u")
     await service.append_event(s, _event({"x": 1}, partial=True))
     stored = await service.get_session(app_name="app", user_id="u", session_id=s.id)
@@ -64,8 +74,7 @@ async def test_partial_events_are_ignored() -> None:
     assert s.events == []
 
 
-async def test_app_state_shared_by_users_user_state_by_sessions() -> None:
-    service = InMemorySessionService()
+async def test_app_state_shared_by_users_user_state_by_sessions(service: BaseSessionService) -> None:
     s1 = await service.create_session(app_name="app", user_id="alice")
     s2 = await service.create_session(app_name="app", user_id="alice")
     s3 = await service.create_session(app_name="app", user_id="bob")
@@ -83,8 +92,7 @@ async def test_app_state_shared_by_users_user_state_by_sessions() -> None:
     assert await state(other) == {}
 
 
-async def test_event_selection() -> None:
-    service = InMemorySessionService()
+async def test_event_selection(service: BaseSessionService) -> None:
     s = await service.create_session(app_name="app", user_id="u")
     for i in range(5):
         await service.append_event(s, _event(timestamp=100.0 + i))
@@ -102,8 +110,7 @@ async def test_event_selection() -> None:
     ]
 
 
-async def test_reads_do_not_share_mutable_containers() -> None:
-    service = InMemorySessionService()
+async def test_reads_do_not_share_mutable_containers(service: BaseSessionService) -> None:
     s = await service.create_session(app_name="app", user_id="u", state={"k": 1})
     got = await service.get_session(app_name="app", user_id="u", session_id=s.id)
     assert got is not None
@@ -113,8 +120,7 @@ async def test_reads_do_not_share_mutable_containers() -> None:
     assert again is not None and again.state == {"k": 1} and again.events == []
 
 
-async def test_stale_copy_is_refused() -> None:
-    service = InMemorySessionService()
+async def test_stale_copy_is_refused(service: BaseSessionService) -> None:
     s = await service.create_session(app_name="app", user_id="u")
     copy = await service.get_session(app_name="app", user_id="u", session_id=s.id)
     assert copy is not None
@@ -123,8 +129,7 @@ async def test_stale_copy_is_refused() -> None:
         await service.append_event(copy, _event({"x": 2}))
 
 
-async def test_list_and_delete() -> None:
-    service = InMemorySessionService()
+async def test_list_and_delete(service: BaseSessionService) -> None:
     a = await service.create_session(app_name="app", user_id="u1")
     await service.create_session(app_name="app", user_id="u2")
     await service.append_event(a, _event({"x": 1}))
@@ -136,3 +141,36 @@ async def test_list_and_delete() -> None:
     await service.delete_session(app_name="app", user_id="u1", session_id=a.id)
     assert await service.get_session(app_name="app", user_id="u1", session_id=a.id) is None
     await service.delete_session(app_name="app", user_id="u1", session_id=a.id)
+
+
+async def test_sqlite_sessions_survive_a_restart(tmp_path: Path) -> None:
+    db = tmp_path / "nested" / "s.db"
+    first = SqliteSessionService(db)
+    s = await first.create_session(app_name="app", user_id="u", state={"app:t": 1})
+    await first.append_event(s, _event({"k": "v", "user:l": "fr"}))
+    first.close()
+    second = SqliteSessionService(f"sqlite:///{db}")
+    again = await second.get_session(app_name="app", user_id="u", session_id=s.id)
+    assert again is not None
+    assert again.state == {"k": "v", "app:t": 1, "user:l": "fr"}
+    assert [e.actions.state_delta for e in again.events] == [{"k": "v", "user:l": "fr"}]
+    await second.append_event(again, _event({"k": "w"}))
+
+
+async def test_sqlite_refuses_values_it_cannot_store(tmp_path: Path) -> None:
+    from yadk.errors import SessionError
+
+    service = SqliteSessionService(tmp_path / "s.db")
+    s = await service.create_session(app_name="app", user_id="u")
+    with pytest.raises(SessionError, match="JSON-serialisable"):
+        await service.append_event(s, _event({"obj": object()}))
+    stored = await service.get_session(app_name="app", user_id="u", session_id=s.id)
+    assert stored is not None and stored.events == [] and "obj" not in s.state
+    await service.append_event(s, _event({"ok": 1}))  # the failed write left no trace
+
+
+def test_sqlite_rejects_other_urls(tmp_path: Path) -> None:
+    from yadk.errors import SessionError
+
+    with pytest.raises(SessionError, match="sqlite:/// URL"):
+        SqliteSessionService("postgresql://localhost/db")
