@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+import difflib
 from collections.abc import Awaitable, Iterable, Sequence
 from typing import Any
 
@@ -94,8 +95,7 @@ def coerce_examples(items: Iterable[Any], *, source: str | None = None) -> list[
             continue
         if not isinstance(item, (dict, BaseModel)):
             raise ExampleValidationError(
-                _prefix(source)
-                + f"example {index}: expected a mapping with 'input' and 'output', "
+                _prefix(source) + f"example {index}: expected a mapping with 'input' and 'output', "
                 f"got {_kind(item)}.",
                 index=index,
             )
@@ -121,22 +121,26 @@ def _plain(item: Any) -> Any:
 def _from_validation_error(
     exc: ValidationError, *, index: int, source: str | None
 ) -> ExampleValidationError:
-    first = exc.errors(include_url=False)[0]
+    errors = exc.errors(include_url=False)
+    # An unknown key usually explains the "missing" error next to it (``outputs`` for ``output``).
+    first = min(errors, key=lambda e: e["type"] != "extra_forbidden")
     # pydantic reports aliases (``functionCall``); configs are mostly written in snake_case.
     loc = tuple(to_snake(k) if isinstance(k, str) else k for k in first["loc"])
     where = _format_loc(loc) or "(the example itself)"
     detail = first["msg"]
     if first["type"] == "extra_forbidden":
-        detail = f"unknown field {loc[-1]!r} (an example has only 'input' and 'output')"
-        if len(loc) > 1:
-            detail = f"unknown field {loc[-1]!r}"
+        detail = f"unknown field {loc[-1]!r}"
+        if len(loc) == 1:
+            close = difflib.get_close_matches(str(loc[0]), ["input", "output"], n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            detail += f" (an example has only 'input' and 'output'{hint})"
     elif first["type"] == "missing":
         detail = "field required"
     elif first["type"] in ("model_type", "model_attributes_type") and _is_content_loc(loc):
         detail = f"expected a Content mapping such as {_CONTENT_HINT}"
     elif first["type"] == "list_type" and loc == ("output",):
         detail = f"expected a list of Content mappings such as [{_CONTENT_HINT}]"
-    more = len(exc.errors()) - 1
+    more = len(errors) - 1
     tail = f" (and {more} more problem{'s' if more > 1 else ''})" if more > 0 else ""
     return ExampleValidationError(
         _prefix(source) + f"example {index}: {where}: {detail}{tail}",

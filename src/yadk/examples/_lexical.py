@@ -72,9 +72,7 @@ class LexicalExampleStore(BaseExampleProvider):
             document_frequency.update(terms.keys())
         count = len(self.examples)
         self._avg_length = (sum(self._doc_lengths) / count) if count else 0.0
-        self._idf = {
-            term: _idf(count, df) for term, df in document_frequency.items()
-        }
+        self._idf = {term: _idf(count, df) for term, df in document_frequency.items()}
         self._count = count
         # Postings let a query touch only the examples sharing one of its words.
         self._postings: dict[str, list[int]] = {}

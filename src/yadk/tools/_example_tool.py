@@ -13,9 +13,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from yadk.errors import ToolErrorType, ToolExecutionError
+
 # Private submodules, not the ``yadk.examples`` facade: ``yadk.examples`` may be mid-import when
 # this module loads (both packages import each other's pieces).
-from yadk.errors import ToolErrorType, ToolExecutionError
 from yadk.examples._example import BaseExampleProvider, Example, coerce_examples
 from yadk.examples._files import EXAMPLE_FILE_SUFFIXES, load_examples_file
 from yadk.examples._render import convert_examples_to_text
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
     from yadk.models import LlmRequest
     from yadk.types import Content
 
-__all__ = ["ExampleTool", "resolve_fully_qualified_name"]
+__all__ = ["ExampleTool", "looks_like_examples_path", "resolve_fully_qualified_name"]
 
 logger = logging.getLogger("yadk.tools.example_tool")
 
