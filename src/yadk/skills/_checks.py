@@ -68,7 +68,7 @@ def suggest_name(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:MAX_NAME].strip("-")
 
 
-def name_problems(name: str) -> list[tuple[str, str, str]]:
+def name_problems(name: str, *, folder_name: str | None = None) -> list[tuple[str, str, str]]:
     """(rule, message, hint) for each rule the (already NFKC-normalised) name breaks."""
     problems = []
     if len(name) > MAX_NAME:
@@ -80,15 +80,13 @@ def name_problems(name: str) -> list[tuple[str, str, str]]:
             )
         )
     if not _KEBAB.match(name):
-        suggestion = suggest_name(name)
-        hint = "Use lowercase letters, digits and single hyphens between words"
-        problems.append(
-            (
-                "skill-name-format",
-                _NAME_FORMAT,
-                f"{hint}, e.g. '{suggestion}'." if suggestion else f"{hint}.",
-            )
-        )
+        if folder_name is not None and _KEBAB.match(folder_name):
+            hint = f"Use the folder's name, '{folder_name}'."
+        elif suggestion := suggest_name(name):
+            hint = f"Use lowercase letters, digits and single hyphens, e.g. '{suggestion}'."
+        else:
+            hint = "Use lowercase letters, digits and single hyphens between words."
+        problems.append(("skill-name-format", _NAME_FORMAT, hint))
     return problems
 
 
@@ -105,8 +103,10 @@ def description_problems(description: str) -> list[tuple[str, str, str]]:
         return [
             (
                 "skill-description-length",
-                f"description must be at most {MAX_DESCRIPTION} characters. Description length: "
-                f"{len(description)}",
+                (
+                    f"description must be at most {MAX_DESCRIPTION} characters. Description length: "
+                    f"{len(description)}"
+                ),
                 "Keep the description to a short summary; move details into the SKILL.md body.",
             )
         ]
@@ -197,8 +197,10 @@ def check_frontmatter(
         )
     else:
         name = normalize_name(name)
-        problems.extend(FieldProblem(("name",), *p) for p in name_problems(name))
-        if folder_name is not None and name != folder_name:
+        broken = name_problems(name, folder_name=folder_name)
+        problems.extend(FieldProblem(("name",), *p) for p in broken)
+        # An invalid name is reported as such; the mismatch would only repeat it.
+        if not broken and folder_name is not None and name != folder_name:
             if name_problems(folder_name):
                 hint = f"Rename the folder to '{name}'."
             else:
@@ -227,7 +229,9 @@ def check_frontmatter(
             _type_problem("description", description, "a string", "Quote the description.")
         )
     else:
-        problems.extend(FieldProblem(("description",), *p) for p in description_problems(description))
+        problems.extend(
+            FieldProblem(("description",), *p) for p in description_problems(description)
+        )
 
     for key in ("license", "compatibility", "allowed-tools", "allowed_tools"):
         value = data.get(key)
@@ -260,7 +264,10 @@ def check_frontmatter(
         if not isinstance(metadata, dict):
             problems.append(
                 _type_problem(
-                    "metadata", metadata, "a mapping", "Write metadata as indented 'key: value' lines."
+                    "metadata",
+                    metadata,
+                    "a mapping",
+                    "Write metadata as indented 'key: value' lines.",
                 )
             )
         else:

@@ -35,9 +35,7 @@ class ResourceTooLargeError(SkillError):
     """A resource file is larger than the cap it is read with."""
 
     def __init__(self, path: str, size: int, limit: int) -> None:
-        super().__init__(
-            f"Resource '{path}' is {size} bytes, over the limit of {limit} bytes."
-        )
+        super().__init__(f"Resource '{path}' is {size} bytes, over the limit of {limit} bytes.")
         self.size = size
         self.limit = limit
 
@@ -115,17 +113,17 @@ class Resources(BaseModel):
         return Script(src=content)
 
     def list_references(self) -> list[str]:
-        return self.list("references")
+        return self.list_files("references")
 
     def list_assets(self) -> list[str]:
-        return self.list("assets")
+        return self.list_files("assets")
 
     def list_scripts(self) -> list[str]:
-        return self.list("scripts")
+        return self.list_files("scripts")
 
     # -- the general forms -------------------------------------------------------------------
 
-    def list(self, kind: ResourceKind) -> list[str]:
+    def list_files(self, kind: ResourceKind) -> list[str]:
         """Every file of one kind, as paths relative to its folder, sorted."""
         names = set(self._memory(kind))
         if self._root is not None:

@@ -25,10 +25,8 @@ SKILL_MD_NAMES: Final = ("SKILL.md", "skill.md")
 
 Severity = Literal["error", "warning"]
 
-try:  # libyaml is several times faster; both loaders produce the same nodes and marks
-    _Loader: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[attr-defined,misc]
-except AttributeError:  # pragma: no cover - PyYAML built without libyaml
-    _Loader = yaml.SafeLoader
+# libyaml is several times faster; both loaders build the same nodes with the same marks.
+_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 _FENCE: Final = "---"
 
@@ -79,21 +77,29 @@ def find_skill_md(skill_dir: Path) -> Path | None:
     return None
 
 
-_EXAMPLE = "---\\nname: <folder name>\\ndescription: <what it does and when to use it>\\n---"
+_EXAMPLE = (
+    "a line '---', then 'name: <folder name>' and 'description: <what it does and when to use "
+    "it>', then a line '---'"
+)
 
 
 def parse_skill_md(path: Path, text: str | None = None) -> ParsedSkillMd:
     """Split SKILL.md into frontmatter and body and read the frontmatter as YAML."""
     if text is None:
+        raw = path.read_bytes()
         try:
-            text = path.read_bytes().decode("utf-8")
+            text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
+            line = raw.count(b"\n", 0, exc.start) + 1
+            column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
             return _failed(
                 path,
                 Issue(
                     "skill-md-encoding",
-                    f"SKILL.md is not valid UTF-8 (byte {exc.start})",
+                    f"SKILL.md is not valid UTF-8 (byte 0x{raw[exc.start]:02x})",
                     "Save SKILL.md as UTF-8.",
+                    line,
+                    column,
                 ),
             )
     text = text.removeprefix("\ufeff")
@@ -104,7 +110,7 @@ def parse_skill_md(path: Path, text: str | None = None) -> ParsedSkillMd:
             Issue(
                 "skill-frontmatter-missing",
                 "SKILL.md must start with YAML frontmatter (---)",
-                f"Begin SKILL.md with a frontmatter block: {_EXAMPLE}",
+                f"Begin SKILL.md with {_EXAMPLE}.",
             ),
         )
     close = next((i for i in range(1, len(lines)) if lines[i].rstrip() == _FENCE), None)
@@ -118,9 +124,7 @@ def parse_skill_md(path: Path, text: str | None = None) -> ParsedSkillMd:
             ),
         )
     body_lines = lines[close + 1 :]
-    leading_blank = next(
-        (i for i, line in enumerate(body_lines) if line.strip()), len(body_lines)
-    )
+    leading_blank = next((i for i, line in enumerate(body_lines) if line.strip()), len(body_lines))
     body = "".join(body_lines).strip()
     parsed = ParsedSkillMd(path, None, body, close + 2 + leading_blank, [])
     _read_frontmatter(parsed, "".join(lines[1:close]))
@@ -169,7 +173,8 @@ def _read_frontmatter(parsed: ParsedSkillMd, source: str) -> None:
             Issue(
                 "skill-frontmatter-not-mapping",
                 "SKILL.md frontmatter must be a YAML mapping",
-                f"Write the frontmatter as 'key: value' lines, e.g. {_EXAMPLE}",
+                "Write the frontmatter as 'key: value' lines, at least 'name: <folder name>' and "
+                "'description: <what it does and when to use it>'.",
                 2,
                 1,
             )
