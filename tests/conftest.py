@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+import yadk.models
 from yadk.sessions import InMemorySessionService, Session
+
+# No test may reach a real model service: backends refuse unless a test opts in explicitly.
+yadk.models.ALLOW_MODEL_REQUESTS = False
 
 
 @pytest.fixture

@@ -86,3 +86,9 @@ def test_content_text_skips_thoughts() -> None:
     content = Content(role="model", parts=[Part(text="a"), Part(text="t", thought=True), Part(text="b")])
     assert content_text(content) == "ab"
     assert content_text(None) == ""
+
+
+def test_thought_signature_round_trips_as_base64() -> None:
+    part = Part.model_validate({"text": "t", "thoughtSignature": "c2ln"})
+    assert part.thought_signature == b"sig"
+    assert part.to_dict() == {"text": "t", "thought_signature": "c2ln"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from yadk.agents import Agent, LlmAgent, LoopAgent, SequentialAgent
+from yadk.agents import Agent, LlmAgent, LoopAgent, ParallelAgent, SequentialAgent
 from yadk.runner import Runner
 
 if TYPE_CHECKING:
@@ -30,10 +30,3 @@ def load_agent(path: Any) -> BaseAgent:
 
     return _load(path)
 
-
-def __getattr__(name: str) -> Any:
-    if name == "ParallelAgent":
-        from yadk.agents import ParallelAgent  # type: ignore[attr-defined]
-
-        return ParallelAgent
-    raise AttributeError(f"module 'yadk' has no attribute {name!r}")

@@ -172,8 +172,8 @@ class Runner:
         message = exc.message if isinstance(exc, YadkError) else f"{type(exc).__name__}: {exc}"
         event = Event(
             invocation_id=ctx.invocation_id,
-            author=ctx.agent.name,
-            branch=ctx.branch,
+            author=getattr(exc, "yadk_agent_name", ctx.agent.name),
+            branch=getattr(exc, "yadk_branch", ctx.branch),
             error_code=code,
             error_message=message,
             turn_complete=True,

@@ -100,6 +100,7 @@ class Part(_Model):
 
     text: str | None = None
     thought: bool | None = None
+    thought_signature: bytes | None = None
     inline_data: Blob | None = None
     file_data: FileData | None = None
     function_call: FunctionCall | None = None
@@ -120,6 +121,21 @@ class Part(_Model):
     @classmethod
     def from_function_response(cls, *, name: str, response: dict[str, Any]) -> Part:
         return cls(function_response=FunctionResponse(name=name, response=response))
+
+
+    @field_validator("thought_signature", mode="before")
+    @classmethod
+    def _decode_signature(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            try:
+                return base64.b64decode(value, validate=True)
+            except ValueError as exc:
+                raise ValueError("thought_signature must be base64 text or bytes") from exc
+        return value
+
+    @field_serializer("thought_signature", when_used="json")
+    def _encode_signature(self, value: bytes | None) -> str | None:
+        return None if value is None else base64.b64encode(value).decode("ascii")
 
 
 class Content(_Model):

@@ -10,6 +10,7 @@ from yadk._contexts import (
 )
 from yadk.agents._base_agent import BaseAgent
 from yadk.agents._llm_agent import LlmAgent
+from yadk.agents._parallel import ParallelAgent
 from yadk.agents._workflow import LoopAgent, SequentialAgent
 from yadk.templating import InstructionProvider
 
@@ -24,6 +25,7 @@ __all__ = [
     "InvocationContext",
     "LlmAgent",
     "LoopAgent",
+    "ParallelAgent",
     "ReadonlyContext",
     "RunConfig",
     "SequentialAgent",

@@ -129,18 +129,26 @@ class BaseAgent(BaseModel):
     async def run_async(self, parent_context: InvocationContext) -> AsyncGenerator[Event, None]:
         """Run this agent: before-agent callbacks, the agent itself, after-agent callbacks."""
         ctx = parent_context.for_agent(self)
-        event = await self._before_agent(ctx)
-        if event is not None:
-            yield event
-        if ctx.end_invocation:
-            return
-        async for event in self._run_async_impl(ctx):
-            yield event
-        if ctx.end_invocation:
-            return
-        event = await self._after_agent(ctx)
-        if event is not None:
-            yield event
+        try:
+            event = await self._before_agent(ctx)
+            if event is not None:
+                yield event
+            if ctx.end_invocation:
+                return
+            async for event in self._run_async_impl(ctx):
+                yield event
+            if ctx.end_invocation:
+                return
+            event = await self._after_agent(ctx)
+            if event is not None:
+                yield event
+        except Exception as exc:
+            # The innermost agent marks the failure, so the runner's error event names the agent
+            # (and branch) where it happened, not the root.
+            if not hasattr(exc, "yadk_agent_name"):
+                exc.yadk_agent_name = self.name  # type: ignore[attr-defined]
+                exc.yadk_branch = ctx.branch  # type: ignore[attr-defined]
+            raise
 
     async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
         raise NotImplementedError(f"{type(self).__name__} must implement _run_async_impl")

@@ -1,17 +1,50 @@
-"""Models: the backend interface, the offline ScriptedModel, and name resolution."""
+"""Models: the backend interface, the offline ScriptedModel, REST backends, and name resolution.
+
+``Gemini`` and ``OpenAIChat`` are imported on first use, so ``import yadk.models`` does not load
+urllib or the REST code. ``ALLOW_MODEL_REQUESTS = False`` (or ``YADK_ALLOW_MODEL_REQUESTS=0``)
+makes every real backend refuse to send a request.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from yadk.models._base import BaseLlm, FunctionDeclaration, LlmRequest, LlmResponse
 from yadk.models._registry import register_model, registered_providers, resolve_model
 from yadk.models._scripted import ScriptedModel, ScriptedTurn
+from yadk.models._switch import allowed_by_environment, override_allow_model_requests
+
+if TYPE_CHECKING:
+    from yadk.models._gemini import Gemini
+    from yadk.models._openai import OpenAIChat
 
 __all__ = [
+    "ALLOW_MODEL_REQUESTS",
     "BaseLlm",
     "FunctionDeclaration",
+    "Gemini",
     "LlmRequest",
     "LlmResponse",
+    "OpenAIChat",
     "ScriptedModel",
     "ScriptedTurn",
+    "override_allow_model_requests",
     "register_model",
     "registered_providers",
     "resolve_model",
 ]
+
+ALLOW_MODEL_REQUESTS: bool = allowed_by_environment()
+"""Whether real backends may send requests; tests set it to False to stay offline."""
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Gemini":
+        from yadk.models._gemini import Gemini
+
+        return Gemini
+    if name == "OpenAIChat":
+        from yadk.models._openai import OpenAIChat
+
+        return OpenAIChat
+    raise AttributeError(f"module 'yadk.models' has no attribute {name!r}")

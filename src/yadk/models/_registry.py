@@ -64,9 +64,12 @@ def resolve_model(name: str | BaseLlm) -> BaseLlm:
         if regex.fullmatch(name):
             return factory(name)
     known = ", ".join(f"{p}:..." for p in sorted(_providers))
+    suggestion = (
+        "" if sep else f" For a model behind an OpenAI-compatible API, write 'openai:{name}'."
+    )
     raise ModelError(
         f"No model backend for {name!r}. Known: {known}, gemini-*, and names registered with"
-        " yadk.models.register_model() or the 'yadk.models' entry-point group."
+        f" yadk.models.register_model() or the 'yadk.models' entry-point group.{suggestion}"
     )
 
 
@@ -92,4 +95,26 @@ def _scripted(path: str) -> BaseLlm:
     return ScriptedModel.from_file(path)
 
 
+def _gemini(name: str) -> BaseLlm:
+    # Imported on first use: ``import yadk.models`` stays free of urllib and the REST code.
+    from yadk.models._gemini import Gemini
+
+    if not name:
+        raise ModelError("'gemini:' needs a model name, e.g. --model gemini:gemini-2.5-flash")
+    return Gemini(name)
+
+
+def _openai(name: str) -> BaseLlm:
+    from yadk.models._openai import OpenAIChat
+
+    if not name:
+        raise ModelError(
+            "'openai:' needs a model name, e.g. --model openai:gpt-4o-mini, or openai:llama3"
+            " with OPENAI_BASE_URL=http://localhost:11434/v1"
+        )
+    return OpenAIChat(name)
+
+
 register_model("scripted", _scripted)
+register_model("gemini", _gemini, pattern=r"gemini-.*")
+register_model("openai", _openai)

@@ -74,13 +74,17 @@ def latest_user_text(request: LlmRequest) -> str:
         if content.role != "user":
             continue
         texts = [p.text for p in content.parts if p.text is not None]
-        if texts and not texts[0].startswith(_INSTRUCTION_BLOCK_PREFIX):
+        if texts and not texts[0].startswith(_NOT_USER_SPEECH):
             return " ".join(texts)
     return ""
 
 
-# The dynamic-instruction block yadk places in contents; never the user's own words.
-_INSTRUCTION_BLOCK_PREFIX = "The text between <<<BEGIN_SYSTEM_INSTRUCTION>>>"
+# User-role contents the framework writes, never the user's own words: the dynamic-instruction
+# block, and another agent's turn relayed as context.
+_NOT_USER_SPEECH = (
+    "The text between <<<BEGIN_SYSTEM_INSTRUCTION>>>",
+    "For context: below is a transcript of what another agent did",
+)
 
 
 class ScriptedModel(BaseLlm):
@@ -89,10 +93,15 @@ class ScriptedModel(BaseLlm):
     def __init__(
         self, turns: list[dict[str, Any] | ScriptedTurn] | None = None, *, name: str = "scripted"
     ) -> None:
-        try:
-            self.turns = [ScriptedTurn.model_validate(t) for t in (turns or [])]
-        except ValidationError as exc:
-            raise ModelError(f"Invalid scripted model turns: {_brief(exc)}") from None
+        self.turns = []
+        problems = []
+        for index, turn in enumerate(turns or []):
+            try:
+                self.turns.append(ScriptedTurn.model_validate(turn))
+            except ValidationError as exc:
+                problems.append(f"turn {index + 1}: {_brief(exc)}")
+        if problems:
+            raise ModelError("Invalid scripted model turns: " + "; ".join(problems))
         self.model = name
         self.requests: list[LlmRequest] = []
         self._used = [False] * len(self.turns)
@@ -107,7 +116,10 @@ class ScriptedModel(BaseLlm):
         except OSError as exc:
             raise ModelError(f"Cannot read scripted model file {file}: {exc.strerror}") from None
         except yaml.YAMLError as exc:
-            raise ModelError(f"Scripted model file {file} is not valid YAML: {exc}") from None
+            mark = getattr(exc, "problem_mark", None)
+            where = f"{file}:{mark.line + 1}:{mark.column + 1}" if mark else str(file)
+            problem = getattr(exc, "problem", None) or str(exc)
+            raise ModelError(f"{where}: scripted model file is not valid YAML: {problem}") from None
         if not isinstance(data, dict) or not isinstance(data.get("turns"), list):
             raise ModelError(
                 f"Scripted model file {file} must be a mapping with a 'turns:' list,"
@@ -152,5 +164,7 @@ class ScriptedModel(BaseLlm):
 
 def _brief(exc: ValidationError) -> str:
     return "; ".join(
-        f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
+        f"{'.'.join(str(p) for p in err['loc']) or 'turn'}: "
+        f"{err['msg'].removeprefix('Value error, ')}"
+        for err in exc.errors()
     )

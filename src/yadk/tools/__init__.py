@@ -2,12 +2,14 @@
 
 from yadk._contexts import ToolContext
 from yadk.errors import ToolErrorType, ToolExecutionError
+from yadk.tools._agent_tool import AgentTool
 from yadk.tools._base import BaseTool, BaseToolset
 from yadk.tools._builtin import exit_loop, transfer_to_agent
 from yadk.tools._example_tool import ExampleTool
 from yadk.tools._function import FunctionTool
 
 __all__ = [
+    "AgentTool",
     "BaseTool",
     "BaseToolset",
     "ExampleTool",

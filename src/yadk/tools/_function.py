@@ -69,7 +69,9 @@ class FunctionTool(BaseTool):
         self._adapters: dict[str, pydantic.TypeAdapter[Any]] = {}
 
     @cached_property
-    def _schema(self) -> dict[str, Any]:
+    def _schema(self) -> dict[str, Any] | None:
+        if not self._params:
+            return None  # as google-adk: a function without parameters declares none
         fields: dict[str, Any] = {}
         for pname, param in self._params.items():
             annotation = self._annotations[pname]

@@ -1,0 +1,349 @@
+"""Gemini backend: Google's Gemini REST API (``models/{model}:generateContent``), no SDK needed.
+
+The API key comes from ``GOOGLE_API_KEY`` (or ``GEMINI_API_KEY``) and is sent in the
+``x-goog-api-key`` header, never in the URL. ``YADK_GEMINI_BASE_URL`` replaces
+``https://generativelanguage.googleapis.com/v1beta`` (a proxy, or a test double on loopback).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import threading
+import urllib.parse
+from collections import OrderedDict
+from collections.abc import AsyncIterator
+from typing import Any
+
+from pydantic import ValidationError
+
+from yadk.errors import ModelError
+from yadk.models._base import BaseLlm, FunctionDeclaration, LlmRequest, LlmResponse
+from yadk.models._rest import (
+    CONTINUE_TEXT,
+    EMPTY_CONTENTS_TEXT,
+    HttpSettings,
+    camel_case,
+    camel_keys,
+    is_openapi_schema,
+    post_json,
+    settings_for,
+    snake_case,
+    snake_keys,
+)
+from yadk.models._switch import check_allow_model_requests
+from yadk.types import Blob, Content, FileData, FunctionCall, FunctionResponse, Part
+
+__all__ = ["Gemini"]
+
+DEFAULT_BASE_URL = "https://generativelanguage.googleapis.com/v1beta"
+_KEY_VARS = ("GOOGLE_API_KEY", "GEMINI_API_KEY")
+_KEY_HINT = (
+    "Set GOOGLE_API_KEY (or GEMINI_API_KEY) to a Gemini API key from"
+    " https://aistudio.google.com/apikey."
+)
+
+# generate_content_config keys that sit beside generationConfig in the REST body.
+_TOP_LEVEL = {
+    "safety_settings": "safetySettings",
+    "tool_config": "toolConfig",
+    "cached_content": "cachedContent",
+    "labels": "labels",
+}
+# Sent by Gemini 3 models that must see their own thought signature again; google documents
+# this value for history whose signature was lost (e.g. replayed from storage).
+_SKIP_SIGNATURE = "skip_thought_signature_validator"
+_OLD_GENERATION = re.compile(r"gemini-[12](\.|-|$)")
+
+
+class Gemini(BaseLlm):
+    """A Gemini model over REST: ``Gemini("gemini-2.5-flash")`` or ``--model gemini-2.5-flash``.
+
+    ``timeout`` (seconds, default ``YADK_MODEL_TIMEOUT`` or 60) bounds each HTTP attempt;
+    ``retries`` (default ``YADK_MODEL_RETRIES`` or 2) repeats a request that failed with 408, 429
+    or 5xx, waiting ``retry_delay`` seconds doubled each time (or the server's ``Retry-After``).
+    """
+
+    def __init__(
+        self,
+        model: str = "gemini-2.5-flash",
+        *,
+        api_key: str | None = None,
+        base_url: str | None = None,
+        timeout: float | None = None,
+        retries: int | None = None,
+        retry_delay: float | None = None,
+    ) -> None:
+        name = model.removeprefix("models/")
+        if not name:
+            raise ModelError("A Gemini model needs a name, e.g. gemini-2.5-flash.")
+        self.model = name
+        self._api_key = api_key
+        self._base_url = base_url
+        self.settings = HttpSettings.resolve(timeout, retries, retry_delay)
+
+    @property
+    def base_url(self) -> str:
+        base = self._base_url or os.environ.get("YADK_GEMINI_BASE_URL") or DEFAULT_BASE_URL
+        return base.rstrip("/")
+
+    @property
+    def url(self) -> str:
+        return f"{self.base_url}/models/{urllib.parse.quote(self.model)}:generateContent"
+
+    async def generate_content_async(
+        self, llm_request: LlmRequest, stream: bool = False
+    ) -> AsyncIterator[LlmResponse]:
+        """Send one generateContent request; ``stream`` is accepted but the answer is whole."""
+        service = f"Gemini model {self.model!r}"
+        check_allow_model_requests(f"the request to {service}")
+        headers = {}
+        key = self._api_key or next((os.environ[v] for v in _KEY_VARS if os.environ.get(v)), "")
+        if key:
+            headers["x-goog-api-key"] = key
+        elif self.base_url == DEFAULT_BASE_URL:
+            raise ModelError(f"{service}: no API key. {_KEY_HINT}")
+        body = self.request_body(llm_request)
+        data = await post_json(
+            self.url,
+            body,
+            headers=headers,
+            settings=settings_for(self.settings, llm_request.config),
+            service=service,
+            hint=self._hint,
+        )
+        try:
+            response = parse_response(data)
+        except (TypeError, AttributeError, KeyError, ValueError, ValidationError) as exc:
+            raise ModelError(
+                f"{service}: the answer does not have the generateContent shape"
+                f" ({type(exc).__name__}: {exc})."
+            ) from None
+        yield response
+
+    def request_body(self, llm_request: LlmRequest) -> dict[str, Any]:
+        """The JSON body for ``llm_request``, exactly as it is sent."""
+        body: dict[str, Any] = {"contents": self._contents(llm_request.contents)}
+        if llm_request.system_instruction:
+            body["systemInstruction"] = {"parts": [{"text": llm_request.system_instruction}]}
+        declarations = llm_request.function_declarations
+        if declarations:
+            body["tools"] = [{"functionDeclarations": [_declaration(d) for d in declarations]}]
+        generation, top_level = _config(llm_request.config)
+        if generation:
+            body["generationConfig"] = generation
+        body.update(top_level)
+        return body
+
+    def _contents(self, contents: list[Content]) -> list[dict[str, Any]]:
+        wire: list[dict[str, Any]] = []
+        for content in contents:
+            role = content.role or "user"
+            parts = [p for p in (_part(part) for part in content.parts) if p is not None]
+            if not parts:
+                continue
+            if role == "model":
+                self._attach_signatures(parts)
+            wire.append({"role": role, "parts": parts})
+        if not wire:
+            wire.append({"role": "user", "parts": [{"text": EMPTY_CONTENTS_TEXT}]})
+        elif wire[-1]["role"] != "user":
+            wire.append({"role": "user", "parts": [{"text": CONTINUE_TEXT}]})
+        return wire
+
+    def _attach_signatures(self, parts: list[dict[str, Any]]) -> None:
+        calls = [p for p in parts if "functionCall" in p]
+        for part in calls:
+            signature = _signatures.get(part["functionCall"])
+            if signature:
+                part["thoughtSignature"] = signature
+        if calls and "thoughtSignature" not in calls[0] and not _OLD_GENERATION.match(self.model):
+            calls[0]["thoughtSignature"] = _SKIP_SIGNATURE
+
+    def _hint(self, status: int, api_message: str) -> str:
+        if "api key" in api_message.lower() or status in (401, 403):
+            return (
+                f"{_KEY_HINT} Check that the key is valid and the Generative Language API is"
+                " enabled for its project."
+            )
+        if status == 404:
+            return (
+                f"Check the model name {self.model!r} (see"
+                " https://ai.google.dev/gemini-api/docs/models) and YADK_GEMINI_BASE_URL."
+            )
+        if status == 429:
+            return "Rate limit or quota exceeded: wait and retry, or check your quota."
+        if status >= 500:
+            return "The Gemini service failed; try again later."
+        return "`yadk inspect` shows the request the agent builds."
+
+
+class _SignatureCache:
+    """Thought signatures of recent function calls, so a later request can send them back.
+
+    yadk's ``Part`` has no field for them, so they are remembered here by call (name and
+    arguments), process-wide and bounded.
+    """
+
+    def __init__(self, size: int = 4096) -> None:
+        self._items: OrderedDict[str, str] = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _key(call: dict[str, Any]) -> str:
+        return json.dumps([call.get("name"), call.get("args") or {}], sort_keys=True, default=str)
+
+    def put(self, call: dict[str, Any], signature: str) -> None:
+        with self._lock:
+            self._items[self._key(call)] = signature
+            self._items.move_to_end(self._key(call))
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+    def get(self, call: dict[str, Any]) -> str | None:
+        with self._lock:
+            return self._items.get(self._key(call))
+
+
+_signatures = _SignatureCache()
+
+
+def _part(part: Part) -> dict[str, Any] | None:
+    if part.thought:  # the model's own reasoning summary is not sent back as text
+        return None
+    if part.function_call is not None:
+        call: dict[str, Any] = {"name": part.function_call.name, "args": part.function_call.args}
+        if part.function_call.id:
+            call["id"] = part.function_call.id
+        return {"functionCall": call}
+    if part.function_response is not None:
+        response: dict[str, Any] = {
+            "name": part.function_response.name,
+            "response": part.function_response.response,
+        }
+        if part.function_response.id:
+            response["id"] = part.function_response.id
+        return {"functionResponse": response}
+    if part.inline_data is not None:
+        blob = part.inline_data
+        data = base64.b64encode(blob.data or b"").decode("ascii")
+        return {
+            "inlineData": {"mimeType": blob.mime_type or "application/octet-stream", "data": data}
+        }
+    if part.file_data is not None:
+        file: dict[str, Any] = {"fileUri": part.file_data.file_uri}
+        if part.file_data.mime_type:
+            file["mimeType"] = part.file_data.mime_type
+        return {"fileData": file}
+    if part.text is not None:
+        return {"text": part.text}
+    return None
+
+
+def _declaration(declaration: FunctionDeclaration) -> dict[str, Any]:
+    wire: dict[str, Any] = {"name": declaration.name}
+    if declaration.description:
+        wire["description"] = declaration.description
+    if declaration.parameters is not None:
+        # Full JSON Schema ($defs, anyOf, ...) as pydantic emits it, not the OpenAPI subset.
+        wire["parametersJsonSchema"] = declaration.parameters
+    return wire
+
+
+def _config(config: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    generation: dict[str, Any] = {}
+    top_level: dict[str, Any] = {}
+    for raw_key, value in config.items():
+        if value is None:
+            continue
+        key = snake_case(raw_key)
+        if key == "http_options":
+            continue  # client-side settings (timeout), see settings_for
+        if key in ("response_schema", "response_json_schema"):
+            # Schemas keep their keys (property names are data); an OpenAPI-style schema with
+            # upper-case types goes to responseSchema, a JSON Schema to responseJsonSchema.
+            field = "responseSchema" if is_openapi_schema(value) else "responseJsonSchema"
+            generation[field] = value
+        elif key == "labels":
+            top_level["labels"] = value
+        elif key in _TOP_LEVEL:
+            top_level[_TOP_LEVEL[key]] = camel_keys(value)
+        else:
+            generation[camel_case(key)] = camel_keys(value)
+    return generation, top_level
+
+
+def parse_response(data: dict[str, Any]) -> LlmResponse:
+    """A generateContent answer as an ``LlmResponse`` (errors and blocks as ``error_code``)."""
+    usage = snake_keys(data["usageMetadata"]) if data.get("usageMetadata") else None
+    candidates = data.get("candidates") or []
+    if not candidates:
+        feedback = data.get("promptFeedback") or {}
+        reason = feedback.get("blockReason")
+        if reason:
+            return LlmResponse(
+                error_code=reason,
+                error_message=feedback.get("blockReasonMessage")
+                or f"Gemini blocked the prompt ({reason}).",
+                usage_metadata=usage,
+                turn_complete=True,
+            )
+        return LlmResponse(
+            content=Content(role="model", parts=[]), usage_metadata=usage, turn_complete=True
+        )
+    candidate = candidates[0]
+    wire_parts = (candidate.get("content") or {}).get("parts") or []
+    parts = [p for p in (_parse_part(w) for w in wire_parts) if p is not None]
+    finish = candidate.get("finishReason")
+    if parts or finish in (None, "STOP"):
+        return LlmResponse(
+            content=Content(role="model", parts=parts),
+            finish_reason=finish,
+            usage_metadata=usage,
+            turn_complete=True,
+        )
+    return LlmResponse(
+        error_code=finish,
+        error_message=candidate.get("finishMessage")
+        or f"Gemini returned no content (finish reason {finish}).",
+        finish_reason=finish,
+        usage_metadata=usage,
+        turn_complete=True,
+    )
+
+
+def _parse_part(wire: dict[str, Any]) -> Part | None:
+    if "functionCall" in wire:
+        call = wire["functionCall"]
+        if wire.get("thoughtSignature"):
+            _signatures.put(call, wire["thoughtSignature"])
+        return Part(
+            function_call=FunctionCall(
+                id=call.get("id"), name=call["name"], args=call.get("args") or {}
+            )
+        )
+    if "functionResponse" in wire:
+        response = wire["functionResponse"]
+        return Part(
+            function_response=FunctionResponse(
+                id=response.get("id"),
+                name=response["name"],
+                response=response.get("response") or {},
+            )
+        )
+    if "inlineData" in wire:
+        blob = wire["inlineData"]
+        return Part(inline_data=Blob(mime_type=blob.get("mimeType"), data=blob.get("data", "")))
+    if "fileData" in wire:
+        file = wire["fileData"]
+        return Part(
+            file_data=FileData(file_uri=file.get("fileUri"), mime_type=file.get("mimeType"))
+        )
+    if "text" in wire:
+        if wire.get("thought"):
+            return Part(text=wire["text"], thought=True)
+        return Part(text=wire["text"])
+    return None  # executableCode and friends: not part of yadk's content model

@@ -1,0 +1,182 @@
+"""Model names to backends: bare Gemini names, provider prefixes, plugins, and the errors."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from yadk.errors import ModelError
+from yadk.models import (
+    BaseLlm,
+    Gemini,
+    LlmRequest,
+    LlmResponse,
+    OpenAIChat,
+    ScriptedModel,
+    _registry,
+    register_model,
+    registered_providers,
+    resolve_model,
+)
+
+
+@pytest.fixture
+def clean_registry() -> Iterator[None]:
+    providers = dict(_registry._providers)
+    patterns = list(_registry._patterns)
+    yield
+    _registry._providers.clear()
+    _registry._providers.update(providers)
+    _registry._patterns[:] = patterns
+
+
+@pytest.mark.parametrize(
+    "name, cls, model",
+    [
+        ("gemini-2.5-flash", Gemini, "gemini-2.5-flash"),
+        ("gemini-3-pro-preview", Gemini, "gemini-3-pro-preview"),
+        ("gemini:gemini-2.0-flash", Gemini, "gemini-2.0-flash"),
+        ("gemini:gemma-3-27b-it", Gemini, "gemma-3-27b-it"),
+        ("gemini:models/gemini-2.5-pro", Gemini, "gemini-2.5-pro"),
+        ("openai:gpt-4o-mini", OpenAIChat, "gpt-4o-mini"),
+        ("openai:llama3.1:8b", OpenAIChat, "llama3.1:8b"),
+    ],
+)
+def test_resolve(name: str, cls: type[BaseLlm], model: str) -> None:
+    resolved = resolve_model(name)
+    assert type(resolved) is cls
+    assert resolved.model == model
+
+
+def test_resolve_scripted_and_instances(tmp_path: Path) -> None:
+    path = tmp_path / "turns.yaml"
+    path.write_text("turns: [{text: hi}]\n", encoding="utf-8")
+    resolved = resolve_model(f"scripted:{path}")
+    assert isinstance(resolved, ScriptedModel)
+    assert resolved.model == f"scripted:{path}"
+    assert resolve_model(resolved) is resolved
+
+
+@pytest.mark.parametrize(
+    "name, expected",
+    [
+        ("gemini:", "'gemini:' needs a model name, e.g. --model gemini:gemini-2.5-flash"),
+        (
+            "openai:",
+            (
+                "'openai:' needs a model name, e.g. --model openai:gpt-4o-mini, or openai:llama3 with"
+                " OPENAI_BASE_URL=http://localhost:11434/v1"
+            ),
+        ),
+        ("scripted:", "'scripted:' needs a file path, e.g. --model scripted:turns.yaml"),
+        (
+            "gpt-4o",
+            (
+                "No model backend for 'gpt-4o'. Known: gemini:..., openai:..., scripted:..., gemini-*,"
+                " and names registered with yadk.models.register_model() or the 'yadk.models'"
+                " entry-point group. For a model behind an OpenAI-compatible API, write"
+                " 'openai:gpt-4o'."
+            ),
+        ),
+        (
+            "anthropic:claude",
+            (
+                "No model backend for 'anthropic:claude'. Known: gemini:..., openai:..., scripted:...,"
+                " gemini-*, and names registered with yadk.models.register_model() or the"
+                " 'yadk.models' entry-point group."
+            ),
+        ),
+    ],
+)
+def test_resolve_errors(name: str, expected: str) -> None:
+    with pytest.raises(ModelError) as caught:
+        resolve_model(name)
+    assert caught.value.message == expected
+
+
+def test_builtin_providers() -> None:
+    assert {"gemini", "openai", "scripted"} <= set(registered_providers())
+
+
+class Echo(BaseLlm):
+    def __init__(self, model: str) -> None:
+        self.model = model
+
+    async def generate_content_async(self, llm_request: LlmRequest, stream: bool = False):  # type: ignore[override]
+        yield LlmResponse()
+
+
+@pytest.mark.usefixtures("clean_registry")
+def test_register_model_provider_pattern_and_decorator() -> None:
+    register_model("echo", Echo)
+
+    @register_model(pattern=r"claude-.*")
+    def claude(name: str) -> BaseLlm:
+        return Echo("anthropic/" + name)
+
+    assert resolve_model("echo:small").model == "small"
+    assert resolve_model("claude-sonnet").model == "anthropic/claude-sonnet"
+    assert "echo" in registered_providers()
+    with pytest.raises(ValueError, match="needs a provider name or a pattern"):
+        register_model(factory=Echo)
+
+
+def test_importing_models_stays_light() -> None:
+    code = textwrap.dedent(
+        """
+        import sys
+        import yadk.models
+        heavy = [m for m in ("urllib.request", "yadk.models._gemini", "yadk.models._openai",
+                             "yadk.models._rest") if m in sys.modules]
+        print(heavy)
+        yadk.models.resolve_model("gemini-2.5-flash")
+        print("yadk.models._gemini" in sys.modules, "yadk.models._openai" in sys.modules)
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=False, capture_output=True, text=True)
+    assert (out.returncode, out.stdout, out.stderr) == (0, "[]\nTrue False\n", "")
+
+
+def test_entry_point_plugin(tmp_path: Path) -> None:
+    (tmp_path / "yadk_echo_plugin.py").write_text(
+        textwrap.dedent(
+            """
+            from yadk.models import ScriptedModel, register_model
+
+            register_model("echo", lambda name: ScriptedModel([{"text": name}], name="echo:" + name))
+            """
+        ),
+        encoding="utf-8",
+    )
+    dist = tmp_path / "yadk_echo_plugin-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: yadk-echo-plugin\nVersion: 0.1\n", encoding="utf-8"
+    )
+    (dist / "entry_points.txt").write_text(
+        "[yadk.models]\necho = yadk_echo_plugin\n", encoding="utf-8"
+    )
+    code = "import yadk.models as m; print(m.resolve_model('echo:hello').model)"
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        check=False,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(tmp_path), "PATH": ""},
+    )
+    assert (out.returncode, out.stdout, out.stderr) == (0, "echo:hello\n", "")
+
+
+def test_public_names() -> None:
+    import yadk.models
+
+    assert yadk.models.__all__ == sorted(yadk.models.__all__)
+    for name in yadk.models.__all__:
+        assert getattr(yadk.models, name) is not None
+    with pytest.raises(AttributeError, match="has no attribute 'Claude'"):
+        yadk.models.Claude  # noqa: B018
