@@ -1,0 +1,38 @@
+"""The YAML config layer: Google ADK's Agent Config dialect (plus yadk additions) to agents.
+
+``load_agent(path)`` builds an agent from a config file or a folder holding ``root_agent.yaml``;
+``validate_paths(paths)`` reports every problem of configs and skills without running user code;
+``agent_config_json_schema()`` describes the dialect for editors. Every problem is a
+``Diagnostic`` (file, line, column, rule, severity, message, hint); loading raises
+``yadk.errors.ConfigError`` carrying all of them at once.
+"""
+
+from __future__ import annotations
+
+from yadk.config._api import (
+    LoadedAgent,
+    load_agent,
+    load_agent_with_sources,
+    resolve_config_path,
+)
+from yadk.config._diagnostics import Diagnostic, Severity
+from yadk.config._schema import agent_config_json_schema
+from yadk.config._trust import ARGS_ATTRIBUTE, TrustPolicy, blocked_module, find_trust_policy
+from yadk.config._validate import validate_paths
+from yadk.errors import ConfigError
+
+__all__ = [
+    "ARGS_ATTRIBUTE",
+    "ConfigError",
+    "Diagnostic",
+    "LoadedAgent",
+    "Severity",
+    "TrustPolicy",
+    "agent_config_json_schema",
+    "blocked_module",
+    "find_trust_policy",
+    "load_agent",
+    "load_agent_with_sources",
+    "resolve_config_path",
+    "validate_paths",
+]

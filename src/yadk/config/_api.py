@@ -1,0 +1,192 @@
+"""The public entry points: load an agent (with the files it depends on), validate paths."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import os
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from yadk.config._context import AgentRecord
+from yadk.config._diagnostics import Diagnostic, sort_diagnostics
+from yadk.config._lint import check_trees
+from yadk.config._loader import Loader
+from yadk.errors import ConfigError
+
+if TYPE_CHECKING:
+    from yadk.agents import BaseAgent
+
+__all__ = [
+    "LoadedAgent",
+    "load_agent",
+    "load_agent_with_sources",
+    "read_config_tree",
+    "resolve_config_path",
+]
+
+ROOT_CONFIG_NAMES = ("root_agent.yaml", "root_agent.yml")
+
+
+@dataclasses.dataclass
+class LoadedAgent:
+    """An agent built from YAML, and where it came from.
+
+    ``files`` is every file the agent depends on: config files, instruction and example files,
+    skill folders, and the Python modules imported from the agent folder (what a dev loop
+    watches). ``modules`` names those modules (drop them from ``sys.modules`` before reloading).
+    ``agent_files`` maps each agent defined in YAML to its config file. ``diagnostics`` are the
+    warnings found (errors raise ``ConfigError`` instead).
+    """
+
+    agent: BaseAgent
+    path: Path
+    files: set[Path]
+    modules: set[str]
+    agent_files: dict[str, Path]
+    diagnostics: list[Diagnostic]
+
+
+def resolve_config_path(path: str | os.PathLike[str]) -> Path:
+    """The config file ``path`` names: the file itself, or ``root_agent.yaml`` in a folder."""
+    target = Path(os.path.abspath(path))
+    if target.is_dir():
+        for name in ROOT_CONFIG_NAMES:
+            if (target / name).is_file():
+                return target / name
+        raise ConfigError(
+            [
+                Diagnostic(
+                    str(target),
+                    0,
+                    0,
+                    "file-not-found",
+                    "error",
+                    f"No root_agent.yaml in folder {target}.",
+                    "Pass the config file itself, or add root_agent.yaml to the folder.",
+                )
+            ]
+        )
+    if not target.is_file():
+        raise ConfigError(
+            [
+                Diagnostic(
+                    str(target),
+                    0,
+                    0,
+                    "file-not-found",
+                    "error",
+                    f"Config file {target} not found.",
+                    "Pass a YAML config file or a folder holding root_agent.yaml.",
+                )
+            ]
+        )
+    return target
+
+
+def read_config_tree(file: Path, *, import_code: bool) -> tuple[Loader, AgentRecord | None]:
+    """Read the agent tree rooted at ``file``; every problem is in ``loader.diagnostics``."""
+    loader = Loader(file.parent, import_code=import_code)
+    try:
+        record = loader.load_file(file)
+        if record is not None:
+            check_trees(loader, [record, *loader.separate_trees])
+    except Exception as exc:  # noqa: BLE001 - a yadk bug must still read as a diagnostic
+        loader.report(
+            file,
+            0,
+            0,
+            "internal-error",
+            f"yadk failed while reading this config: {type(exc).__name__}: {exc}.",
+            "This is a bug in yadk; please report it with the config.",
+        )
+        record = None
+    return loader, record
+
+
+def load_agent(path: str | os.PathLike[str]) -> BaseAgent:
+    """Load an agent from a YAML config file or a folder holding ``root_agent.yaml``.
+
+    Raises ``ConfigError`` carrying every problem of every file of the tree.
+    """
+    return load_agent_with_sources(path).agent
+
+
+def load_agent_with_sources(
+    path: str | os.PathLike[str], *, reload_modules: bool = False
+) -> LoadedAgent:
+    """``load_agent`` plus the files the agent depends on (see ``LoadedAgent``).
+
+    ``reload_modules`` first forgets the modules previously imported from the agent folder, so
+    edited Python files take effect (the dev loop's reload).
+    """
+    file = resolve_config_path(path)
+    root = file.parent
+    if reload_modules:
+        _forget_modules(root)
+    loader, record = read_config_tree(file, import_code=True)
+    diagnostics = sort_diagnostics(loader.diagnostics)
+    errors = [d for d in diagnostics if d.is_error]
+    if errors or record is None or record.agent is None:
+        if not errors:
+            errors = [
+                Diagnostic(
+                    str(file),
+                    0,
+                    0,
+                    "internal-error",
+                    "error",
+                    "The agent could not be built, but no problem was reported.",
+                    "This is a bug in yadk; please report it with the config.",
+                )
+            ]
+            diagnostics = errors + diagnostics
+        raise ConfigError(diagnostics, "\n".join(d.format() for d in errors))
+    modules = _modules_under(root)
+    files = set(loader.files)
+    files.update(Path(sys.modules[name].__file__ or "") for name in modules)
+    files.update(Path(f) for f in loader.resolver.module_files if not _installed(f))
+    return LoadedAgent(
+        agent=record.agent,
+        path=file,
+        files=files,
+        modules=modules,
+        agent_files=dict(loader.agent_files),
+        diagnostics=diagnostics,
+    )
+
+
+def _modules_under(root: Path) -> set[str]:
+    # Modules of the agent folder were imported through the folder paths the loader put on
+    # sys.path, so a prefix test on the recorded file names finds them without resolving every
+    # module's path.
+    prefixes = tuple({str(root) + os.sep, os.path.realpath(root) + os.sep})
+    found: set[str] = set()
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None)
+        if isinstance(file, str) and file.startswith(prefixes):
+            found.add(name)
+    return found
+
+
+def _forget_modules(root: Path) -> None:
+    for name in _modules_under(root):
+        sys.modules.pop(name, None)
+    importlib.invalidate_caches()
+
+
+def _installed(file: str) -> bool:
+    real = os.path.realpath(file)
+    prefixes = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    return any(real.startswith(p + os.sep) for p in prefixes)
+
+
+def validate_files(paths: Iterable[Path], *, import_code: bool) -> list[Diagnostic]:
+    """Diagnostics of the config trees rooted at ``paths`` (config files)."""
+    found: list[Diagnostic] = []
+    for file in paths:
+        loader, _ = read_config_tree(file, import_code=import_code)
+        found.extend(loader.diagnostics)
+    return found

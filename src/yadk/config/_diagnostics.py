@@ -1,0 +1,75 @@
+"""Diagnostics: one problem of a config (or skill) file, with its place, a stable rule id and a hint.
+
+Every config error reaches the user as a ``Diagnostic``. ``format()`` gives the one-line compiler
+style ``path:line:col: severity rule: message`` (plus an indented ``hint:`` line), which is also
+what ``ConfigError`` prints, so a traceback is never the message.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, Literal
+
+__all__ = ["Diagnostic", "Severity", "display_path", "sort_diagnostics"]
+
+Severity = Literal["error", "warning"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Diagnostic:
+    """One problem. ``line`` and ``column`` are 1-based; 0 means the problem is with the path
+    itself (a missing file or folder), not a place inside it. ``path`` is absolute."""
+
+    path: str
+    line: int
+    column: int
+    rule: str
+    severity: Severity
+    message: str
+    hint: str = ""
+
+    @property
+    def is_error(self) -> bool:
+        return self.severity == "error"
+
+    def location(self) -> str:
+        """``path:line:col`` (or just the path for path-level problems), the path shown relative
+        to the working directory when it lies inside it."""
+        shown = display_path(self.path)
+        return f"{shown}:{self.line}:{self.column}" if self.line else shown
+
+    def format(self) -> str:
+        """``path:line:col: severity rule: message`` plus ``  hint: ...`` on its own line."""
+        text = f"{self.location()}: {self.severity} {self.rule}: {self.message}"
+        return f"{text}\n  hint: {self.hint}" if self.hint else text
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready mapping (for ``yadk validate --format json``)."""
+        return dataclasses.asdict(self)
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+def display_path(path: str | os.PathLike[str]) -> str:
+    """``path`` relative to the working directory when inside it, else as given."""
+    text = os.fspath(path)
+    try:
+        relative = Path(text).relative_to(Path.cwd())
+    except ValueError:
+        return text
+    return str(relative) or text
+
+
+def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Without duplicates, grouped by file (in the order files were first reported), each file's
+    problems by position."""
+    first_seen: dict[str, int] = {}
+    unique: dict[Diagnostic, None] = {}
+    for diagnostic in diagnostics:
+        first_seen.setdefault(diagnostic.path, len(first_seen))
+        unique.setdefault(diagnostic)
+    return sorted(unique, key=lambda d: (first_seen[d.path], d.line, d.column))

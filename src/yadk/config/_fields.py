@@ -1,0 +1,367 @@
+"""Reading the value of each agent key: instructions (inline or from a file), the model, schemas,
+callbacks, model settings and the ``state:`` declaration."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from yadk.config._context import FileScope, TextSource, did_you_mean, inside
+from yadk.config._dialect import CONTENT_CONFIG_KEYS
+from yadk.config._refs import LoaderBase
+from yadk.config._trust import declared_args
+from yadk.config._yaml import KeyPath
+
+__all__ = ["FieldReader"]
+
+_CAMEL = re.compile(r"(?<!^)([A-Z])")
+_JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "boolean": (bool,),
+    "integer": (int,),
+    "number": (int, float),
+    "string": (str,),
+    "array": (list,),
+    "object": (dict,),
+}
+_JSON_NAMES = {
+    "boolean": "a boolean",
+    "integer": "an integer",
+    "number": "a number",
+    "string": "a string",
+    "array": "a list",
+    "object": "a mapping",
+}
+
+
+class FieldReader(LoaderBase):
+    """Converts field values to what the engine takes, reporting every problem."""
+
+    # --- files ------------------------------------------------------------------------------
+
+    def local_file(self, scope: FileScope, at: KeyPath, relative: str, what: str) -> Path | None:
+        """``relative`` resolved against the config's folder, checked to exist and to stay in
+        the agent folder."""
+        path = Path(relative)
+        if path.is_absolute():
+            self.error(
+                scope,
+                at,
+                "path-absolute",
+                f"{what} `{relative}` is an absolute path.",
+                f"Write it relative to {scope.folder}.",
+            )
+            return None
+        target = scope.folder / path
+        if not inside(target, scope.root):
+            self.error(
+                scope,
+                at,
+                "path-outside-folder",
+                f"{what} `{relative}` is outside the agent folder {scope.root}.",
+                "Keep every file an agent uses inside its folder.",
+            )
+            return None
+        if not target.exists():
+            siblings = [p.name for p in target.parent.iterdir()] if target.parent.is_dir() else []
+            guess = did_you_mean(target.name, siblings)
+            self.error(
+                scope,
+                at,
+                "file-not-found",
+                f"{what} `{relative}` not found (looked for {target}).",
+                f"Did you mean `{guess}`?" if guess else "Paths are relative to the config file.",
+            )
+            return None
+        return target
+
+    def read_text_file(self, scope: FileScope, at: KeyPath, relative: str) -> TextSource | None:
+        target = self.local_file(scope, at, relative, "Instruction file")
+        if target is None:
+            return None
+        try:
+            text = target.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            self.error(scope, at, "file-unreadable", f"Cannot read `{relative}`: {exc}.")
+            return None
+        self.files.add(target)
+        return TextSource(text, file=target)
+
+    # --- instructions -----------------------------------------------------------------------
+
+    def instruction(self, scope: FileScope, at: KeyPath, value: Any) -> TextSource | None:
+        """A string, or ``{file: path}`` (yadk)."""
+        if isinstance(value, str):
+            return TextSource(value, scope=scope, at=at)
+        if isinstance(value, dict) and "file" in value:
+            self.unknown_keys(scope, at, value, ("file",), f"`{at[-1]}`")
+            path = value["file"]
+            if self.expect(scope, (*at, "file"), path, str, "a path (a string)"):
+                return self.read_text_file(scope, (*at, "file"), path)
+            return None
+        self.expect(
+            scope,
+            at,
+            value,
+            str,
+            "a string or a mapping `file: path`",
+            "e.g. `instruction: You help with ...` or `instruction: {file: prompts/main.md}`.",
+        )
+        return None
+
+    def static_instruction(self, scope: FileScope, at: KeyPath, value: Any) -> Any:
+        """A string, ``{file: path}``, a Content mapping, a Part mapping or a list of parts."""
+        if isinstance(value, str) or (isinstance(value, dict) and "file" in value):
+            source = self.instruction(scope, at, value)
+            return None if source is None else source.text
+        from pydantic import ValidationError
+
+        from yadk.types import Content, Part
+
+        try:
+            if isinstance(value, dict) and "parts" in value:
+                return Content.model_validate({"role": "user", **value})
+            if isinstance(value, dict):
+                return Content(role="user", parts=[Part.model_validate(value)])
+            if isinstance(value, list):
+                parts = [
+                    Part(text=p) if isinstance(p, str) else Part.model_validate(p) for p in value
+                ]
+                return Content(role="user", parts=parts)
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(p) for p in first["loc"])
+            self.error(
+                scope,
+                at,
+                "invalid-value",
+                f"`static_instruction` is not valid content: {where}: {first['msg']}.",
+                "Give a string, `{file: path}`, or a Content mapping `{parts: [{text: ...}]}`.",
+            )
+            return None
+        self.expect(
+            scope,
+            at,
+            value,
+            str,
+            "a string, `{file: path}` or a Content mapping",
+        )
+        return None
+
+    # --- model ------------------------------------------------------------------------------
+
+    def model_name(self, scope: FileScope, at: KeyPath, value: Any) -> str | None:
+        if not self.expect(
+            scope, at, value, str, "a model name (a string)", "e.g. `model: gemini-2.5-flash`."
+        ):
+            return None
+        provider, sep, rest = value.partition(":")
+        if sep and provider == "scripted" and rest and not Path(rest).is_absolute():
+            # A script next to the config is meant, whatever the working directory is.
+            script = scope.folder / rest
+            self.files.add(script)
+            return f"scripted:{script}"
+        return str(value)
+
+    def model_code(self, scope: FileScope, at: KeyPath, value: Any) -> Any:
+        """``{name: pkg.model}`` naming a BaseLlm instance, or a class/factory with ``args``."""
+        args: Any = None
+        if isinstance(value, dict) and "args" in value:
+            args = self.args_mapping(scope, (*at, "args"), value["args"])
+            value = {k: v for k, v in value.items() if k != "args"}
+            if args is None:
+                return None
+        named = self.code_name(scope, at, value, "`model_code`")
+        if named is None:
+            return None
+        name_at, name = named
+        if args is None:
+            found = self.reference(scope, name_at, name, "model")
+            return None if found is None else found.obj
+        found = self.reference(scope, name_at, name, "factory")
+        if found is None or not self.args_trusted(scope, (*at, "args"), found.name, found, args):
+            return None
+        return self.call_factory(scope, at, found.name, found.obj, args)
+
+    # --- args and trust ---------------------------------------------------------------------
+
+    def args_mapping(self, scope: FileScope, at: KeyPath, value: Any) -> dict[str, Any] | None:
+        """``args:`` as a mapping; ADK's older list of ``{name, value}`` pairs is accepted."""
+        if value is None:
+            return {}
+        if isinstance(value, dict):
+            return {str(k): v for k, v in value.items()}
+        if isinstance(value, list) and all(
+            isinstance(item, dict) and set(item) == {"name", "value"} for item in value
+        ):
+            return {str(item["name"]): item["value"] for item in value}
+        self.expect(scope, at, value, dict, "a mapping of argument names to values")
+        return None
+
+    def args_trusted(
+        self, scope: FileScope, at: KeyPath, name: str, found: Any, args: dict[str, Any]
+    ) -> bool:
+        """Whether ``name`` may receive ``args`` (see the trust policy); reports when not."""
+        if not args:
+            return True
+        policy = self.trust_policy(scope)
+        if policy.allows_args(name):
+            return True
+        declared = declared_args(found.obj) if self.import_code else found.args
+        if declared is None and not self.import_code:
+            return True  # cannot know without importing; `validate --import` checks it
+        if declared is not None:
+            extra = sorted(set(args) - declared)
+            if not extra:
+                return True
+            self.error(
+                scope,
+                (*at, extra[0]),
+                "args-not-allowed",
+                f"`{name}` does not accept {', '.join(f'`{k}`' for k in extra)} from YAML.",
+                f"It declares yadk_config_args = {sorted(declared)}; add the name there if it is "
+                "safe to take from a config.",
+                key=True,
+            )
+            return False
+        self.error(
+            scope,
+            at,
+            "args-not-allowed",
+            f"`{name}` may not receive `args` from YAML: it does not declare which arguments are "
+            "safe.",
+            'Declare them on the class or function (`yadk_config_args = {"arg", ...}`), or '
+            f'trust it in pyproject.toml: [tool.yadk] allow_args = ["{name}"].',
+        )
+        return False
+
+    def call_factory(
+        self, scope: FileScope, at: KeyPath, name: str, factory: Any, args: dict[str, Any]
+    ) -> Any:
+        if not self.import_code:
+            return None
+        try:
+            return factory(**args)
+        except Exception as exc:  # noqa: BLE001 - the user's constructor rejected the YAML data
+            self.error(
+                scope,
+                at,
+                "invalid-args",
+                f"`{name}(**args)` failed: {type(exc).__name__}: {exc}.",
+                "Check the names and values under `args:`.",
+            )
+            return None
+
+    # --- small fields -----------------------------------------------------------------------
+
+    def callbacks(self, scope: FileScope, at: KeyPath, value: Any) -> list[Any] | None:
+        """A list of ``{name: dotted}`` (or strings), in order."""
+        if not self.expect(
+            scope,
+            at,
+            value,
+            list,
+            "a list of callbacks",
+            f"e.g. `{at[-1]}: [{{name: my_agent.callbacks.fn}}]`.",
+        ):
+            return None
+        found: list[Any] = []
+        ok = True
+        for index, item in enumerate(value):
+            named = self.code_name(scope, (*at, index), item, "a callback")
+            resolved = (
+                None if named is None else self.reference(scope, named[0], named[1], "callback")
+            )
+            ok = ok and resolved is not None
+            if resolved is not None:
+                found.append(resolved.obj)
+        return found if ok else None
+
+    def schema(self, scope: FileScope, at: KeyPath, value: Any) -> Any:
+        named = self.code_name(scope, at, value, f"`{at[-1]}`")
+        if named is None:
+            return None
+        found = self.reference(scope, named[0], named[1], "schema")
+        return None if found is None else found.obj
+
+    def content_config(self, scope: FileScope, at: KeyPath, value: Any) -> dict[str, Any] | None:
+        """``generate_content_config`` with camelCase keys made snake_case."""
+        if not self.expect(
+            scope, at, value, dict, "a mapping of model settings", "e.g. `{temperature: 0.2}`."
+        ):
+            return None
+        before = self.errors
+        result: dict[str, Any] = {}
+        for key, item in value.items():
+            snake = _CAMEL.sub(r"_\1", str(key)).lower()
+            if snake not in CONTENT_CONFIG_KEYS:
+                guess = did_you_mean(snake, list(CONTENT_CONFIG_KEYS))
+                self.error(
+                    scope,
+                    (*at, key),
+                    "unknown-key",
+                    f"Unknown key `{key}` in `generate_content_config`.",
+                    f"Did you mean `{guess}`?"
+                    if guess
+                    else "See google-genai's GenerateContentConfig.",
+                    key=True,
+                )
+                continue
+            if snake == "system_instruction":
+                self.error(
+                    scope,
+                    (*at, key),
+                    "invalid-value",
+                    "Set the system instruction with `instruction`, not in `generate_content_config`.",
+                    key=True,
+                )
+                continue
+            if snake == "tools":
+                self.error(
+                    scope,
+                    (*at, key),
+                    "invalid-value",
+                    "Set tools with the agent's `tools` key, not in `generate_content_config`.",
+                    key=True,
+                )
+                continue
+            json_type = CONTENT_CONFIG_KEYS[snake]
+            if json_type != "any" and item is not None:
+                self.expect(scope, (*at, key), item, _JSON_TYPES[json_type], _JSON_NAMES[json_type])
+            result[snake] = item
+        return result if self.errors == before else None
+
+    def state_keys(self, scope: FileScope, at: KeyPath, value: Any) -> list[str] | None:
+        """``state:`` as a list of keys or a mapping of key to description."""
+        from yadk.templating import is_valid_state_name
+
+        if not self.expect(
+            scope,
+            at,
+            value,
+            (list, dict),
+            "a list of state keys or a mapping of key to description",
+            "e.g. `state: {customer_name: set by the intake agent}`.",
+        ):
+            return None
+        keys: list[str] = []
+        entries = list(enumerate(value)) if isinstance(value, list) else [(k, k) for k in value]
+        for where, key in entries:
+            place = (*at, where)
+            if not isinstance(key, str) or not is_valid_state_name(key):
+                shown = key if isinstance(key, str) else yaml_repr(key)
+                self.error(
+                    scope,
+                    place,
+                    "invalid-value",
+                    f"`{shown}` is not a valid state key.",
+                    "A key is an identifier, optionally prefixed with app:, user: or temp:.",
+                    key=isinstance(value, dict),
+                )
+                continue
+            keys.append(key)
+        return keys
+
+
+def yaml_repr(value: Any) -> str:
+    return "null" if value is None else str(value)

@@ -1,0 +1,125 @@
+"""Whole-tree checks: agent names unique per tree, instruction placeholders that can resolve."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from yadk.config._context import AgentRecord, Reporter, TextSource, did_you_mean
+
+__all__ = ["check_trees"]
+
+
+def check_trees(reporter: Reporter, trees: Sequence[AgentRecord]) -> None:
+    """Report duplicate agent names in each tree and suspicious placeholders in all of them."""
+    for tree in trees:
+        _duplicate_names(reporter, tree)
+    _placeholders(reporter, trees)
+
+
+def _where(record: AgentRecord) -> tuple[str, int, int]:
+    assert record.scope is not None
+    at = record.at if record.from_code else ("name",)
+    line, column = record.scope.doc.where(at)
+    return str(record.scope.file), line, column
+
+
+def _duplicate_names(reporter: Reporter, tree: AgentRecord) -> None:
+    first: dict[str, AgentRecord] = {}
+    for record in tree.walk():
+        if record.name is None or record.scope is None:
+            continue
+        if record.name not in first:
+            first[record.name] = record
+            continue
+        path, line, column = _where(first[record.name])
+        here = _where(record)
+        reporter.report(
+            here[0],
+            here[1],
+            here[2],
+            "duplicate-agent-name",
+            f"Agent name `{record.name}` is used twice in one agent tree.",
+            f"The other one is at {path}:{line}:{column}; names must be unique in a tree "
+            "(transfers and events refer to agents by name).",
+        )
+
+
+def _written_keys(trees: Sequence[AgentRecord]) -> tuple[set[str], bool]:
+    """State keys some agent writes (output_key) or the configs declare; whether any declares."""
+    keys: set[str] = set()
+    declared = False
+    for tree in trees:
+        for record in tree.walk():
+            if record.output_key:
+                keys.add(record.output_key)
+            if record.from_code and record.agent is not None:
+                key = getattr(record.agent, "output_key", None)
+                if isinstance(key, str):
+                    keys.add(key)
+            if record.state_keys is not None:
+                declared = True
+                keys.update(record.state_keys)
+    return keys, declared
+
+
+def _placeholders(reporter: Reporter, trees: Sequence[AgentRecord]) -> None:
+    from yadk.templating import find_placeholders
+
+    known, declared = _written_keys(trees)
+    for tree in trees:
+        for record in tree.walk():
+            for source in record.instructions:
+                for placeholder in find_placeholders(source.text):
+                    _check(reporter, source, placeholder, known, declared)
+
+
+def _check(
+    reporter: Reporter, source: TextSource, placeholder: Any, known: set[str], declared: bool
+) -> None:
+    if placeholder.kind == "near_miss":
+        problem = placeholder.problem or f"`{placeholder.text}` is not a placeholder."
+        hint = ""
+        if placeholder.suggestion and "Did you mean" not in problem:
+            hint = f"Did you mean `{placeholder.suggestion}`?"
+        elif not placeholder.suggestion:
+            hint = "Placeholders are `{name}`, `{name?}` or `{artifact.file}`; other braces stay."
+        _warn(reporter, source, placeholder, "placeholder-near-miss", problem, hint)
+        return
+    if placeholder.problem:
+        _warn(reporter, source, placeholder, "placeholder-invalid", placeholder.problem, "")
+        return
+    if placeholder.kind != "state" or not declared or placeholder.name in known:
+        return
+    guess = did_you_mean(placeholder.name, sorted(known))
+    _warn(
+        reporter,
+        source,
+        placeholder,
+        "placeholder-unknown-key",
+        f"`{placeholder.text}` reads state key `{placeholder.name}`, which no agent writes "
+        "(output_key) and `state:` does not declare.",
+        f"Did you mean `{{{guess}}}`?"
+        if guess
+        else "Declare it under `state:` if something else sets it (a tool, a callback, the "
+        "caller), or fix the name.",
+    )
+
+
+def _warn(
+    reporter: Reporter, source: TextSource, placeholder: Any, rule: str, message: str, hint: str
+) -> None:
+    if source.file is not None:
+        reporter.report(
+            source.file,
+            placeholder.line,
+            placeholder.column,
+            rule,
+            message,
+            hint,
+            severity="warning",
+        )
+        return
+    assert source.scope is not None
+    line, column = source.scope.doc.where_in_string(source.at, placeholder.span[0])
+    reporter.report(source.scope.file, line, column, rule, message, hint, severity="warning")

@@ -1,0 +1,325 @@
+"""The loader: config files to agents, following sub-agent references, collecting every problem.
+
+One ``Loader`` reads a whole agent tree. It works in two modes: with ``import_code`` it imports the
+referenced code and builds engine objects; without, it checks everything it can from the files
+alone (``yadk validate``). Either way every problem of every file is collected before anything
+is raised.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from yadk.config._context import AgentRecord, FileScope
+from yadk.config._custom import CustomClassReader, base_kind
+from yadk.config._dialect import (
+    AGENT_CLASS_SPELLINGS,
+    LLM_KEYS,
+    LOOP_KEYS,
+    keys_for,
+)
+from yadk.config._names import NameResolver
+from yadk.config._yaml import parse_document
+
+__all__ = ["Loader"]
+
+_CALLBACK_FIELDS = {
+    "before_agent_callbacks": "before_agent_callback",
+    "after_agent_callbacks": "after_agent_callback",
+    "before_model_callbacks": "before_model_callback",
+    "after_model_callbacks": "after_model_callback",
+    "before_tool_callbacks": "before_tool_callback",
+    "after_tool_callbacks": "after_tool_callback",
+}
+_LLM_ONLY = {k.name: "Only an LlmAgent takes `{}`." for k in LLM_KEYS}
+_LOOP_ONLY = {k.name: "Only a LoopAgent takes `{}`." for k in LOOP_KEYS}
+_NULLABLE = frozenset(
+    {
+        *_CALLBACK_FIELDS,
+        "disallow_transfer_to_parent",
+        "disallow_transfer_to_peers",
+        "examples",
+        "generate_content_config",
+        "input_schema",
+        "max_iterations",
+        "model",
+        "model_code",
+        "output_key",
+        "output_schema",
+        "skills",
+        "state",
+        "static_instruction",
+        "sub_agents",
+        "tools",
+    }
+)
+
+
+class Loader(CustomClassReader):
+    """Reads the agent tree rooted at a config file (see the module docstring)."""
+
+    def __init__(self, root: Path, *, import_code: bool) -> None:
+        super().__init__(
+            import_code=import_code,
+            resolver=NameResolver(import_code=import_code, search_dirs=[root, root.parent]),
+        )
+        self.root = root
+        self.separate_trees: list[AgentRecord] = []
+        self.agent_files: dict[str, Path] = {}
+        self._stack: list[Path] = []
+
+    # --- files -------------------------------------------------------------------------------
+
+    def load_file(self, file: Path) -> AgentRecord | None:
+        """The agent defined by ``file`` (its problems are recorded either way)."""
+        try:
+            text = file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            self.report(file, 0, 0, "file-unreadable", f"Cannot read the config file: {exc}.")
+            return None
+        self.files.add(file)
+        document = parse_document(
+            file,
+            text,
+            lambda line, col, rule, msg, hint: self.report(file, line, col, rule, msg, hint),
+        )
+        if document is None:
+            return None
+        scope = FileScope(document, self.root)
+        self.resolver.add_search_dirs([scope.folder, scope.folder.parent])
+        self._stack.append(Path(os.path.realpath(file)))
+        try:
+            return self.agent(scope)
+        finally:
+            self._stack.pop()
+
+    # --- one agent ---------------------------------------------------------------------------
+
+    def agent(self, scope: FileScope) -> AgentRecord:
+        data = scope.doc.data
+        record = AgentRecord(name=None, scope=scope, at=())
+        if not isinstance(data, dict):
+            self.expect(scope, (), data, dict, "a mapping of agent keys (name, instruction, ...)")
+            record.ok = False
+            return record
+        before = self.errors
+        kind, cls, extra = self._agent_class(scope, data)
+        record.kind = kind or "unknown"
+        allowed = None if kind is None else [k.name for k in keys_for(base_kind(kind))] + extra
+        if kind is not None and allowed is not None:
+            hints = {k: v.format(k) for k, v in {**_LLM_ONLY, **_LOOP_ONLY}.items()}
+            article = "an" if kind == "LlmAgent" else "a"
+            self.unknown_keys(scope, (), data, allowed, f"{article} {kind} config", hints)
+        # ADK's optional keys accept null for "not set".
+        data = {k: v for k, v in data.items() if v is not None or k not in _NULLABLE}
+        kwargs: dict[str, Any] = {}
+        record.name = self._name(scope, data)
+        if record.name is not None:
+            kwargs["name"] = record.name
+            self.agent_files.setdefault(record.name, scope.file)
+        if "description" in data and self.expect(
+            scope, ("description",), data["description"], str, "a string"
+        ):
+            kwargs["description"] = data["description"]
+        for key in ("before_agent_callbacks", "after_agent_callbacks"):
+            self._callbacks(scope, data, key, kwargs)
+        if "state" in data:
+            record.state_keys = self.state_keys(scope, ("state",), data["state"])
+        if kind is None or base_kind(kind) == "LlmAgent":
+            builtin = AGENT_CLASS_SPELLINGS.get(data.get("agent_class") or "") == "LlmAgent"
+            self._llm(scope, data, kwargs, record, required=builtin)
+        if "max_iterations" in data and (kind is None or base_kind(kind) == "LoopAgent"):
+            value = data["max_iterations"]
+            if value is not None and self.expect(
+                scope, ("max_iterations",), value, int, "a positive integer"
+            ):
+                if value < 1:
+                    self.error(
+                        scope,
+                        ("max_iterations",),
+                        "invalid-value",
+                        f"`max_iterations` must be at least 1, got {value}.",
+                        "Leave it out to loop until a sub-agent escalates (exit_loop).",
+                    )
+                kwargs["max_iterations"] = value
+        for key in extra:
+            if key in data:
+                kwargs.update(self._extra_field(scope, cls, key, data[key]))
+        if kind is None:
+            self._unknown_class_references(scope, data)
+        if "sub_agents" in data:
+            record.children = self._sub_agents(scope, data["sub_agents"])
+            kwargs["sub_agents"] = [c.agent for c in record.children]
+        names = [c.name for c in record.children if c.name]
+        # Sibling names that clash are reported for the whole tree (duplicate-agent-name);
+        # building would only repeat that as the engine's error.
+        record.ok = (
+            self.errors == before
+            and all(c.ok for c in record.children)
+            and len(names) == len(set(names))
+        )
+        if record.ok and self.import_code and cls is not None:
+            record.agent = self._build(scope, cls, kwargs)
+            record.ok = record.agent is not None
+        return record
+
+    def _name(self, scope: FileScope, data: dict[str, Any]) -> str | None:
+        if "name" not in data:
+            self.error(
+                scope,
+                (),
+                "missing-field",
+                "The agent has no `name`.",
+                "Add `name: my_agent` (letters, digits and underscores).",
+            )
+            return None
+        name = data["name"]
+        if not self.expect(scope, ("name",), name, str, "a string"):
+            return None
+        if not (name.isidentifier() and name.isascii()):
+            fixed = "".join(c if c.isalnum() else "_" for c in name)
+            self.error(
+                scope,
+                ("name",),
+                "invalid-name",
+                f"Agent name `{name}` is not a valid identifier.",
+                f"Use letters, digits and underscores, not starting with a digit (e.g. `{fixed}`).",
+            )
+            return None
+        if name == "user":
+            self.error(
+                scope,
+                ("name",),
+                "invalid-name",
+                "Agent name `user` is reserved for the end user's messages.",
+                "Choose another name.",
+            )
+            return None
+        return str(name)
+
+    def _llm(
+        self,
+        scope: FileScope,
+        data: dict[str, Any],
+        kwargs: dict[str, Any],
+        record: AgentRecord,
+        *,
+        required: bool,
+    ) -> None:
+        if "model" in data and "model_code" in data:
+            self.error(
+                scope,
+                ("model_code",),
+                "conflicting-fields",
+                "Set `model` or `model_code`, not both.",
+                "Keep the one you mean.",
+                key=True,
+            )
+        elif "model" in data:
+            kwargs["model"] = self.model_name(scope, ("model",), data["model"])
+        elif "model_code" in data:
+            kwargs["model"] = self.model_code(scope, ("model_code",), data["model_code"])
+        if "instruction" in data:
+            source = self.instruction(scope, ("instruction",), data["instruction"])
+            if source is not None:
+                kwargs["instruction"] = source.text
+                record.instructions.append(source)
+        elif required:
+            named = f" `{data['name']}`" if isinstance(data.get("name"), str) else ""
+            self.error(
+                scope,
+                (),
+                "missing-field",
+                f"LlmAgent{named} has no `instruction`.",
+                "Add `instruction: ...` or `instruction: {file: prompts/main.md}`.",
+            )
+        if "static_instruction" in data:
+            kwargs["static_instruction"] = self.static_instruction(
+                scope, ("static_instruction",), data["static_instruction"]
+            )
+        for key in ("disallow_transfer_to_parent", "disallow_transfer_to_peers"):
+            if key in data and self.expect(scope, (key,), data[key], bool, "true or false"):
+                kwargs[key] = data[key]
+        if "output_key" in data and self.expect(
+            scope, ("output_key",), data["output_key"], str, "a state key (a string)"
+        ):
+            kwargs["output_key"] = record.output_key = data["output_key"]
+        if "include_contents" in data:
+            value = data["include_contents"]
+            if value not in ("default", "none"):
+                self.error(
+                    scope,
+                    ("include_contents",),
+                    "invalid-value",
+                    f"`include_contents` must be `default` or `none`, got `{value}`.",
+                    "`none` sends only the current turn; `default` the whole history.",
+                )
+            else:
+                kwargs["include_contents"] = value
+        for key in ("input_schema", "output_schema"):
+            if key in data:
+                kwargs[key] = self.schema(scope, (key,), data[key])
+        if "generate_content_config" in data:
+            kwargs["generate_content_config"] = self.content_config(
+                scope, ("generate_content_config",), data["generate_content_config"]
+            )
+        for key in (
+            "before_model_callbacks",
+            "after_model_callbacks",
+            "before_tool_callbacks",
+            "after_tool_callbacks",
+        ):
+            self._callbacks(scope, data, key, kwargs)
+        tools: list[Any] = []
+        if "tools" in data:
+            tools.extend(self.tools(scope, ("tools",), data["tools"]) or [])
+        if "skills" in data:
+            tools.append(self.skills(scope, ("skills",), data["skills"]))
+        if "examples" in data:
+            tools.append(self.example_tool(scope, ("examples",), data["examples"], shorthand=True))
+        kwargs["tools"] = [t for t in tools if t is not None]
+
+    def _callbacks(
+        self, scope: FileScope, data: dict[str, Any], key: str, kwargs: dict[str, Any]
+    ) -> None:
+        if key in data and data[key] is not None:
+            found = self.callbacks(scope, (key,), data[key])
+            if found:
+                kwargs[_CALLBACK_FIELDS[key]] = found
+
+    def _sub_agents(self, scope: FileScope, value: Any) -> list[AgentRecord]:
+        if not self.expect(
+            scope,
+            ("sub_agents",),
+            value,
+            list,
+            "a list of agent references",
+            "e.g. `sub_agents: [{config_path: helper.yaml}]`.",
+        ):
+            return []
+        children = []
+        for index, entry in enumerate(value):
+            child = self.agent_reference(scope, ("sub_agents", index), entry)
+            if child is None:
+                child = AgentRecord(name=None, scope=scope, at=("sub_agents", index), ok=False)
+            children.append(child)
+        return children
+
+    def _build(self, scope: FileScope, cls: Any, kwargs: dict[str, Any]) -> Any:
+        from yadk.errors import AgentDefinitionError
+
+        try:
+            return cls(**kwargs)
+        except AgentDefinitionError as exc:
+            self.error(scope, (), "invalid-agent", f"{exc}")
+        except Exception as exc:  # noqa: BLE001 - a custom class's own constructor failed
+            self.error(
+                scope,
+                (),
+                "invalid-agent",
+                f"Building {cls.__name__} failed: {type(exc).__name__}: {exc}.",
+                "The error comes from the class's own code (its validators or __init__).",
+            )
+        return None

@@ -1,0 +1,393 @@
+"""Dotted names in configs: checked by reading source (``validate``) or by importing (loading).
+
+Both modes tell apart the mistakes a user can make: a module that does not exist, a module that
+exists but fails to import (their own bug, reported with the line), an attribute that does not
+exist (with a "did you mean"), and a blocked module. The static mode never executes user code: it
+finds module files the way Python would and reads their top-level definitions with ``ast``.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import difflib
+import importlib
+import importlib.machinery
+import importlib.util
+import keyword
+import os
+import pkgutil
+import sys
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from yadk.config._trust import ARGS_ATTRIBUTE, blocked_module, declared_args
+
+__all__ = ["NameProblem", "NameResolver", "Resolution", "describe", "qualify"]
+
+
+class NameProblem(Exception):
+    """A dotted name that cannot be used; ``rule``, ``message`` and ``hint`` for a Diagnostic."""
+
+    def __init__(self, rule: str, message: str, hint: str = "") -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+        self.hint = hint
+
+
+@dataclasses.dataclass
+class Resolution:
+    """What a dotted name refers to.
+
+    ``obj`` is the object (import mode only). ``kind`` is ``function``, ``class``, ``value``,
+    ``module`` or ``unknown`` (static mode, when the source does not say). ``args`` are the
+    argument names the object declares safe for YAML (``yadk_config_args``), when known.
+    """
+
+    name: str
+    obj: Any = None
+    kind: str = "unknown"
+    args: frozenset[str] | None = None
+    file: str | None = None
+
+
+def qualify(name: str, package: str) -> str:
+    """``name`` with a leading ``.`` made relative to ``package`` (the config folder's name)."""
+    return package + name if name.startswith(".") else name
+
+
+def _valid_dotted(name: str) -> bool:
+    parts = name.split(".")
+    return len(parts) >= 2 and all(p.isidentifier() and not keyword.iskeyword(p) for p in parts)
+
+
+def describe(obj: Any) -> str:
+    """A short phrase for an object's kind, for "expected X, got Y" messages."""
+    if isinstance(obj, type):
+        return "a class"
+    if isinstance(obj, type(sys)):
+        return "a module"
+    if callable(obj) and hasattr(obj, "__code__"):
+        return "a function"
+    kind = type(obj).__name__
+    return f"an {kind}" if kind[:1].lower() in "aeiou" else f"a {kind}"
+
+
+class NameResolver:
+    """Resolves dotted names for one load; ``search_dirs`` are the agent folders (and parents)."""
+
+    def __init__(self, *, import_code: bool, search_dirs: Sequence[Path]) -> None:
+        self.import_code = import_code
+        self.search_dirs = list(dict.fromkeys(str(d) for d in search_dirs))
+        self.module_files: set[str] = set()
+        self._sources: dict[str, dict[str, tuple[str, ast.AST | None]] | None] = {}
+        if import_code:
+            for folder in self.search_dirs:
+                if folder not in sys.path:
+                    # Appended, not prepended: a file in the agent folder must not shadow the
+                    # standard library or installed packages.
+                    sys.path.append(folder)
+
+    def add_search_dirs(self, folders: Sequence[Path]) -> None:
+        """Also look for modules in ``folders`` (the folders of sub-agent configs)."""
+        for folder in folders:
+            text = str(folder)
+            if text not in self.search_dirs:
+                self.search_dirs.append(text)
+                if self.import_code and text not in sys.path:
+                    sys.path.append(text)
+
+    def resolve(self, raw: str, *, package: str) -> Resolution:
+        """Resolve ``raw`` (possibly relative); raises ``NameProblem``."""
+        name = qualify(raw, package)
+        if raw.startswith(".") and not (package.isidentifier() and not keyword.iskeyword(package)):
+            fixed = "".join(c if c.isalnum() else "_" for c in package)
+            raise NameProblem(
+                "invalid-reference",
+                f"`{raw}` is relative to the config's folder `{package}`, which is not a valid "
+                "Python package name.",
+                f"Rename the folder (e.g. `{fixed}`), or write the module's full dotted name.",
+            )
+        if not _valid_dotted(name):
+            raise NameProblem(
+                "invalid-reference",
+                f"`{raw}` is not a dotted name.",
+                "Write module.attribute, e.g. `my_agent.tools.search`, or `.tools.search` for a "
+                "module next to this config.",
+            )
+        blocked = blocked_module(name)
+        if blocked is not None:
+            raise NameProblem(
+                "blocked-module",
+                f"`{name}` is blocked: configs cannot reference the `{blocked}` module.",
+                "The standard library and YAML loaders are blocked because they can run "
+                "arbitrary code; wrap what you need in a function in your own agent package.",
+            )
+        if name.startswith("google.adk."):
+            raise NameProblem(
+                "adk-only",
+                f"`{name}` is part of google-adk, which yadk does not use.",
+                "Use the yadk equivalent (built-in tools by short name: ExampleTool, "
+                "SkillToolset, AgentTool, exit_loop, transfer_to_agent) or your own code.",
+            )
+        module_name, attribute = name.rsplit(".", 1)
+        if self.import_code:
+            return self._imported(name, module_name, attribute)
+        return self._static(name, module_name, attribute)
+
+    # --- import mode ------------------------------------------------------------------------
+
+    def _imported(self, name: str, module_name: str, attribute: str) -> Resolution:
+        module = self._import(module_name)
+        file = getattr(module, "__file__", None)
+        if file:
+            self.module_files.add(file)
+        try:
+            obj = getattr(module, attribute)
+        except AttributeError:
+            obj = self._submodule(name)
+            if obj is None:
+                public = [n for n in dir(module) if not n.startswith("_")]
+                raise NameProblem(
+                    "attribute-not-found",
+                    f"Module `{module_name}` has no attribute `{attribute}`.",
+                    _did_you_mean(attribute, public, f"Names in {module_name}"),
+                ) from None
+        kind = (
+            "module"
+            if isinstance(obj, type(sys))
+            else "class"
+            if isinstance(obj, type)
+            else "function"
+            if callable(obj) and hasattr(obj, "__code__")
+            else "value"
+        )
+        return Resolution(name, obj, kind, declared_args(obj), file)
+
+    def _import(self, module_name: str) -> Any:
+        try:
+            return importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            missing = exc.name or ""
+            if missing == module_name or module_name.startswith(missing + "."):
+                raise self._not_found(module_name, missing) from None
+            raise _import_failed(module_name, exc) from None
+        except (Exception, SystemExit) as exc:  # noqa: BLE001 - any failure in user code
+            raise _import_failed(module_name, exc) from None
+
+    def _submodule(self, name: str) -> Any:
+        try:
+            if importlib.util.find_spec(name) is None:
+                return None
+            return importlib.import_module(name)
+        except (Exception, SystemExit):  # noqa: BLE001 - then it is simply not an attribute
+            return None
+
+    def _not_found(self, module_name: str, missing: str) -> NameProblem:
+        parent, _, leaf = (missing or module_name).rpartition(".")
+        if parent:
+            spec = self._locate(parent)[0]
+            locations = list(spec.submodule_search_locations or []) if spec else []
+        else:
+            locations = self.search_dirs
+        names = [m.name for m in pkgutil.iter_modules(locations)]
+        where = ", ".join(self.search_dirs) or "sys.path"
+        fallback = (
+            f"Modules are looked up on sys.path and in the agent folders ({where}); check the "
+            "spelling, or install the package."
+        )
+        hint = _did_you_mean(leaf, names, None) if names else ""
+        return NameProblem(
+            "module-not-found",
+            f"No module named `{missing or module_name}`.",
+            hint or fallback,
+        )
+
+    # --- static mode ------------------------------------------------------------------------
+
+    def _static(self, name: str, module_name: str, attribute: str) -> Resolution:
+        spec = self._find_spec(module_name)
+        origin = spec.origin if spec is not None else None
+        if origin and origin not in ("built-in", "frozen"):
+            self.module_files.add(origin)
+        definitions = self._definitions(module_name, origin)
+        if definitions is None:
+            return Resolution(name, file=origin)
+        if attribute in definitions:
+            kind, node = definitions[attribute]
+            return Resolution(name, kind=kind, args=_literal_args(node), file=origin)
+        locations = spec.submodule_search_locations if spec is not None else None
+        if locations and importlib.machinery.PathFinder.find_spec(name, list(locations)):
+            return Resolution(name, kind="module", file=origin)
+        public = [n for n in definitions if not n.startswith("_")]
+        raise NameProblem(
+            "attribute-not-found",
+            f"Module `{module_name}` has no attribute `{attribute}`.",
+            _did_you_mean(attribute, public, f"Names in {module_name}"),
+        )
+
+    def _find_spec(self, module_name: str) -> importlib.machinery.ModuleSpec:
+        spec, missing = self._locate(module_name)
+        if spec is None:
+            raise self._not_found(module_name, missing)
+        return spec
+
+    def _locate(self, module_name: str) -> tuple[importlib.machinery.ModuleSpec | None, str]:
+        """The module's spec, found without importing anything; or None and the first part of
+        the name that does not exist."""
+        parts = module_name.split(".")
+        spec = self._find_top(parts[0])
+        for index in range(1, len(parts) + 1):
+            prefix = ".".join(parts[:index])
+            if index > 1:
+                locations = spec.submodule_search_locations if spec is not None else None
+                if locations is None:
+                    return None, prefix
+                spec = importlib.machinery.PathFinder.find_spec(prefix, list(locations))
+            if spec is None:
+                return None, prefix
+        return spec, ""
+
+    def _find_top(self, top: str) -> importlib.machinery.ModuleSpec | None:
+        spec = _safe_find_spec(top)
+        if spec is None:
+            spec = importlib.machinery.PathFinder.find_spec(top, self.search_dirs)
+        return spec
+
+    def _definitions(
+        self, module_name: str, origin: str | None
+    ) -> dict[str, tuple[str, ast.AST | None]] | None:
+        """Top-level names of the module's source, or None when they cannot be known."""
+        if module_name in self._sources:
+            return self._sources[module_name]
+        found: dict[str, tuple[str, ast.AST | None]] | None = None
+        if origin and origin.endswith(".py"):
+            try:
+                source = Path(origin).read_text(encoding="utf-8")
+                tree = ast.parse(source, filename=origin)
+            except SyntaxError as exc:
+                raise NameProblem(
+                    "import-failed",
+                    f"Module `{module_name}` has a syntax error: {exc.msg} "
+                    f"({origin}:{exc.lineno}).",
+                    "Fix the syntax error in that file.",
+                ) from None
+            except (OSError, UnicodeDecodeError):
+                tree = None
+            if tree is not None:
+                found = _top_level(tree.body)
+        self._sources[module_name] = found
+        return found
+
+
+def _safe_find_spec(name: str) -> importlib.machinery.ModuleSpec | None:
+    module = sys.modules.get(name)
+    if module is not None:
+        return getattr(module, "__spec__", None)
+    if "." in name:
+        return None  # a submodule lookup would import its parent package
+    try:
+        return importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+
+
+def _top_level(body: list[ast.stmt]) -> dict[str, tuple[str, ast.AST | None]] | None:
+    names: dict[str, tuple[str, ast.AST | None]] = {}
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if node.name == "__getattr__":
+                return None  # the module makes up attributes at run time
+            names[node.name] = ("function", node)
+        elif isinstance(node, ast.ClassDef):
+            names[node.name] = ("class", node)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            kind = "function" if isinstance(node.value, ast.Lambda) else "value"
+            for target in targets:
+                for leaf in ast.walk(target):
+                    if isinstance(leaf, ast.Name):
+                        names[leaf.id] = (kind, None)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for alias in node.names:
+                if alias.name == "*":
+                    return None
+                bound = alias.asname or alias.name.split(".", 1)[0]
+                names[bound] = ("unknown", None)
+        elif isinstance(node, (ast.If, ast.Try, ast.With)):
+            blocks: list[list[ast.stmt]] = [node.body]
+            if isinstance(node, ast.If):
+                blocks.append(node.orelse)
+            if isinstance(node, ast.Try):
+                blocks += [node.orelse, node.finalbody, *[h.body for h in node.handlers]]
+            for block in blocks:
+                inner = _top_level(block)
+                if inner is None:
+                    return None
+                for key, value in inner.items():
+                    names.setdefault(key, value)
+    return names
+
+
+def _literal_args(node: ast.AST | None) -> frozenset[str] | None:
+    """A class's ``yadk_config_args = {...}`` when written as a literal in its own body."""
+    if not isinstance(node, ast.ClassDef):
+        return None
+    for statement in node.body:
+        targets: list[ast.expr] = []
+        if isinstance(statement, ast.Assign):
+            targets, value = statement.targets, statement.value
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            targets, value = [statement.target], statement.value
+        if not any(isinstance(t, ast.Name) and t.id == ARGS_ATTRIBUTE for t in targets):
+            continue
+        if isinstance(value, ast.Call) and not value.keywords and len(value.args) == 1:
+            value = value.args[0]  # frozenset({...})
+        try:
+            literal = ast.literal_eval(value)
+        except ValueError:
+            return None
+        if isinstance(literal, (set, list, tuple, frozenset)):
+            return frozenset(str(item) for item in literal)
+    return None
+
+
+def _import_failed(module_name: str, exc: BaseException) -> NameProblem:
+    where = ""
+    if isinstance(exc, SyntaxError) and exc.filename:
+        where = f" ({exc.filename}:{exc.lineno})"
+    else:
+        frames = [
+            f
+            for f in traceback.extract_tb(exc.__traceback__)
+            if "importlib" not in f.filename and not f.filename.startswith("<")
+        ]
+        # The line in the user's own code, not inside the library that raised.
+        own = [f for f in frames if not _in_python_install(f.filename)] or frames
+        if own:
+            where = f" ({own[-1].filename}:{own[-1].lineno})"
+    return NameProblem(
+        "import-failed",
+        f"Importing `{module_name}` failed: {type(exc).__name__}: {exc}{where}.",
+        f"Fix the error in that module; `python -c 'import {module_name}'` shows the full "
+        "traceback.",
+    )
+
+
+def _in_python_install(file: str) -> bool:
+    real = os.path.realpath(file)
+    prefixes = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    return any(real.startswith(p + os.sep) for p in prefixes)
+
+
+def _did_you_mean(word: str, candidates: Sequence[str], listing: str | None) -> str:
+    close = difflib.get_close_matches(word, candidates, n=1)
+    if close:
+        return f"Did you mean `{close[0]}`?"
+    if listing and candidates:
+        shown = ", ".join(sorted(candidates)[:12])
+        return f"{listing}: {shown}."
+    return ""

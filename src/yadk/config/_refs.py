@@ -1,0 +1,159 @@
+"""Code references with an expected kind: "this dotted name must be a callback / an agent / ...".
+
+Each expectation answers twice: from the imported object (loading, ``validate --import``) and
+from the kind the source shows (``validate`` without imports), so both modes report the same
+mistake with the same rule.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from yadk.config._context import FileScope, Reporter
+from yadk.config._names import NameProblem, NameResolver, Resolution, describe
+from yadk.config._trust import TrustPolicy, find_trust_policy
+from yadk.config._yaml import KeyPath
+
+__all__ = ["Expect", "LoaderBase", "expect"]
+
+# (check of an imported object, kinds the static check rejects, what was expected)
+Expect = tuple[Callable[[Any], bool], frozenset[str], str]
+
+
+def _callback(obj: Any) -> bool:
+    return callable(obj) and not inspect.isclass(obj) and not inspect.ismodule(obj)
+
+
+def _agent_instance(obj: Any) -> bool:
+    from yadk.agents import BaseAgent
+
+    return isinstance(obj, BaseAgent)
+
+
+def _agent_class(obj: Any) -> bool:
+    from yadk.agents import BaseAgent
+
+    return inspect.isclass(obj) and issubclass(obj, BaseAgent)
+
+
+def _schema(obj: Any) -> bool:
+    from pydantic import BaseModel
+
+    return inspect.isclass(obj) and issubclass(obj, BaseModel)
+
+
+def _model(obj: Any) -> bool:
+    from yadk.models import BaseLlm
+
+    return isinstance(obj, BaseLlm)
+
+
+def _factory(obj: Any) -> bool:
+    return callable(obj) and not inspect.ismodule(obj)
+
+
+def _anything(obj: Any) -> bool:
+    return not inspect.ismodule(obj)
+
+
+expect: dict[str, Expect] = {
+    "callback": (_callback, frozenset({"class", "module"}), "a function"),
+    "agent": (
+        _agent_instance,
+        frozenset({"class", "function", "module"}),
+        "an agent instance (e.g. `my_agent = LlmAgent(...)`)",
+    ),
+    "agent_class": (_agent_class, frozenset({"function", "module"}), "a BaseAgent subclass"),
+    "schema": (_schema, frozenset({"function", "module"}), "a pydantic BaseModel subclass"),
+    "model": (_model, frozenset({"class", "function", "module"}), "a BaseLlm instance"),
+    "factory": (_factory, frozenset({"module"}), "a class or function"),
+    "object": (_anything, frozenset({"module"}), "an object"),
+}
+
+_WRONG_KIND_HINTS = {
+    "agent": "Reference an agent instance, or name a class in `agent_class` instead.",
+    "callback": "Reference a function defined at the top level of a module.",
+    "schema": "Reference a class that subclasses pydantic.BaseModel.",
+    "model": "Reference a BaseLlm instance built in code, or use `model: <name>` instead.",
+}
+
+
+class LoaderBase(Reporter):
+    """State shared by the parts of the loader."""
+
+    def __init__(self, *, import_code: bool, resolver: NameResolver) -> None:
+        super().__init__()
+        self.import_code = import_code
+        self.resolver = resolver
+        self.files: set[Path] = set()
+        self._policies: dict[Path, TrustPolicy] = {}
+
+    def trust_policy(self, scope: FileScope) -> TrustPolicy:
+        """The project's trust policy for a config (from the nearest pyproject.toml)."""
+        cached = self._policies.get(scope.folder)
+        if cached is None:
+            cached, problems = find_trust_policy(scope.folder)
+            for problem in problems:
+                self.report(cached.source or scope.file, 0, 0, "pyproject-invalid", problem)
+            self._policies[scope.folder] = cached
+        return cached
+
+    def reference(self, scope: FileScope, at: KeyPath, name: str, kind: str) -> Resolution | None:
+        """Resolve ``name`` and check it is of ``kind`` (a key of ``expect``); None on error."""
+        try:
+            found = self.resolver.resolve(name, package=scope.package)
+        except NameProblem as problem:
+            self.error(scope, at, problem.rule, problem.message, problem.hint)
+            return None
+        check, static_rejects, expected = expect[kind]
+        if self.import_code:
+            wrong = not check(found.obj)
+            got = describe(found.obj)
+        else:
+            wrong = found.kind in static_rejects
+            got = {"class": "a class", "function": "a function", "module": "a module"}.get(
+                found.kind, "a value"
+            )
+        if wrong:
+            self.error(
+                scope,
+                at,
+                "wrong-kind",
+                f"`{found.name}` is {got}, expected {expected}.",
+                _WRONG_KIND_HINTS.get(kind, ""),
+            )
+            return None
+        return found
+
+    def code_name(
+        self, scope: FileScope, at: KeyPath, value: Any, what: str
+    ) -> tuple[KeyPath, str] | None:
+        """The dotted name of a code reference written ``name: x`` or as a plain string."""
+        if isinstance(value, str):
+            return at, value
+        if isinstance(value, dict):
+            self.unknown_keys(scope, at, value, ("name",), what)
+            if "name" not in value:
+                self.error(
+                    scope,
+                    at,
+                    "missing-field",
+                    f"{what[:1].upper() + what[1:]} needs `name`, the dotted name of the object.",
+                    "e.g. `name: my_agent.callbacks.log_request`.",
+                )
+                return None
+            if self.expect(scope, (*at, "name"), value["name"], str, "a dotted name (a string)"):
+                return (*at, "name"), value["name"]
+            return None
+        self.expect(
+            scope,
+            at,
+            value,
+            (str, dict),
+            "a dotted name or a mapping with `name`",
+            "e.g. `- name: my_agent.callbacks.log_request`.",
+        )
+        return None

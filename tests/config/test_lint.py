@@ -1,0 +1,103 @@
+"""Placeholder checks: near-misses always, unknown state keys when the tree declares ``state:``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from yadk.config import load_agent_with_sources, validate_paths
+
+WriteTree = Callable[[dict[str, str]], Path]
+
+
+def warnings(root: Path) -> list[str]:
+    found = validate_paths([root / "my_agent"])
+    assert all(d.severity == "warning" for d in found)
+    return [d.format().replace(str(root / "my_agent") + "/", "") for d in found]
+
+
+@pytest.mark.parametrize(
+    ("instruction", "expected"),
+    [
+        (
+            "instruction: Greet {customer name}.",
+            [
+                (
+                    "root_agent.yaml:2:20: warning placeholder-near-miss: `{customer name}` is not a "
+                    "placeholder and stays in the prompt as written: a state name cannot contain "
+                    "spaces. Did you mean `{customer_name}`?"
+                )
+            ],
+        ),
+        (
+            "instruction: 'Say {user :name}'",
+            [
+                (
+                    "root_agent.yaml:2:19: warning placeholder-near-miss: `{user :name}` is not a "
+                    "placeholder and stays in the prompt as written: no spaces are allowed around "
+                    "`:`. Did you mean `{user:name}`?"
+                )
+            ],
+        ),
+        (
+            "instruction: |\n  First line.\n  Then {name with space}.\n",
+            [
+                (
+                    "root_agent.yaml:4:8: warning placeholder-near-miss: `{name with space}` is not "
+                    "a placeholder and stays in the prompt as written: a state name cannot contain "
+                    "spaces. Did you mean `{name_with_space}`?"
+                )
+            ],
+        ),
+        ("instruction: 'JSON like {\"a\": 1} and {name} are fine'", []),
+        ("instruction: Without state declaration {anything} is fine.", []),
+    ],
+)
+def test_near_misses(write_tree: WriteTree, instruction: str, expected: list[str]) -> None:
+    root = write_tree({"my_agent/root_agent.yaml": f"name: a\n{instruction}\n"})
+    assert warnings(root) == expected
+
+
+def test_unknown_keys_only_when_state_is_declared(write_tree: WriteTree) -> None:
+    root = write_tree(
+        {
+            "my_agent/root_agent.yaml": """
+                agent_class: SequentialAgent
+                name: flow
+                state:
+                  topic: what the user asked about
+                sub_agents:
+                  - config_path: research.yaml
+                  - config_path: write.yaml
+            """,
+            "my_agent/research.yaml": "name: research\ninstruction: Research {topic}.\n"
+            "output_key: findings\n",
+            "my_agent/write.yaml": "name: write\ninstruction:\n  file: prompts/write.md\n",
+            "my_agent/prompts/write.md": "Use {findings} about {topic}.\nCite {fidnings?} and"
+            " {user:style?} and {artifact.notes.txt}.\n",
+        }
+    )
+    assert warnings(root) == [
+        (
+            "prompts/write.md:2:6: warning placeholder-unknown-key: `{fidnings?}` reads state key "
+            "`fidnings`, which no agent writes (output_key) and `state:` does not declare.\n"
+            "  hint: Did you mean `{findings}`?"
+        ),
+        (
+            "prompts/write.md:2:22: warning placeholder-unknown-key: `{user:style?}` reads state "
+            "key `user:style`, which no agent writes (output_key) and `state:` does not declare.\n"
+            "  hint: Declare it under `state:` if something else sets it (a tool, a callback, the "
+            "caller), or fix the name."
+        ),
+    ]
+
+
+def test_warnings_do_not_stop_loading(write_tree: WriteTree) -> None:
+    root = write_tree(
+        {"my_agent/root_agent.yaml": "name: a\ninstruction: Hi {first name}.\nstate: [name]\n"}
+    )
+    loaded = load_agent_with_sources(root / "my_agent")
+    assert [d.rule for d in loaded.diagnostics] == ["placeholder-near-miss"]
+    assert loaded.agent.instruction == "Hi {first name}."
