@@ -1,0 +1,247 @@
+"""The ``yadk`` command line: argument parsing, and dispatch to one module per command.
+
+Only this package knows about argument parsing. Each command lives in ``_<command>.py`` with an
+``execute(args) -> int``; a command's module (and the engine behind it) is imported only when
+that command runs, so ``yadk schema`` or ``yadk --help`` stay fast.
+
+Exit codes: 0 success, 1 a config, file-content or run error, 2 a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from yadk import __version__
+from yadk.cli._common import EXIT_USAGE, CommandError, print_error
+
+__all__ = ["build_parser", "main"]
+
+
+class _Formatter(argparse.RawDescriptionHelpFormatter):
+    """Help at a fixed width, so ``--help`` reads the same in every terminal and in docs/cli.md."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, max_help_position=28, width=92)
+
+
+def _subparser(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    *,
+    summary: str,
+    description: str,
+    epilog: str,
+) -> argparse.ArgumentParser:
+    parser = commands.add_parser(
+        name,
+        help=summary,
+        description=description,
+        epilog=epilog,
+        formatter_class=_Formatter,
+    )
+    parser.set_defaults(command_module=f"yadk.cli._{name}")
+    return parser
+
+
+def _add_run(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = _subparser(
+        commands,
+        "run",
+        summary="run an agent: one message, a replay file, or an interactive prompt",
+        description=(
+            "Run an agent. With MESSAGE, send that one message; with --replay, send the\n"
+            "queries of a replay file; otherwise read messages from stdin, one per line,\n"
+            "until EOF or 'exit'."
+        ),
+        epilog=(
+            "examples:\n"
+            '  yadk run configs/support_desk "Where is my order A-1001?"\n'
+            "  yadk run configs/support_desk --replay configs/support_desk/replay.json\n"
+            '  yadk run my_agent --model gemini-2.5-flash --state \'{"customer_name": "Ada"}\''
+        ),
+    )
+    parser.add_argument(
+        "agent", metavar="AGENT", help="a YAML config, or a folder holding root_agent.yaml"
+    )
+    parser.add_argument("message", metavar="MESSAGE", nargs="?", help="one message to send")
+    parser.add_argument(
+        "--replay",
+        metavar="FILE",
+        help='a JSON file {"state": {...}, "queries": ["...", ...]} to run query by query',
+    )
+    parser.add_argument("--state", metavar="JSON", help="initial session state, a JSON object")
+    parser.add_argument(
+        "--session-id", metavar="ID", help="continue session ID (or start a new one with that ID)"
+    )
+    parser.add_argument(
+        "--db",
+        metavar="PATH_OR_URL",
+        help="the session store: a SQLite file or sqlite:/// URL, artifacts go beside it"
+        " (default .yadk/sessions.db; :memory: keeps nothing)",
+    )
+    parser.add_argument(
+        "--model",
+        metavar="NAME",
+        help="use this model for every agent, e.g. scripted:turns.yaml or gemini-2.5-flash",
+    )
+    parser.add_argument("--json", action="store_true", help="print each event as one JSON line")
+
+
+def _add_inspect(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = _subparser(
+        commands,
+        "inspect",
+        summary="show the exact request the first model call would receive",
+        description=(
+            "Build the request (system instruction, contents, tool declarations, config)\n"
+            "that the agent's first model call would receive, without calling a model."
+        ),
+        epilog=(
+            "examples:\n"
+            '  yadk inspect configs/support_desk --state \'{"customer_name": "Ada"}\'\n'
+            '  yadk inspect configs/support_desk --message "refund A-1001" --json'
+        ),
+    )
+    parser.add_argument(
+        "agent", metavar="AGENT", help="a YAML config, or a folder holding root_agent.yaml"
+    )
+    parser.add_argument("--state", metavar="JSON", help="session state, a JSON object")
+    parser.add_argument("--message", metavar="TEXT", help="the user message that starts the turn")
+    parser.add_argument(
+        "--artifact",
+        metavar="NAME=FILE",
+        action="append",
+        default=[],
+        help="make FILE available as artifact NAME (repeatable)",
+    )
+    parser.add_argument(
+        "--agent",
+        dest="agent_name",
+        metavar="NAME",
+        help="inspect this agent of the tree instead of the first one to run",
+    )
+    parser.add_argument(
+        "--model", metavar="NAME", help="the model name to build the request for (not called)"
+    )
+    parser.add_argument(
+        "--no-callbacks",
+        action="store_true",
+        help="do not run before_agent/before_model callbacks",
+    )
+    parser.add_argument("--json", action="store_true", help="print the request as one JSON object")
+
+
+def _add_validate(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = _subparser(
+        commands,
+        "validate",
+        summary="check configs and skills, reporting every problem at once",
+        description=(
+            "Check agent configs and skill folders. Every problem is reported as\n"
+            "path:line:col: severity rule: message (with a hint). User code is not\n"
+            "imported unless --import is given."
+        ),
+        epilog=(
+            "exit status: 0 clean, 1 problems found (warnings only with --strict), 2 usage error\n"
+            "\n"
+            "examples:\n"
+            "  yadk validate configs/\n"
+            "  yadk validate configs/support_desk --strict --format github"
+        ),
+    )
+    parser.add_argument(
+        "paths", metavar="PATH", nargs="+", help="config files, agent folders or skill folders"
+    )
+    parser.add_argument(
+        "--format",
+        choices=["text", "json", "github"],
+        default="text",
+        help="text (default), json (a list of objects), or github (workflow annotations)",
+    )
+    parser.add_argument("--strict", action="store_true", help="warnings fail the check too")
+    parser.add_argument(
+        "--import",
+        dest="import_code",
+        action="store_true",
+        help="also import referenced code (tools, callbacks) to check it resolves",
+    )
+
+
+def _add_schema(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    _subparser(
+        commands,
+        "schema",
+        summary="print the JSON Schema of the YAML dialect",
+        description=(
+            "Print the JSON Schema of agent configs, for editors: point a\n"
+            "'# yaml-language-server: $schema=FILE' comment at the saved output."
+        ),
+        epilog="example:\n  yadk schema > agent.schema.json",
+    )
+
+
+def _add_new(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = _subparser(
+        commands,
+        "new",
+        summary="scaffold a config agent that runs offline",
+        description=(
+            "Create the folder NAME with a root_agent.yaml, a tools module, an instruction\n"
+            "file and a scripted model, so 'yadk run NAME \"hello\"' works at once."
+        ),
+        epilog='example:\n  yadk new my_agent && yadk run my_agent "hello"',
+    )
+    parser.add_argument(
+        "name", metavar="NAME", help="the folder to create; its last part names the agent"
+    )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``yadk`` argument parser with every command."""
+    parser = argparse.ArgumentParser(
+        prog="yadk",
+        description="yadk: declarative LLM agents in YAML, checked, inspected and run.",
+        formatter_class=_Formatter,
+    )
+    parser.add_argument("--version", action="version", version=f"yadk {__version__}")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    _add_run(commands)
+    _add_inspect(commands)
+    _add_validate(commands)
+    _add_schema(commands)
+    _add_new(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``yadk`` command line; returns the exit status."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version and usage errors
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    module_name = getattr(args, "command_module", None)
+    if module_name is None:
+        parser.print_help(sys.stderr)
+        return EXIT_USAGE
+    command = importlib.import_module(module_name)
+    prog = f"yadk {module_name.rsplit('_', 1)[-1]}"
+    try:
+        code: int = command.execute(args)
+    except CommandError as exc:
+        print_error(prog, exc)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`yadk run ... | head`): stop quietly, as other tools do. Point
+        # stdout at /dev/null so the interpreter's final flush does not fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
+    return code

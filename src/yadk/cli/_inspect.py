@@ -1,0 +1,248 @@
+"""``yadk inspect``: the exact request an agent's first model call would receive, no model called."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import sys
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from yadk._contexts import Context, InvocationContext, RunConfig, new_invocation_id
+from yadk.agents import BaseAgent, LlmAgent
+from yadk.agents._callbacks import run_callbacks
+from yadk.agents._request import build_request
+from yadk.artifacts import InMemoryArtifactService
+from yadk.cli._common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    CommandError,
+    agent_path,
+    llm_agents,
+    load_agent,
+    parse_state,
+)
+from yadk.errors import AgentDefinitionError, TemplateKeyError, YadkError
+from yadk.events import Event
+from yadk.models import BaseLlm, LlmRequest, LlmResponse
+from yadk.sessions import InMemorySessionService
+from yadk.types import Part, UserContent
+
+__all__ = ["Inspection", "execute", "inspect_agent"]
+
+_APP = "yadk_inspect"
+_USER = "user"
+
+
+@dataclass
+class Inspection:
+    """The request, plus notes about why it might differ from a real run."""
+
+    request: LlmRequest
+    notes: list[str] = field(default_factory=list)
+
+
+def execute(args: argparse.Namespace) -> int:
+    path = agent_path(args.agent)
+    state = parse_state(args.state)
+    artifacts = _artifact_files(args.artifact)
+    root = load_agent(path)
+    inspection = asyncio.run(
+        inspect_agent(
+            root,
+            state=state,
+            message=args.message,
+            artifacts=artifacts,
+            agent_name=args.agent_name,
+            model=args.model,
+            callbacks=not args.no_callbacks,
+        )
+    )
+    if args.json:
+        print(json.dumps(inspection.request.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        from yadk.cli._request_text import request_text
+
+        print(request_text(inspection.request), end="")
+    sys.stdout.flush()
+    for note in inspection.notes:
+        print(f"yadk inspect: note: {note}", file=sys.stderr)
+    return EXIT_OK
+
+
+def _artifact_files(values: list[str]) -> dict[str, Part]:
+    artifacts: dict[str, Part] = {}
+    for value in values:
+        name, sep, file = value.partition("=")
+        if not sep or not name or not file:
+            raise CommandError(
+                f"--artifact {value!r}: expected NAME=FILE, e.g. --artifact notes.txt=./notes.txt",
+                exit_code=EXIT_USAGE,
+            )
+        try:
+            data = Path(file).read_bytes()
+        except OSError as exc:
+            raise CommandError(
+                f"--artifact {name}: cannot read {file!r}: {exc.strerror}", exit_code=EXIT_USAGE
+            ) from None
+        try:
+            artifacts[name] = Part(text=data.decode("utf-8"))
+        except UnicodeDecodeError:
+            import mimetypes  # only binary artifacts need a type guess
+
+            mime = mimetypes.guess_type(file)[0] or "application/octet-stream"
+            artifacts[name] = Part.from_bytes(data=data, mime_type=mime)
+    return artifacts
+
+
+class _NamedModel(BaseLlm):
+    """Stands in for a model that inspect never calls: requests only need its name, and a name
+    needs no API key, SDK import or script file."""
+
+    def __init__(self, name: str) -> None:
+        self.model = name
+
+    async def generate_content_async(
+        self, llm_request: LlmRequest, stream: bool = False
+    ) -> AsyncIterator[LlmResponse]:
+        raise AgentDefinitionError("yadk inspect never calls a model")
+        yield  # pragma: no cover - makes this an async generator
+
+
+def _target(root: BaseAgent, name: str | None) -> LlmAgent:
+    candidates = llm_agents(root)
+    if name is None:
+        if not candidates:
+            raise CommandError(
+                f"agent {root.name!r} has no LlmAgent in its tree: nothing calls a model"
+            )
+        return candidates[0]
+    found = root.find_agent(name)
+    if isinstance(found, LlmAgent):
+        return found
+    names = ", ".join(a.name for a in candidates) or "(none)"
+    what = "is not an LlmAgent" if found is not None else "is not in the agent tree"
+    raise CommandError(f"--agent {name}: {what}; LlmAgents: {names}", exit_code=EXIT_USAGE)
+
+
+def _name_models(root: BaseAgent, target: LlmAgent, model: str | None, notes: list[str]) -> None:
+    for agent in llm_agents(root):
+        if model is not None:
+            agent.model = _NamedModel(model)
+        elif isinstance(agent.model, str) and agent.model:
+            agent.model = _NamedModel(agent.model)
+    try:
+        _ = target.canonical_model
+    except AgentDefinitionError:
+        target.model = _NamedModel("")
+        notes.append(
+            f"agent {target.name!r} has no model (set `model:` on it or an ancestor, or pass"
+            " --model); the request is shown without one"
+        )
+
+
+async def inspect_agent(
+    root: BaseAgent,
+    *,
+    state: dict[str, Any] | None = None,
+    message: str | None = None,
+    artifacts: dict[str, Part] | None = None,
+    agent_name: str | None = None,
+    model: str | None = None,
+    callbacks: bool = True,
+) -> Inspection:
+    """Build the request the first model call of ``agent_name`` (default: the first LlmAgent to
+    run) would receive. Model names are never resolved and no model is called; callbacks that
+    run before the model (agent and model callbacks) do run unless ``callbacks=False``."""
+    notes: list[str] = []
+    target = _target(root, agent_name)
+    _name_models(root, target, model, notes)
+
+    sessions = InMemorySessionService()
+    session = await sessions.create_session(app_name=_APP, user_id=_USER, state=state)
+    for key, value in (state or {}).items():
+        if key.startswith("temp:"):  # dropped by create_session, but live inside an invocation
+            session.state[key] = value
+    artifact_service = InMemoryArtifactService()
+    for name, part in (artifacts or {}).items():
+        await artifact_service.save_artifact(
+            app_name=_APP, user_id=_USER, session_id=session.id, filename=name, artifact=part
+        )
+    content = UserContent(message) if message is not None else None
+    ctx = InvocationContext(
+        invocation_id=new_invocation_id(),
+        agent=root,
+        session=session,
+        session_service=sessions,
+        artifact_service=artifact_service,
+        user_content=content,
+        run_config=RunConfig(),
+        root_agent=root,
+    )
+    if content is not None:
+        user_event = Event(invocation_id=ctx.invocation_id, author="user", content=content)
+        await sessions.append_event(session, user_event)
+    try:
+        if callbacks:
+            await _before_agent_callbacks(root, target, ctx, notes)
+        target_ctx = ctx.for_agent(target)
+        request = await build_request(target, target_ctx)
+        if callbacks and target.before_model_callback:
+            answer = await run_callbacks(
+                "before_model_callback",
+                target.before_model_callback,
+                callback_context=Context(target_ctx),
+                llm_request=request,
+            )
+            if answer is not None:
+                notes.append(
+                    f"a before_model_callback of {target.name!r} answered instead of the"
+                    " model: a real run would not send this request"
+                )
+    except TemplateKeyError as exc:
+        raise CommandError(_missing_hint(exc.message)) from None
+    except YadkError as exc:
+        raise CommandError(exc.message) from None
+    return Inspection(request=request, notes=notes)
+
+
+async def _before_agent_callbacks(
+    root: BaseAgent, target: LlmAgent, ctx: InvocationContext, notes: list[str]
+) -> None:
+    chain: list[BaseAgent] = []
+    agent: BaseAgent | None = target
+    while agent is not None:
+        chain.append(agent)
+        agent = agent.parent_agent
+    for agent in reversed(chain):
+        agent_ctx = ctx.for_agent(agent)
+        event = await agent._before_agent(agent_ctx)
+        if event is not None:
+            await ctx.session_service.append_event(ctx.session, event)
+        if agent_ctx.end_invocation:
+            notes.append(
+                f"the before_agent_callback of {agent.name!r} answered for the agent: a real"
+                " run would not call the model"
+            )
+
+
+_STATE_KEY = re.compile(r"Context variable not found: `([^`]*)`")
+_ARTIFACT = re.compile(r"Artifact '([^']*)' not found")
+
+
+def _missing_hint(message: str) -> str:
+    match = _STATE_KEY.search(message)
+    if match:
+        key = match.group(1)
+        return (
+            f'{message} Give it a value with --state \'{{"{key}": "..."}}\''
+            f" (or write `{{{key}?}}` in the instruction to make it optional)."
+        )
+    match = _ARTIFACT.search(message)
+    if match:
+        return f"{message} Provide it with --artifact {match.group(1)}=FILE."
+    return message

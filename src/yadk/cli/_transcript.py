@@ -1,0 +1,66 @@
+"""Events as transcript lines: who spoke, which tools were called, what they returned."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from yadk.events import Event
+
+__all__ = ["Line", "event_lines"]
+
+_BRIEF = 160
+
+
+@dataclass(frozen=True)
+class Line:
+    """One transcript line; error lines go to stderr."""
+
+    text: str
+    error: bool = False
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, default=str)
+
+
+def _brief(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _BRIEF else text[: _BRIEF - 3] + "..."
+
+
+def _call(name: str, args: dict[str, Any]) -> str:
+    return f"{name}({', '.join(f'{k}={_json(v)}' for k, v in args.items())})"
+
+
+def _result(response: dict[str, Any] | None) -> str:
+    if response is not None and set(response) == {"result"}:
+        return _brief(_json(response["result"]))
+    return _brief(_json(response))
+
+
+def event_lines(event: Event) -> list[Line]:
+    """The lines a human transcript shows for ``event`` (none for pure state-change events)."""
+    author = event.author
+    lines: list[Line] = []
+    if event.content is not None:
+        text = event.text
+        if text:
+            lines.append(Line(f"[{author}]: {text}"))
+        for part in event.content.parts:
+            call = part.function_call
+            if call is not None:
+                lines.append(Line(f"[{author}] called {_call(call.name, dict(call.args))}"))
+            response = part.function_response
+            if response is None:
+                continue
+            target = event.actions.transfer_to_agent
+            if response.name == "transfer_to_agent" and target:
+                lines.append(Line(f"[{author}] transferred to {target}"))
+            else:
+                lines.append(Line(f"[{author}] {response.name} -> {_result(response.response)}"))
+    if event.error_code or event.error_message:
+        code = event.error_code or "ERROR"
+        lines.append(Line(f"[{author}] error {code}: {event.error_message or ''}", error=True))
+    return lines

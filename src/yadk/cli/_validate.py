@@ -1,0 +1,104 @@
+"""``yadk validate``: every problem in configs and skills, as text, JSON or GitHub annotations."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from yadk.cli._common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, CommandError
+
+if TYPE_CHECKING:
+    from yadk.config import Diagnostic
+
+__all__ = ["diagnostic_dict", "execute", "github_line", "summary"]
+
+
+def execute(args: argparse.Namespace) -> int:
+    missing = [p for p in args.paths if not Path(p).exists()]
+    if missing:
+        raise CommandError(
+            f"{missing[0]!r} does not exist; expected config files, agent folders or skill folders",
+            exit_code=EXIT_USAGE,
+        )
+    from yadk.config import validate_paths
+
+    diagnostics = validate_paths([Path(p) for p in args.paths], import_code=args.import_code)
+    if args.format == "json":
+        print(json.dumps([diagnostic_dict(d) for d in diagnostics], indent=2, ensure_ascii=False))
+        sys.stdout.flush()
+        print(summary(diagnostics, len(args.paths)), file=sys.stderr)
+    else:
+        for diagnostic in diagnostics:
+            print(github_line(diagnostic) if args.format == "github" else diagnostic.format())
+        print(summary(diagnostics, len(args.paths)))
+    return _status(diagnostics, strict=args.strict)
+
+
+def _count(diagnostics: Sequence[Diagnostic], severity: str) -> int:
+    return sum(1 for d in diagnostics if str(d.severity) == severity)
+
+
+def _status(diagnostics: Sequence[Diagnostic], *, strict: bool) -> int:
+    if _count(diagnostics, "error") or (strict and _count(diagnostics, "warning")):
+        return EXIT_FAILURE
+    return EXIT_OK
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def summary(diagnostics: Sequence[Diagnostic], paths: int) -> str:
+    """The closing line: how many errors and warnings in how many checked paths."""
+    checked = _plural(paths, "path")
+    if not diagnostics:
+        return f"{checked} checked: no problems found"
+    errors, warnings = _count(diagnostics, "error"), _count(diagnostics, "warning")
+    return f"{checked} checked: {_plural(errors, 'error')}, {_plural(warnings, 'warning')}"
+
+
+def diagnostic_dict(diagnostic: Diagnostic) -> dict[str, Any]:
+    """A diagnostic as JSON: every field, ``path`` absolute."""
+    return {
+        "path": str(diagnostic.path),
+        "line": diagnostic.line,
+        "column": diagnostic.column,
+        "rule": diagnostic.rule,
+        "severity": str(diagnostic.severity),
+        "message": diagnostic.message,
+        "hint": diagnostic.hint,
+    }
+
+
+def _relative(path: str) -> str:
+    # Annotations name files relative to the repository root, where CI runs the check.
+    try:
+        return str(Path(path).relative_to(Path.cwd()))
+    except ValueError:
+        return path
+
+
+def _escape(text: str, *, property_value: bool = False) -> str:
+    # GitHub workflow commands: '%', CR and LF are escaped everywhere, ':' and ',' in properties.
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    if property_value:
+        text = text.replace(":", "%3A").replace(",", "%2C")
+    return text
+
+
+def github_line(diagnostic: Diagnostic) -> str:
+    """A ``::error``/``::warning``/``::notice`` workflow command for one diagnostic."""
+    level = {"error": "error", "warning": "warning"}.get(str(diagnostic.severity), "notice")
+    props = [f"file={_escape(_relative(str(diagnostic.path)), property_value=True)}"]
+    if diagnostic.line:
+        props.append(f"line={diagnostic.line}")
+    if diagnostic.column:
+        props.append(f"col={diagnostic.column}")
+    message = f"{diagnostic.rule}: {diagnostic.message}"
+    if diagnostic.hint:
+        message += f"\n{diagnostic.hint}"
+    return f"::{level} {','.join(props)}::{_escape(message)}"

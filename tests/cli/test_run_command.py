@@ -1,0 +1,223 @@
+"""``yadk run`` on YAML configs: config errors, models, modes and sessions, through main()."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from yadk.artifacts import FileArtifactService, InMemoryArtifactService
+from yadk.cli._run import open_stores
+from yadk.sessions import InMemorySessionService, SqliteSessionService
+
+Cli = Callable[..., tuple[int, str, str]]
+
+SCRIPT = """\
+turns:
+  - text: Hello from the script.
+  - text: Second answer.
+"""
+
+
+def write(path: Path, text: str) -> str:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def agent(tmp_path: Path) -> str:
+    write(tmp_path / "bot" / "turns.yaml", SCRIPT)
+    return write(
+        tmp_path / "bot" / "root_agent.yaml",
+        "name: bot\nmodel: scripted:turns.yaml\ninstruction: Be brief.\n",
+    )
+
+
+def test_config_errors_are_listed_without_a_traceback(cli: Cli, tmp_path: Path) -> None:
+    write(tmp_path / "bad.yaml", "name: bad\nmodel: scripted:x.yaml\ninstructions: hi\n")
+    assert cli("run", "bad.yaml", "hi") == (
+        1,
+        "",
+        (
+            "bad.yaml:1:1: error missing-field: LlmAgent `bad` has no `instruction`.\n"
+            "  hint: Add `instruction: ...` or `instruction: {file: prompts/main.md}`.\n"
+            "bad.yaml:3:1: error unknown-key: Unknown key `instructions` in an LlmAgent config.\n"
+            "  hint: Did you mean `instruction`?\n"
+            "yadk run: error: bad.yaml was not loaded: 2 problems"
+            " (run 'yadk validate bad.yaml' to check it)\n"
+        ),
+    )
+
+
+def test_folder_without_root_agent(cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "empty").mkdir()
+    code, out, err = cli("run", "empty", "hi")
+    assert (code, out) == (1, "")
+    assert err.endswith(
+        "  hint: Pass the config file itself, or add root_agent.yaml to the folder.\n"
+        "yadk run: error: empty was not loaded: 1 problem (run 'yadk validate empty' to check it)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("model", "message"),
+    [
+        (
+            "",
+            (
+                "yadk run: error: No model found for agent 'bot': set `model` on it or on an ancestor"
+                " LlmAgent (or pass --model to the CLI).\n"
+            ),
+        ),
+        (
+            "model: nowhere:x\n",
+            (
+                "yadk run: error: agent 'bot': No model backend for 'nowhere:x'. Known: gemini:...,"
+                " openai:..., scripted:..., gemini-*, and names registered with"
+                " yadk.models.register_model() or the 'yadk.models' entry-point group.\n"
+                "  hint: to run offline, pass --model scripted:FILE\n"
+            ),
+        ),
+    ],
+)
+def test_a_missing_model_is_reported_before_the_first_message(
+    cli: Cli, tmp_path: Path, model: str, message: str
+) -> None:
+    write(tmp_path / "bot.yaml", f"name: bot\n{model}instruction: hi\n")
+    assert cli("run", "bot.yaml", "hi") == (1, "", message)
+
+
+def test_model_option_replaces_every_model(cli: Cli, tmp_path: Path) -> None:
+    write(tmp_path / "turns.yaml", SCRIPT)
+    write(tmp_path / "bot.yaml", "name: bot\nmodel: gemini-2.5-flash\ninstruction: hi\n")
+    assert cli("run", "bot.yaml", "hi", "--model", "scripted:turns.yaml", "--db", ":memory:") == (
+        0,
+        "[user]: hi\n[bot]: Hello from the script.\n",
+        "",
+    )
+
+
+def test_unknown_model_option(cli: Cli, agent: str) -> None:
+    code, out, err = cli("run", agent, "hi", "--model", "scripted:missing.yaml")
+    assert (code, out) == (1, "")
+    assert err == (
+        "yadk run: error: --model scripted:missing.yaml: Cannot read scripted model file"
+        " missing.yaml: No such file or directory\n"
+    )
+
+
+def test_json_lines(cli: Cli, agent: str) -> None:
+    code, out, err = cli("run", agent, "hi", "--json", "--db", ":memory:")
+    events = [json.loads(line) for line in out.splitlines()]
+    assert (code, err) == (0, "")
+    assert [(e["author"], e["content"]["parts"][0]["text"]) for e in events] == [
+        ("user", "hi"),
+        ("bot", "Hello from the script."),
+    ]
+
+
+def test_interactive_from_piped_stdin(
+    cli: Cli, agent: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("hi\nagain\nexit\nnever\n"))
+    assert cli("run", agent, "--db", ":memory:") == (
+        0,
+        "[user]: hi\n[bot]: Hello from the script.\n[user]: again\n[bot]: Second answer.\n",
+        "",
+    )
+
+
+def test_state_option_reaches_the_instruction(cli: Cli, tmp_path: Path) -> None:
+    write(tmp_path / "turns.yaml", SCRIPT)
+    write(
+        tmp_path / "bot.yaml",
+        "name: bot\nmodel: scripted:turns.yaml\ninstruction: Help {customer}.\n",
+    )
+    assert cli("run", "bot.yaml", "hi", "--db", ":memory:")[2] == (
+        "[bot] error TEMPLATE_ERROR: Context variable not found: `customer` in agent 'bot'.\n"
+    )
+    assert cli("run", "bot.yaml", "hi", "--db", ":memory:", "--state", '{"customer": "Ada"}') == (
+        0,
+        "[user]: hi\n[bot]: Hello from the script.\n",
+        "",
+    )
+
+
+def test_sessions_are_saved_by_default_and_continued_by_id(cli: Cli, agent: str) -> None:
+    db = str(Path(".yadk") / "sessions.db")
+    assert cli("run", agent, "hi", "--session-id", "s1") == (
+        0,
+        "[user]: hi\n[bot]: Hello from the script.\n",
+        f"yadk run: session s1 is saved in {db}; continue it with --session-id s1\n",
+    )
+    assert Path(db).is_file()
+    # A new process gets a fresh script, so the first turn answers again; the history is kept.
+    code, out, err = cli("run", agent, "again", "--session-id", "s1", "--json")
+    assert (code, err) == (
+        0,
+        (
+            "yadk run: continuing session s1 (2 earlier events)\n"
+            f"yadk run: session s1 is saved in {db}; continue it with --session-id s1\n"
+        ),
+    )
+    assert [json.loads(line)["author"] for line in out.splitlines()] == ["user", "bot"]
+
+
+def test_replay_state_and_state_option_merge(cli: Cli, tmp_path: Path) -> None:
+    write(tmp_path / "turns.yaml", SCRIPT)
+    write(
+        tmp_path / "bot.yaml",
+        "name: bot\nmodel: scripted:turns.yaml\ninstruction: Help {a} {b}.\n",
+    )
+    replay = write(tmp_path / "r.json", '{"state": {"a": 1, "b": 2}, "queries": ["x", "y"]}')
+    code, out, err = cli("run", "bot.yaml", "--replay", replay, "--state", '{"b": 3}', "--json")
+    assert code == 0
+    session_id = err.split("session ", 1)[1].split(" ", 1)[0]
+    assert [json.loads(line)["content"]["parts"][0]["text"] for line in out.splitlines()] == [
+        "x",
+        "Hello from the script.",
+        "y",
+        "Second answer.",
+    ]
+    sessions = SqliteSessionService(Path(".yadk") / "sessions.db")
+    session = asyncio.run(
+        sessions.get_session(app_name="bot", user_id="user", session_id=session_id)
+    )
+    sessions.close()
+    assert session is not None
+    assert session.state == {"a": 1, "b": 3}
+
+
+@pytest.mark.parametrize(
+    ("db", "where", "artifacts_root"),
+    [
+        (None, ".yadk/sessions.db", ".yadk/artifacts"),
+        ("data/s.db", "data/s.db", "data/artifacts"),
+        ("sqlite:///data/s.db", "sqlite:///data/s.db", "data/artifacts"),
+        (":memory:", None, None),
+    ],
+)
+def test_stores_keep_artifacts_beside_the_session_file(
+    db: str | None, where: str | None, artifacts_root: str | None
+) -> None:
+    stores = open_stores(db)
+    stores.close()
+    assert stores.where == where
+    if artifacts_root is None:
+        assert isinstance(stores.sessions, InMemorySessionService)
+        assert isinstance(stores.artifacts, InMemoryArtifactService)
+    else:
+        assert isinstance(stores.artifacts, FileArtifactService)
+        assert stores.artifacts.root == Path(artifacts_root)
+
+
+def test_unusable_session_file(cli: Cli, agent: str) -> None:
+    Path("not_a_db").write_text("plain text, not SQLite", encoding="utf-8")
+    code, out, err = cli("run", agent, "hi", "--db", "not_a_db")
+    assert (code, out) == (1, "")
+    assert err.startswith("yadk run: error: --db not_a_db: Cannot open session database not_a_db:")
