@@ -154,4 +154,6 @@ async def test_replay_runs_offline_and_each_stage_sees_the_state_before_it() -> 
     }
     # The user's next message goes to small_talk, the agent that answered last.
     assert chat.runner.find_agent_to_run(stored).name == "small_talk"
-    assert scripted.remaining == 1  # the fact checker's turn is played by its own model
+    # Agents naming the same script share one ScriptedModel: every turn was played.
+    assert scripted.remaining == 0
+    assert [r.agent_name for r in scripted.requests].count("fact_checker") == 1

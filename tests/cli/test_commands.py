@@ -79,7 +79,7 @@ def test_new_refuses_to_overwrite(cli: Cli) -> None:
     assert list(Path("taken").iterdir()) == []
 
 
-BROKEN = "name: bot\nmodel: scripted:x.yaml\ninstruction: Hi {destinaton}\ninstructions: x\n"
+BROKEN = "name: bot\nmodel: gemini-2.5-flash\ninstruction: Hi {destinaton}\ninstructions: x\n"
 STATE = "state: [destination]\n"
 
 

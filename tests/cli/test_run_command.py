@@ -39,7 +39,7 @@ def agent(tmp_path: Path) -> str:
 
 
 def test_config_errors_are_listed_without_a_traceback(cli: Cli, tmp_path: Path) -> None:
-    write(tmp_path / "bad.yaml", "name: bad\nmodel: scripted:x.yaml\ninstructions: hi\n")
+    write(tmp_path / "bad.yaml", "name: bad\nmodel: gemini-2.5-flash\ninstructions: hi\n")
     assert cli("run", "bad.yaml", "hi") == (
         1,
         "",

@@ -240,10 +240,38 @@ def test_scripted_model_path_is_relative_to_the_config(write_tree: WriteTree) ->
         "name: a\ninstruction: hi\nmodel: scripted:turns.yaml\n",
         **{"my_agent/turns.yaml": "turns:\n  - text: hello\n"},
     )
-    folder = Path(agent.model.removeprefix("scripted:")).parent
-    assert agent.model == f"scripted:{folder / 'turns.yaml'}"
-    assert folder.name == "my_agent"
-    assert isinstance(agent.canonical_model, ScriptedModel)
+    # Loaded from the file next to the config, named as written (the same on every machine).
+    assert isinstance(agent.model, ScriptedModel)
+    assert agent.model.model == "scripted:turns.yaml"
+    assert [t.text for t in agent.model.turns] == ["hello"]
+
+
+def test_agents_naming_one_script_share_one_model(write_tree: WriteTree) -> None:
+    agent = load(
+        write_tree,
+        "name: a\ninstruction: hi\nmodel: scripted:turns.yaml\n"
+        "sub_agents:\n  - config_path: b.yaml\n",
+        **{
+            "my_agent/turns.yaml": "turns:\n  - text: hello\n",
+            "my_agent/b.yaml": "name: b\ninstruction: hi\nmodel: scripted:turns.yaml\n",
+        },
+    )
+    assert agent.model is agent.sub_agents[0].model  # type: ignore[attr-defined]
+
+
+def test_missing_or_invalid_script_is_a_diagnostic(write_tree: WriteTree) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load(write_tree, "name: a\ninstruction: hi\nmodel: scripted:nope.yaml\n")
+    assert [d.rule for d in caught.value.diagnostics] == ["file-not-found"]
+    with pytest.raises(ConfigError) as caught:
+        load(
+            write_tree,
+            "name: a\ninstruction: hi\nmodel: scripted:turns.yaml\n",
+            **{"my_agent/turns.yaml": "turns:\n  - txt: typo\n"},
+        )
+    (diagnostic,) = caught.value.diagnostics
+    assert (diagnostic.rule, diagnostic.line, diagnostic.column) == ("scripted-invalid", 3, 8)
+    assert "turn 1: txt: Extra inputs are not permitted" in diagnostic.message
 
 
 def test_model_code_names_a_model_instance(write_tree: WriteTree) -> None:

@@ -12,6 +12,8 @@ from yadk.config._dialect import CONTENT_CONFIG_KEYS
 from yadk.config._refs import LoaderBase
 from yadk.config._trust import declared_args
 from yadk.config._yaml import KeyPath
+from yadk.errors import ModelError
+from yadk.models import ScriptedModel
 
 __all__ = ["FieldReader"]
 
@@ -150,17 +152,33 @@ class FieldReader(LoaderBase):
 
     # --- model ------------------------------------------------------------------------------
 
-    def model_name(self, scope: FileScope, at: KeyPath, value: Any) -> str | None:
+    def model_name(self, scope: FileScope, at: KeyPath, value: Any) -> Any:
         if not self.expect(
             scope, at, value, str, "a model name (a string)", "e.g. `model: gemini-2.5-flash`."
         ):
             return None
         provider, sep, rest = value.partition(":")
         if sep and provider == "scripted" and rest and not Path(rest).is_absolute():
-            # A script next to the config is meant, whatever the working directory is.
-            script = scope.folder / rest
+            # A script next to the config is meant, whatever the working directory is; the model
+            # keeps the name as written, so requests look the same on every machine.
+            script = self.local_file(scope, at, rest, "Scripted model file")
+            if script is None:
+                return None
             self.files.add(script)
-            return f"scripted:{script}"
+            if not self.import_code:
+                return str(value)
+            model = self.scripted_models.get(script)
+            if model is None:
+                try:
+                    model = ScriptedModel.from_file(script, name=value)
+                except ModelError as exc:
+                    self.error(
+                        scope, at, "scripted-invalid", exc.message,
+                        "See the scripted model format in docs/models.md.",
+                    )
+                    return None
+                self.scripted_models[script] = model
+            return model  # type: ignore[no-any-return]
         return str(value)
 
     def model_code(self, scope: FileScope, at: KeyPath, value: Any) -> Any:

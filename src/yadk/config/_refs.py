@@ -90,6 +90,9 @@ class LoaderBase(Reporter):
         self.resolver = resolver
         self.files: set[Path] = set()
         self._policies: dict[Path, TrustPolicy] = {}
+        # One ScriptedModel per script file per load: agents naming the same script share its
+        # turns, as one conversation.
+        self.scripted_models: dict[Path, Any] = {}
 
     def trust_policy(self, scope: FileScope) -> TrustPolicy:
         """The project's trust policy for a config (from the nearest pyproject.toml)."""

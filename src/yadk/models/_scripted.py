@@ -108,8 +108,11 @@ class ScriptedModel(BaseLlm):
         self._lock = threading.Lock()
 
     @classmethod
-    def from_file(cls, path: str | os.PathLike[str]) -> ScriptedModel:
-        """Load a script: a YAML (or JSON) mapping with a ``turns:`` list."""
+    def from_file(cls, path: str | os.PathLike[str], *, name: str | None = None) -> ScriptedModel:
+        """Load a script: a YAML (or JSON) mapping with a ``turns:`` list.
+
+        ``name`` is the model name requests report (default ``scripted:<path>``).
+        """
         file = Path(path)
         try:
             data = yaml.safe_load(file.read_text(encoding="utf-8"))
@@ -126,7 +129,7 @@ class ScriptedModel(BaseLlm):
                 " e.g. 'turns: [{text: Hello}]'."
             )
         try:
-            return cls(data["turns"], name=f"scripted:{file}")
+            return cls(data["turns"], name=name or f"scripted:{file}")
         except ModelError as exc:
             raise ModelError(f"{file}: {exc.message}") from None
 
