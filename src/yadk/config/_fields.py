@@ -178,7 +178,7 @@ class FieldReader(LoaderBase):
                     )
                     return None
                 self.scripted_models[script] = model
-            return model  # type: ignore[no-any-return]
+            return model
         return str(value)
 
     def model_code(self, scope: FileScope, at: KeyPath, value: Any) -> Any:
