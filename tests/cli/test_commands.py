@@ -156,3 +156,25 @@ def test_inspect_artifact_file(cli: Cli) -> None:
     assert json.loads(out)["system_instruction"] == (
         'Notes: be brief\n\nYou are an agent. Your internal name is "bot".'
     )
+
+
+def test_card_lists_static_examples(cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "bot.yaml").write_text(
+        "name: bot\nmodel: gemini-2.5-flash\ndescription: Answers.\ninstruction: Hi\n"
+        "examples:\n"
+        "  - input: {role: user, parts: [{text: 'Is 7 prime?'}]}\n"
+        "    output: [{role: model, parts: [{text: 'Yes.'}]}]\n",
+    )
+    code, out, err = cli("card", "bot.yaml", "--url", "https://example.test/a2a/")
+    assert (code, err) == (0, "")
+    card = json.loads(out)
+    assert card["name"] == "bot"
+    assert card["url"] == "https://example.test/a2a"
+    assert card["skills"][0]["examples"] == ["Is 7 prime?"]
+
+
+def test_card_of_a_broken_config_lists_diagnostics(cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "bot.yaml").write_text("name: bot\ninstructions: Hi\n")
+    code, out, err = cli("card", "bot.yaml")
+    assert (code, out) == (1, "")
+    assert "error unknown-key: Unknown key `instructions`" in err

@@ -200,6 +200,35 @@ def _add_new(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
 
 
+def _add_card(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = _subparser(
+        commands,
+        "card",
+        summary="print the A2A agent card of an agent",
+        description=(
+            "Print the A2A agent card (JSON) of an agent and its sub-agents. Skill examples\n"
+            "come from the agents' static few-shot example lists; example providers are\n"
+            "skipped, as they need a query."
+        ),
+        epilog="example:\n  yadk card configs/support_desk --url https://agents.example.com/a2a/desk",
+    )
+    parser.add_argument(
+        "agent", metavar="AGENT", help="a YAML config, or a folder holding root_agent.yaml"
+    )
+    parser.add_argument(
+        "--url",
+        metavar="URL",
+        default="http://localhost:80/a2a",
+        help="the JSON-RPC URL the agent is served at (default: http://localhost:80/a2a)",
+    )
+    parser.add_argument(
+        "--card-version",
+        metavar="VERSION",
+        default="0.0.1",
+        help="the agent's version in the card (default: 0.0.1)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``yadk`` argument parser with every command."""
     parser = argparse.ArgumentParser(
@@ -214,6 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_validate(commands)
     _add_schema(commands)
     _add_new(commands)
+    _add_card(commands)
     return parser
 
 
