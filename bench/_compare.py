@@ -37,7 +37,14 @@ def run_adk(snippet: str, timeout: float = 600) -> dict | None:
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
-def report(label: str, yadk_value: float, adk_value: float | None, unit: str, *, higher_is_better: bool = False) -> None:
+def report(
+    label: str,
+    yadk_value: float,
+    adk_value: float | None,
+    unit: str,
+    *,
+    higher_is_better: bool = False,
+) -> None:
     line = f"{label:<48} yadk {yadk_value:>12.3f} {unit}"
     if adk_value is not None:
         ratio = yadk_value / adk_value if higher_is_better else adk_value / yadk_value

@@ -74,7 +74,7 @@ TOOLS = {
 
 async def measure_yadk() -> float:
     namespace: dict[str, object] = {}
-    exec(SERVER, namespace)  # noqa: S102 - the same server source runs in both interpreters
+    exec(SERVER, namespace)
     url = namespace["start_server"]()  # type: ignore[operator]
 
     from yadk.models import FunctionDeclaration, Gemini, LlmRequest, override_allow_model_requests

@@ -15,10 +15,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import report, run_adk  # noqa: E402
+from _compare import report, run_adk
 
-from yadk import LlmAgent, ParallelAgent, Runner, SequentialAgent  # noqa: E402
-from yadk.models import ScriptedModel  # noqa: E402
+from yadk import LlmAgent, ParallelAgent, Runner, SequentialAgent
+from yadk.models import ScriptedModel
 
 BRANCHES = 8
 DELAY = 0.2

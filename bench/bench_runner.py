@@ -13,10 +13,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import report, run_adk  # noqa: E402
+from _compare import report, run_adk
 
-from yadk import LlmAgent, Runner  # noqa: E402
-from yadk.models import ScriptedModel  # noqa: E402
+from yadk import LlmAgent, Runner
+from yadk.models import ScriptedModel
 
 TURNS = 200
 WINDOW = 10

@@ -12,11 +12,11 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import report, run_adk  # noqa: E402
+from _compare import report, run_adk
 
-from yadk.events import Event, EventActions  # noqa: E402
-from yadk.sessions import InMemorySessionService  # noqa: E402
-from yadk.types import ModelContent  # noqa: E402
+from yadk.events import Event, EventActions
+from yadk.sessions import InMemorySessionService
+from yadk.types import ModelContent
 
 N_APPEND = 20_000
 N_EVENTS = 1_000
@@ -42,8 +42,12 @@ async def measure_yadk() -> tuple[float, float]:
     big = await service.create_session(app_name="app", user_id="u")
     for i in range(N_EVENTS):
         await service.append_event(
-            big, Event(author="agent", content=ModelContent(f"m{i}"),
-                       actions=EventActions(state_delta={f"k{i % 50}": i}))
+            big,
+            Event(
+                author="agent",
+                content=ModelContent(f"m{i}"),
+                actions=EventActions(state_delta={f"k{i % 50}": i}),
+            ),
         )
     start = time.perf_counter()
     for _ in range(N_GETS):
@@ -86,8 +90,13 @@ def main() -> None:
     append_rate, get_ms = asyncio.run(measure_yadk())
     adk = run_adk(ADK_SNIPPET)
     print("Session service (InMemorySessionService)")
-    report("append_event throughput (target >= 50,000/s)", append_rate,
-           adk and adk["append_rate"], "ev/s", higher_is_better=True)
+    report(
+        "append_event throughput (target >= 50,000/s)",
+        append_rate,
+        adk and adk["append_rate"],
+        "ev/s",
+        higher_is_better=True,
+    )
     report("get_session, 1,000 events (target <= 1 ms)", get_ms, adk and adk["get_ms"], "ms")
 
 

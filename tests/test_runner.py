@@ -81,16 +81,28 @@ async def test_conversation_resumes_from_a_sqlite_file(tmp_path) -> None:
 
     db = tmp_path / "s.db"
     model = ScriptedModel(turns=[{"text": "r1"}, {"text": "r2"}])
-    first = Runner(app_name="app", agent=LlmAgent(name="bot", model=model),
-                   session_service=SqliteSessionService(db))
-    session = await first.session_service.create_session(app_name="app", user_id="u", session_id="s")
+    first = Runner(
+        app_name="app",
+        agent=LlmAgent(name="bot", model=model),
+        session_service=SqliteSessionService(db),
+    )
+    session = await first.session_service.create_session(
+        app_name="app", user_id="u", session_id="s"
+    )
     async for _ in first.run_async(user_id="u", session_id="s", new_message="m1"):
         pass
-    second = Runner(app_name="app", agent=LlmAgent(name="bot", model=model),
-                    session_service=SqliteSessionService(db))
+    second = Runner(
+        app_name="app",
+        agent=LlmAgent(name="bot", model=model),
+        session_service=SqliteSessionService(db),
+    )
     async for _ in second.run_async(user_id="u", session_id=session.id, new_message="m2"):
         pass
-    assert [c.to_dict()["parts"][0]["text"] for c in model.requests[1].contents] == ["m1", "r1", "m2"]
+    assert [c.to_dict()["parts"][0]["text"] for c in model.requests[1].contents] == [
+        "m1",
+        "r1",
+        "m2",
+    ]
 
 
 async def test_error_event_names_the_failing_sub_agent() -> None:
@@ -103,7 +115,11 @@ async def test_error_event_names_the_failing_sub_agent() -> None:
     second = LlmAgent(name="second", model=ScriptedModel(turns=[]), before_agent_callback=boom)
     runner = Runner(app_name="app", agent=SequentialAgent(name="pipe", sub_agents=[first, second]))
     session = await runner.session_service.create_session(app_name="app", user_id="u")
-    events = [e async for e in runner.run_async(user_id="u", session_id=session.id, new_message="go")]
+    events = [
+        e async for e in runner.run_async(user_id="u", session_id=session.id, new_message="go")
+    ]
     assert [(e.author, e.error_code) for e in events] == [
-        ("user", None), ("first", None), ("second", "CALLBACK_ERROR")
+        ("user", None),
+        ("first", None),
+        ("second", "CALLBACK_ERROR"),
     ]

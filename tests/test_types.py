@@ -83,7 +83,9 @@ def test_accepts_foreign_pydantic_objects() -> None:
 
 
 def test_content_text_skips_thoughts() -> None:
-    content = Content(role="model", parts=[Part(text="a"), Part(text="t", thought=True), Part(text="b")])
+    content = Content(
+        role="model", parts=[Part(text="a"), Part(text="t", thought=True), Part(text="b")]
+    )
     assert content_text(content) == "ab"
     assert content_text(None) == ""
 

@@ -29,4 +29,3 @@ def load_agent(path: Any) -> BaseAgent:
     from yadk.config import load_agent as _load
 
     return _load(path)
-

@@ -75,9 +75,7 @@ class Event(BaseModel):
         if self.actions.skip_summarization:
             return True
         return (
-            not self.partial
-            and not self.get_function_calls()
-            and not self.get_function_responses()
+            not self.partial and not self.get_function_calls() and not self.get_function_responses()
         )
 
     @property

@@ -11,9 +11,17 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_serializer, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    field_validator,
+    model_validator,
+)
 from pydantic.alias_generators import to_camel
 
 __all__ = [
@@ -26,6 +34,25 @@ __all__ = [
     "Part",
     "UserContent",
     "content_text",
+]
+
+
+def _from_base64(value: Any) -> Any:
+    # JSON and YAML carry bytes as base64 text, as google-genai does.
+    if isinstance(value, str):
+        try:
+            return base64.b64decode(value, validate=True)
+        except ValueError as exc:
+            raise ValueError("expected base64 text or bytes") from exc
+    return value
+
+
+Base64Bytes = Annotated[
+    bytes,
+    BeforeValidator(_from_base64),
+    PlainSerializer(
+        lambda v: base64.b64encode(v).decode("ascii"), return_type=str, when_used="json"
+    ),
 ]
 
 
@@ -52,23 +79,8 @@ class Blob(_Model):
     """Inline bytes with their MIME type (``inline_data``)."""
 
     mime_type: str | None = None
-    data: bytes | None = None
+    data: Base64Bytes | None = None
     display_name: str | None = None
-
-    @field_validator("data", mode="before")
-    @classmethod
-    def _decode_base64(cls, value: Any) -> Any:
-        # JSON and YAML carry bytes as base64 text, as google-genai does.
-        if isinstance(value, str):
-            try:
-                return base64.b64decode(value, validate=True)
-            except ValueError as exc:
-                raise ValueError("inline_data.data must be base64 text or bytes") from exc
-        return value
-
-    @field_serializer("data", when_used="json")
-    def _encode_base64(self, value: bytes | None) -> str | None:
-        return None if value is None else base64.b64encode(value).decode("ascii")
 
 
 class FileData(_Model):
@@ -100,7 +112,7 @@ class Part(_Model):
 
     text: str | None = None
     thought: bool | None = None
-    thought_signature: bytes | None = None
+    thought_signature: Base64Bytes | None = None
     inline_data: Blob | None = None
     file_data: FileData | None = None
     function_call: FunctionCall | None = None
@@ -121,21 +133,6 @@ class Part(_Model):
     @classmethod
     def from_function_response(cls, *, name: str, response: dict[str, Any]) -> Part:
         return cls(function_response=FunctionResponse(name=name, response=response))
-
-
-    @field_validator("thought_signature", mode="before")
-    @classmethod
-    def _decode_signature(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            try:
-                return base64.b64decode(value, validate=True)
-            except ValueError as exc:
-                raise ValueError("thought_signature must be base64 text or bytes") from exc
-        return value
-
-    @field_serializer("thought_signature", when_used="json")
-    def _encode_signature(self, value: bytes | None) -> str | None:
-        return None if value is None else base64.b64encode(value).decode("ascii")
 
 
 class Content(_Model):
@@ -166,12 +163,12 @@ def _role_content(role: Literal["user", "model"], parts: Any) -> Content:
     return Content(role=role, parts=_as_part_list(parts))
 
 
-def UserContent(parts: Any = None) -> Content:  # noqa: N802 - mirrors google-genai's name
+def UserContent(parts: Any = None) -> Content:
     """A ``Content`` with role ``user``; ``parts`` may be text, a Part, a dict, or a list of them."""
     return _role_content("user", parts)
 
 
-def ModelContent(parts: Any = None) -> Content:  # noqa: N802 - mirrors google-genai's name
+def ModelContent(parts: Any = None) -> Content:
     """A ``Content`` with role ``model``; ``parts`` may be text, a Part, a dict, or a list of them."""
     return _role_content("model", parts)
 

@@ -12,7 +12,10 @@ from yadk.models import ScriptedModel
 @pytest.mark.parametrize(
     "name, message",
     [
-        ("my-agent", "Found invalid agent name: `my-agent`. Agent name must be a valid identifier."),
+        (
+            "my-agent",
+            "Found invalid agent name: `my-agent`. Agent name must be a valid identifier.",
+        ),
         ("1st", "Found invalid agent name: `1st`."),
         ("", "Found invalid agent name: ``."),
         ("user", "Agent name cannot be `user`. `user` is reserved for end-user's input."),
@@ -76,7 +79,10 @@ def test_duplicate_sub_agent_names() -> None:
         ({"before_agent_callback": ["not callable"]}, "is not callable"),
         ({"instruction": 3}, "must be a string or an InstructionProvider"),
         ({"include_contents": "some"}, "include_contents"),
-        ({"generate_content_config": {"system_instruction": "x"}}, "must be set via LlmAgent.instruction"),
+        (
+            {"generate_content_config": {"system_instruction": "x"}},
+            "must be set via LlmAgent.instruction",
+        ),
     ],
 )
 def test_bad_fields(kwargs: dict, message: str) -> None:

@@ -122,7 +122,12 @@ async def test_tool_callbacks() -> None:
 
 @pytest.mark.parametrize(
     "kind",
-    ["before_agent_callback", "before_model_callback", "after_model_callback", "after_agent_callback"],
+    [
+        "before_agent_callback",
+        "before_model_callback",
+        "after_model_callback",
+        "after_agent_callback",
+    ],
 )
 async def test_raising_callback_is_an_error_event(kind: str) -> None:
     def boom(**kwargs: Any) -> None:

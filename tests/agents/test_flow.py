@@ -17,9 +17,7 @@ from yadk.types import Content, Part
 
 async def run(agent: LlmAgent, *messages: str, state: dict | None = None, **runner_kw: Any) -> list:
     runner = Runner(app_name="app", agent=agent, **runner_kw)
-    session = await runner.session_service.create_session(
-        app_name="app", user_id="u", state=state
-    )
+    session = await runner.session_service.create_session(app_name="app", user_id="u", state=state)
     events = []
     for message in messages:
         events += [
@@ -72,8 +70,12 @@ def test_function_declaration_from_signature() -> None:
 async def test_tool_round_trip_with_state_and_async_tool() -> None:
     m = ScriptedModel(
         turns=[
-            {"function_calls": [{"name": "remember", "args": {"name": "Alex"}},
-                                {"name": "slow_echo", "args": {"text": "x"}}]},
+            {
+                "function_calls": [
+                    {"name": "remember", "args": {"name": "Alex"}},
+                    {"name": "slow_echo", "args": {"text": "x"}},
+                ]
+            },
             {"text": "Saved."},
         ]
     )
@@ -93,7 +95,9 @@ async def test_tool_round_trip_with_state_and_async_tool() -> None:
 
 
 async def test_missing_and_invalid_arguments_go_back_to_the_model() -> None:
-    m = ScriptedModel(turns=[call("remember"), call("remember", name=["not", "a", "str"]), {"text": "ok"}])
+    m = ScriptedModel(
+        turns=[call("remember"), call("remember", name=["not", "a", "str"]), {"text": "ok"}]
+    )
     events = await run(LlmAgent(name="a", model=m, tools=[remember]), "go")
     errors = [r.response["error"] for e in events for r in e.get_function_responses()]
     assert errors[0] == (
@@ -123,7 +127,9 @@ async def test_raising_tool_and_unknown_tool_are_recoverable() -> None:
     responses = [r.response for e in events for r in e.get_function_responses()]
     assert responses == [
         {"error": "Tool 'broken' raised ValueError: bad input"},
-        {"error": "Tool 'nope' is not available to agent 'a'. Available tools: broken, typed_failure."},
+        {
+            "error": "Tool 'nope' is not available to agent 'a'. Available tools: broken, typed_failure."
+        },
         {"error": "quota", "error_type": "BAD_REQUEST"},
     ]
     assert events[-1].text == "recovered"
@@ -157,7 +163,9 @@ async def test_output_key_saves_final_text() -> None:
 
 async def test_instruction_rendering_and_provider_verbatim() -> None:
     m1 = ScriptedModel(turns=[{"text": "ok"}])
-    agent = LlmAgent(name="a", model=m1, description="Helps.", instruction="Hi {name}, plan {plan?}.")
+    agent = LlmAgent(
+        name="a", model=m1, description="Helps.", instruction="Hi {name}, plan {plan?}."
+    )
     await run(agent, "x", state={"name": "Ada"})
     assert m1.requests[0].system_instruction == (
         'Hi Ada, plan .\n\nYou are an agent. Your internal name is "a". The description about'

@@ -69,7 +69,10 @@ async def test_file_names_cannot_escape_root(tmp_path: Path) -> None:
     root = tmp_path / "root"
     service = FileArtifactService(root)
     await service.save_artifact(
-        app_name="../evil", user_id="../../u", session_id="/etc", filename="../../x",
+        app_name="../evil",
+        user_id="../../u",
+        session_id="/etc",
+        filename="../../x",
         artifact=Part(text="x"),
     )
     written = [p for p in tmp_path.rglob("*") if p.is_file()]

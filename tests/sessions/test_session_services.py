@@ -3,12 +3,12 @@ event selection. Every test runs against both."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from yadk.errors import AlreadyExistsError, SessionNotFoundError, StaleSessionError
 from yadk.events import Event, EventActions
-from pathlib import Path
-
 from yadk.sessions import (
     BaseSessionService,
     GetSessionConfig,
@@ -54,7 +54,9 @@ async def test_get_unknown_session_is_none(service: BaseSessionService) -> None:
     assert await service.get_session(app_name="a", user_id="u", session_id="x") is None
 
 
-async def test_temp_applied_in_memory_and_stripped_from_storage(service: BaseSessionService) -> None:
+async def test_temp_applied_in_memory_and_stripped_from_storage(
+    service: BaseSessionService,
+) -> None:
     s = await service.create_session(app_name="app", user_id="u")
     event = _event({"temp:scratch": "x", "kept": 1})
     await service.append_event(s, event)
@@ -74,7 +76,9 @@ async def test_partial_events_are_ignored(service: BaseSessionService) -> None:
     assert s.events == []
 
 
-async def test_app_state_shared_by_users_user_state_by_sessions(service: BaseSessionService) -> None:
+async def test_app_state_shared_by_users_user_state_by_sessions(
+    service: BaseSessionService,
+) -> None:
     s1 = await service.create_session(app_name="app", user_id="alice")
     s2 = await service.create_session(app_name="app", user_id="alice")
     s3 = await service.create_session(app_name="app", user_id="bob")

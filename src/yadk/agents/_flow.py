@@ -34,12 +34,7 @@ async def run_llm_flow(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerato
         async for event in _step(agent, ctx):
             last = event
             yield event
-        if (
-            last is None
-            or last.is_final_response()
-            or last.error_code
-            or ctx.end_invocation
-        ):
+        if last is None or last.is_final_response() or last.error_code or ctx.end_invocation:
             return
 
 

@@ -32,7 +32,9 @@ class FileArtifactService(BaseArtifactService):
     def _dir(self, app_name: str, user_id: str, filename: str, session_id: str | None) -> Path:
         check_filename(filename)
         base = self.root / _q(app_name) / _q(user_id)
-        scope = base / "user" if is_user_scoped(filename) else base / "sessions" / _q(session_id or "")
+        scope = (
+            base / "user" if is_user_scoped(filename) else base / "sessions" / _q(session_id or "")
+        )
         return scope / _q(filename)
 
     def _versions(self, folder: Path) -> list[int]:

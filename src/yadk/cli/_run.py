@@ -73,9 +73,11 @@ def read_replay(path: Path) -> tuple[dict[str, Any], list[str]]:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise CommandError(f"--replay file {str(path)!r} does not exist", exit_code=EXIT_USAGE)
+        raise CommandError(
+            f"--replay file {str(path)!r} does not exist", exit_code=EXIT_USAGE
+        ) from None
     except OSError as exc:
-        raise CommandError(f"cannot read --replay file {str(path)!r}: {exc.strerror}")
+        raise CommandError(f"cannot read --replay file {str(path)!r}: {exc.strerror}") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:

@@ -93,7 +93,7 @@ def read_config_tree(file: Path, *, import_code: bool) -> tuple[Loader, AgentRec
         record = loader.load_file(file)
         if record is not None:
             check_trees(loader, [record, *loader.separate_trees])
-    except Exception as exc:  # noqa: BLE001 - a yadk bug must still read as a diagnostic
+    except Exception as exc:
         loader.report(
             file,
             0,

@@ -90,7 +90,7 @@ class CustomClassReader(SubAgentReader):
                 "wrong-type",
                 f"`{key}` is invalid for {cls.__name__}: {first['msg']}.",
             )
-        except Exception:  # noqa: BLE001, S110 - an annotation pydantic cannot check here; the
+        except Exception:
             pass  # class's own constructor validates it
         return {key: value}
 

@@ -173,7 +173,10 @@ class FieldReader(LoaderBase):
                     model = ScriptedModel.from_file(script, name=value)
                 except ModelError as exc:
                     self.error(
-                        scope, at, "scripted-invalid", exc.message,
+                        scope,
+                        at,
+                        "scripted-invalid",
+                        exc.message,
                         "See the scripted model format in docs/models.md.",
                     )
                     return None
@@ -260,7 +263,7 @@ class FieldReader(LoaderBase):
             return None
         try:
             return factory(**args)
-        except Exception as exc:  # noqa: BLE001 - the user's constructor rejected the YAML data
+        except Exception as exc:
             self.error(
                 scope,
                 at,

@@ -314,7 +314,7 @@ class Loader(CustomClassReader):
             return cls(**kwargs)
         except AgentDefinitionError as exc:
             self.error(scope, (), "invalid-agent", f"{exc}")
-        except Exception as exc:  # noqa: BLE001 - a custom class's own constructor failed
+        except Exception as exc:
             self.error(
                 scope,
                 (),

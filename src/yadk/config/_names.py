@@ -175,7 +175,7 @@ class NameResolver:
             if missing == module_name or module_name.startswith(missing + "."):
                 raise self._not_found(module_name, missing) from None
             raise _import_failed(module_name, exc) from None
-        except (Exception, SystemExit) as exc:  # noqa: BLE001 - any failure in user code
+        except (Exception, SystemExit) as exc:
             raise _import_failed(module_name, exc) from None
 
     def _submodule(self, name: str) -> Any:
@@ -183,7 +183,7 @@ class NameResolver:
             if importlib.util.find_spec(name) is None:
                 return None
             return importlib.import_module(name)
-        except (Exception, SystemExit):  # noqa: BLE001 - then it is simply not an attribute
+        except (Exception, SystemExit):
             return None
 
     def _not_found(self, module_name: str, missing: str) -> NameProblem:

@@ -86,7 +86,9 @@ class InMemorySessionService(BaseSessionService):
         if config is not None:
             num_recent_events = config.num_recent_events
             after_timestamp = config.after_timestamp
-        return self._snapshot(app_name, user_id, session_id, record, num_recent_events, after_timestamp)
+        return self._snapshot(
+            app_name, user_id, session_id, record, num_recent_events, after_timestamp
+        )
 
     async def list_sessions(
         self, *, app_name: str, user_id: str | None = None

@@ -158,9 +158,7 @@ class SqliteSessionService(BaseSessionService):
             ).fetchone()
             if row is None:
                 return None
-            query = (
-                "SELECT data FROM events WHERE app_name=? AND user_id=? AND session_id=?"
-            )
+            query = "SELECT data FROM events WHERE app_name=? AND user_id=? AND session_id=?"
             params: list[Any] = [app_name, user_id, session_id]
             if after_timestamp is not None:
                 query += " AND timestamp >= ?"
@@ -281,7 +279,9 @@ class SqliteSessionService(BaseSessionService):
         if not delta:
             return
         if scope == "app":
-            row = db.execute("SELECT state FROM app_states WHERE app_name=?", (app_name,)).fetchone()
+            row = db.execute(
+                "SELECT state FROM app_states WHERE app_name=?", (app_name,)
+            ).fetchone()
             state = json.loads(row[0]) if row else {}
             state.update(delta)
             db.execute("INSERT OR REPLACE INTO app_states VALUES (?, ?)", (app_name, _dumps(state)))

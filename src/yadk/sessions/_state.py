@@ -21,7 +21,7 @@ class State:
     USER_PREFIX = "user:"
     TEMP_PREFIX = "temp:"
 
-    __slots__ = ("_value", "_delta")
+    __slots__ = ("_delta", "_value")
 
     def __init__(self, value: dict[str, Any], delta: dict[str, Any]) -> None:
         self._value = value

@@ -134,7 +134,7 @@ def _make_filler(literals: tuple[str, ...], slots: tuple[_Slot, ...]) -> _Filler
     lines.append(f"        return f'{pieces}{{l{count}}}'")
     lines.append("    return fill")
     namespace: dict[str, Any] = {}
-    exec("\n".join(lines), namespace)  # noqa: S102 - source built from validated names only
+    exec("\n".join(lines), namespace)
     filler: _Filler = namespace["make"](literals, _MISSING, _state_text)
     return filler
 

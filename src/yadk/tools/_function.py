@@ -46,7 +46,9 @@ class FunctionTool(BaseTool):
         try:
             self._signature = inspect.signature(func)
         except (TypeError, ValueError) as exc:
-            raise AgentDefinitionError(f"Cannot read the signature of tool {tool_name!r}: {exc}")
+            raise AgentDefinitionError(
+                f"Cannot read the signature of tool {tool_name!r}: {exc}"
+            ) from None
         hints = _type_hints(func)
         self._context_param: str | None = None
         self._params: dict[str, inspect.Parameter] = {}
@@ -63,8 +65,10 @@ class FunctionTool(BaseTool):
         self._accepts_kwargs = any(
             p.kind is p.VAR_KEYWORD for p in self._signature.parameters.values()
         )
+        # A callable object with an ``async def __call__`` counts as async too.
+        call_method = None if inspect.isroutine(func) else type(func).__call__
         self._is_async = inspect.iscoroutinefunction(func) or inspect.iscoroutinefunction(
-            getattr(func, "__call__", None)
+            call_method
         )
         self._adapters: dict[str, pydantic.TypeAdapter[Any]] = {}
 
