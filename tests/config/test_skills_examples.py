@@ -130,6 +130,18 @@ def test_example_provider(write_tree: WriteTree, body: str) -> None:
             ),
         ),
         (
+            "examples: .providers.nope\n",
+            (
+                3,
+                11,
+                "attribute-not-found",
+                (
+                    "Invalid fully qualified name: .providers.nope. Module `my_agent.providers`"
+                    " has no attribute `nope`."
+                ),
+            ),
+        ),
+        (
             "examples: missing.yaml\n",
             (
                 3,

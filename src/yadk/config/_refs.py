@@ -104,12 +104,20 @@ class LoaderBase(Reporter):
             self._policies[scope.folder] = cached
         return cached
 
-    def reference(self, scope: FileScope, at: KeyPath, name: str, kind: str) -> Resolution | None:
-        """Resolve ``name`` and check it is of ``kind`` (a key of ``expect``); None on error."""
+    def reference(
+        self, scope: FileScope, at: KeyPath, name: str, kind: str, *, unresolved_prefix: str = ""
+    ) -> Resolution | None:
+        """Resolve ``name`` and check it is of ``kind`` (a key of ``expect``); None on error.
+
+        ``unresolved_prefix`` starts the message when the name does not resolve (for errors
+        whose wording google-adk fixes, such as example providers').
+        """
         try:
             found = self.resolver.resolve(name, package=scope.package)
         except NameProblem as problem:
-            self.error(scope, at, problem.rule, problem.message, problem.hint)
+            self.error(
+                scope, at, problem.rule, unresolved_prefix + problem.message, problem.hint
+            )
             return None
         check, static_rejects, expected = expect[kind]
         if self.import_code:

@@ -351,7 +351,9 @@ class ToolReader(FieldReader):
     def _provider(self, scope: FileScope, at: KeyPath, name: str) -> Any:
         from yadk.examples import BaseExampleProvider
 
-        found = self.reference(scope, at, name, "object")
+        found = self.reference(
+            scope, at, name, "object", unresolved_prefix=f"Invalid fully qualified name: {name}. "
+        )
         if found is None:
             return None
         if self.import_code:
