@@ -139,7 +139,9 @@ def fan_out(
 async def test_events_come_in_sub_agent_order_whatever_the_latencies() -> None:
     names = ["s0", "s1", "s2", "s3"]
     delays = [0.3, 0.2, 0.1, 0.0]
-    par, _ = fan_out([say(n, f"{n} done", delay=d) for n, d in zip(names, delays, strict=True)], names)
+    par, _ = fan_out(
+        [say(n, f"{n} done", delay=d) for n, d in zip(names, delays, strict=True)], names
+    )
     started = time.perf_counter()
     events = await Conversation(par).send("go")
     elapsed = time.perf_counter() - started

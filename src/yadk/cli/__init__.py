@@ -91,6 +91,46 @@ def _add_run(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument("--json", action="store_true", help="print each event as one JSON line")
 
 
+def _add_dev(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = _subparser(
+        commands,
+        "dev",
+        summary="chat with an agent that reloads whenever one of its files changes",
+        description=(
+            "Chat with an agent (messages from stdin, one per line, until EOF or 'exit')\n"
+            "while watching every file it depends on: configs, instruction and example\n"
+            "files, skills, its Python modules, and new files in its folder. A saved edit\n"
+            "reloads the agent and the conversation goes on; an edit that breaks a file\n"
+            "prints the problems and keeps the last good agent answering."
+        ),
+        epilog=(
+            "examples:\n"
+            "  yadk dev my_agent\n"
+            '  yadk dev configs/support_desk --state \'{"customer_name": "Ada"}\'\n'
+            "  yadk dev my_agent --model gemini-2.5-flash --db .yadk/dev.db --session-id s1"
+        ),
+    )
+    parser.add_argument(
+        "agent", metavar="AGENT", help="a YAML config, or a folder holding root_agent.yaml"
+    )
+    parser.add_argument("--state", metavar="JSON", help="initial session state, a JSON object")
+    parser.add_argument(
+        "--session-id", metavar="ID", help="continue session ID (or start a new one with that ID)"
+    )
+    parser.add_argument(
+        "--db",
+        metavar="PATH_OR_URL",
+        help="keep the session in a SQLite file or sqlite:/// URL, artifacts beside it"
+        " (default: in memory)",
+    )
+    parser.add_argument(
+        "--model",
+        metavar="NAME",
+        help="use this model for every agent, e.g. scripted:turns.yaml or gemini-2.5-flash",
+    )
+    parser.add_argument("--json", action="store_true", help="print each event as one JSON line")
+
+
 def _add_inspect(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = _subparser(
         commands,
@@ -239,6 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"yadk {__version__}")
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     _add_run(commands)
+    _add_dev(commands)
     _add_inspect(commands)
     _add_validate(commands)
     _add_schema(commands)

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from yadk.agents import BaseAgent, LlmAgent
+    from yadk.errors import YadkError
     from yadk.models import BaseLlm
 
 __all__ = [
@@ -17,10 +18,13 @@ __all__ = [
     "EXIT_USAGE",
     "CommandError",
     "agent_path",
+    "check_models",
     "llm_agents",
     "load_agent",
+    "not_loaded",
     "parse_state",
     "print_error",
+    "resolve_model_option",
     "set_model",
 ]
 
@@ -88,20 +92,27 @@ def load_agent(path: Path) -> BaseAgent:
     """The agent tree a config defines; config problems become one CommandError listing every
     diagnostic."""
     from yadk.config import load_agent as load_config
-    from yadk.errors import ConfigError, YadkError
+    from yadk.errors import YadkError
 
     try:
         return load_config(path)
-    except ConfigError as exc:
-        details = [d.format() for d in exc.diagnostics] or [exc.message]
-        count = len(exc.diagnostics) or 1
-        raise CommandError(
-            f"{path} was not loaded: {count} problem{'s' if count != 1 else ''}"
-            f" (run 'yadk validate {path}' to check it)",
-            details=details,
-        ) from None
     except YadkError as exc:
-        raise CommandError(f"{path} was not loaded: {exc.message}") from None
+        raise not_loaded(path, exc) from None
+
+
+def not_loaded(path: Path, error: YadkError) -> CommandError:
+    """The CommandError for a config that did not load: every diagnostic of a ``ConfigError``,
+    then one line pointing at ``yadk validate``."""
+    from yadk.errors import ConfigError
+
+    if not isinstance(error, ConfigError):
+        return CommandError(f"{path} was not loaded: {error.message}")
+    count = len(error.diagnostics) or 1
+    return CommandError(
+        f"{path} was not loaded: {count} problem{'s' if count != 1 else ''}"
+        f" (run 'yadk validate {path}' to check it)",
+        details=[d.format() for d in error.diagnostics] or [error.message],
+    )
 
 
 def llm_agents(root: BaseAgent) -> list[LlmAgent]:
@@ -115,3 +126,30 @@ def set_model(root: BaseAgent, model: str | BaseLlm) -> None:
     inherit it anyway; setting it everywhere also covers trees whose root is a workflow agent)."""
     for agent in llm_agents(root):
         agent.model = model
+
+
+def resolve_model_option(name: str) -> BaseLlm:
+    """The model ``--model NAME`` names; an unknown one is a CommandError."""
+    from yadk.errors import ModelError
+    from yadk.models import resolve_model
+
+    try:
+        return resolve_model(name)
+    except ModelError as exc:
+        raise CommandError(f"--model {name}: {exc.message}") from None
+
+
+def check_models(root: BaseAgent) -> None:
+    """Resolve every LlmAgent's model before the first message, so a missing model or backend
+    is reported up front rather than as an error event mid-conversation."""
+    from yadk.errors import AgentDefinitionError, ModelError
+
+    for agent in llm_agents(root):
+        try:
+            _ = agent.canonical_model
+        except AgentDefinitionError as exc:
+            raise CommandError(exc.message) from None
+        except ModelError as exc:
+            offline = isinstance(agent.model, str) and agent.model.startswith("scripted:")
+            hint = "" if offline else "\n  hint: to run offline, pass --model scripted:FILE"
+            raise CommandError(f"agent {agent.name!r}: {exc.message}{hint}") from None

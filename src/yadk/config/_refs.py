@@ -115,9 +115,7 @@ class LoaderBase(Reporter):
         try:
             found = self.resolver.resolve(name, package=scope.package)
         except NameProblem as problem:
-            self.error(
-                scope, at, problem.rule, unresolved_prefix + problem.message, problem.hint
-            )
+            self.error(scope, at, problem.rule, unresolved_prefix + problem.message, problem.hint)
             return None
         check, static_rejects, expected = expect[kind]
         if self.import_code:

@@ -1,0 +1,147 @@
+"""What ``yadk run`` and ``yadk dev`` share: the session store, the session, one message's
+invocation and how its events are printed."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from yadk.artifacts import BaseArtifactService, FileArtifactService, InMemoryArtifactService
+from yadk.cli._common import CommandError
+from yadk.cli._transcript import event_lines
+from yadk.errors import YadkError
+from yadk.events import Event
+from yadk.runner import Runner
+from yadk.sessions import (
+    BaseSessionService,
+    InMemorySessionService,
+    Session,
+    SqliteSessionService,
+)
+
+__all__ = [
+    "DEFAULT_DB",
+    "USER_ID",
+    "Stores",
+    "note",
+    "note_saved",
+    "open_session",
+    "open_stores",
+    "quiet_stdout",
+    "send_message",
+    "show_event",
+]
+
+USER_ID = "user"
+
+DEFAULT_DB = str(Path(".yadk") / "sessions.db")
+
+
+@dataclass
+class Stores:
+    """Where a run keeps sessions and artifacts; ``where`` names a durable session file."""
+
+    sessions: BaseSessionService
+    artifacts: BaseArtifactService
+    where: str | None = None
+
+    def close(self) -> None:
+        if isinstance(self.sessions, SqliteSessionService):
+            self.sessions.close()
+
+
+def open_stores(db: str | None) -> Stores:
+    """Sessions in the SQLite file ``db`` (default .yadk/sessions.db) and artifacts in an
+    ``artifacts/`` folder beside it; ``:memory:`` keeps both in memory."""
+    if db == ":memory:":
+        return Stores(InMemorySessionService(), InMemoryArtifactService())
+    target = db or DEFAULT_DB
+    try:
+        sessions = SqliteSessionService(target)
+    except YadkError as exc:
+        raise CommandError(f"--db {target}: {exc.message}") from None
+    return Stores(sessions, FileArtifactService(sessions.path.parent / "artifacts"), target)
+
+
+async def open_session(
+    runner: Runner,
+    *,
+    state: dict[str, Any] | None,
+    session_id: str | None,
+    prog: str = "yadk run",
+) -> tuple[Session, dict[str, Any] | None]:
+    """The session to talk in: ``session_id``'s if it exists (then ``state`` is returned as the
+    state change for the first message, since an existing session keeps its state), else a new
+    one holding ``state``."""
+    sessions = runner.session_service
+    session = None
+    if session_id is not None:
+        session = await sessions.get_session(
+            app_name=runner.app_name, user_id=USER_ID, session_id=session_id
+        )
+    if session is None:
+        session = await sessions.create_session(
+            app_name=runner.app_name, user_id=USER_ID, state=state, session_id=session_id
+        )
+        return session, None
+    note(f"continuing session {session.id} ({len(session.events)} earlier events)", prog=prog)
+    return session, (dict(state) if state else None)
+
+
+async def send_message(
+    runner: Runner,
+    session_id: str,
+    text: str,
+    *,
+    out: TextIO,
+    state_delta: dict[str, Any] | None = None,
+    json_lines: bool = False,
+    echo_user: bool = True,
+) -> bool:
+    """Run one invocation for the user's ``text`` and print its events to ``out`` (taken before
+    ``quiet_stdout``); True when it ended in an error."""
+    failed = False
+    async for event in runner.run_async(
+        user_id=USER_ID, session_id=session_id, new_message=text, state_delta=state_delta
+    ):
+        failed = failed or bool(event.error_code)
+        show_event(event, out, json_lines=json_lines, echo_user=echo_user)
+    return failed
+
+
+def quiet_stdout(json_lines: bool) -> contextlib.AbstractContextManager[Any]:
+    """With JSON lines on stdout, what user code (tools, callbacks) prints goes to stderr, so
+    it cannot corrupt them."""
+    return contextlib.redirect_stdout(sys.stderr) if json_lines else contextlib.nullcontext()
+
+
+def note_saved(session_id: str, stored_in: str, *, prog: str = "yadk run") -> None:
+    note(
+        f"session {session_id} is saved in {stored_in}; continue it with --session-id {session_id}",
+        prog=prog,
+    )
+
+
+def show_event(event: Event, out: TextIO, *, json_lines: bool, echo_user: bool) -> None:
+    """Print ``event`` as JSON or as transcript lines (error lines on stderr)."""
+    if json_lines:
+        print(json.dumps(event.to_dict(), ensure_ascii=False), file=out, flush=True)
+        return
+    if event.author == "user" and not echo_user:
+        return
+    for line in event_lines(event):
+        if line.error:
+            out.flush()
+            print(line.text, file=sys.stderr, flush=True)
+        else:
+            print(line.text, file=out)
+
+
+def note(text: str, *, prog: str = "yadk run") -> None:
+    """A note on stderr, after what stdout holds so far."""
+    sys.stdout.flush()
+    print(f"{prog}: {text}", file=sys.stderr)
