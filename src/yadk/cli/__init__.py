@@ -47,6 +47,21 @@ def _subparser(
     return parser
 
 
+def _add_session_options(parser: argparse.ArgumentParser, *, db_help: str) -> None:
+    """The options ``run`` and ``dev`` share: the session, the model override, the output."""
+    parser.add_argument("--state", metavar="JSON", help="initial session state, a JSON object")
+    parser.add_argument(
+        "--session-id", metavar="ID", help="continue session ID (or start a new one with that ID)"
+    )
+    parser.add_argument("--db", metavar="PATH_OR_URL", help=db_help)
+    parser.add_argument(
+        "--model",
+        metavar="NAME",
+        help="use this model for every agent, e.g. scripted:turns.yaml or gemini-2.5-flash",
+    )
+    parser.add_argument("--json", action="store_true", help="print each event as one JSON line")
+
+
 def _add_run(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = _subparser(
         commands,
@@ -73,22 +88,11 @@ def _add_run(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         metavar="FILE",
         help='a JSON file {"state": {...}, "queries": ["...", ...]} to run query by query',
     )
-    parser.add_argument("--state", metavar="JSON", help="initial session state, a JSON object")
-    parser.add_argument(
-        "--session-id", metavar="ID", help="continue session ID (or start a new one with that ID)"
-    )
-    parser.add_argument(
-        "--db",
-        metavar="PATH_OR_URL",
-        help="the session store: a SQLite file or sqlite:/// URL, artifacts go beside it"
+    _add_session_options(
+        parser,
+        db_help="the session store: a SQLite file or sqlite:/// URL, artifacts go beside it"
         " (default .yadk/sessions.db; :memory: keeps nothing)",
     )
-    parser.add_argument(
-        "--model",
-        metavar="NAME",
-        help="use this model for every agent, e.g. scripted:turns.yaml or gemini-2.5-flash",
-    )
-    parser.add_argument("--json", action="store_true", help="print each event as one JSON line")
 
 
 def _add_dev(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -113,22 +117,11 @@ def _add_dev(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument(
         "agent", metavar="AGENT", help="a YAML config, or a folder holding root_agent.yaml"
     )
-    parser.add_argument("--state", metavar="JSON", help="initial session state, a JSON object")
-    parser.add_argument(
-        "--session-id", metavar="ID", help="continue session ID (or start a new one with that ID)"
-    )
-    parser.add_argument(
-        "--db",
-        metavar="PATH_OR_URL",
-        help="keep the session in a SQLite file or sqlite:/// URL, artifacts beside it"
+    _add_session_options(
+        parser,
+        db_help="keep the session in a SQLite file or sqlite:/// URL, artifacts beside it"
         " (default: in memory)",
     )
-    parser.add_argument(
-        "--model",
-        metavar="NAME",
-        help="use this model for every agent, e.g. scripted:turns.yaml or gemini-2.5-flash",
-    )
-    parser.add_argument("--json", action="store_true", help="print each event as one JSON line")
 
 
 def _add_inspect(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
