@@ -47,11 +47,14 @@ class RunConfig:
     """Per-invocation settings.
 
     ``max_llm_calls`` stops runaway tool loops with a clear error; ``raise_errors`` makes the
-    runner raise failures instead of ending the invocation with an error event.
+    runner raise failures instead of ending the invocation with an error event; ``streaming``
+    asks models to stream, and the runner yields their chunks as ``partial`` events (never stored)
+    before the final event.
     """
 
     max_llm_calls: int = 100
     raise_errors: bool = False
+    streaming: bool = False
 
 
 @dataclasses.dataclass

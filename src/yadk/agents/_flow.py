@@ -51,7 +51,21 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
     )
     if response is None:
         try:
-            response = await _call_model(agent.canonical_model, request, ctx)
+            async for chunk in _model_responses(agent.canonical_model, request, ctx):
+                if chunk.partial:
+                    # Streamed text for the impatient; never stored (the runner appends only
+                    # the final, aggregated event).
+                    yield Event(
+                        invocation_id=ctx.invocation_id,
+                        author=agent.name,
+                        branch=ctx.branch,
+                        content=chunk.content,
+                        partial=True,
+                    )
+                else:
+                    response = chunk
+            if response is None:
+                raise ModelError(f"Model {agent.canonical_model.model!r} returned no response.")
         except ModelError as exc:
             if ctx.run_config.raise_errors:
                 raise
@@ -96,7 +110,13 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
         ctx.end_invocation = True
 
 
-async def _call_model(model: BaseLlm, request: LlmRequest, ctx: InvocationContext) -> LlmResponse:
+async def _model_responses(
+    model: BaseLlm, request: LlmRequest, ctx: InvocationContext
+) -> AsyncGenerator[LlmResponse, None]:
+    """The model's responses: partial chunks (when ``RunConfig.streaming``), then the final one.
+
+    Counts the call against ``max_llm_calls``; any failure becomes a ``ModelError``.
+    """
     ctx.counter.llm_calls += 1
     limit = ctx.run_config.max_llm_calls
     if limit > 0 and ctx.counter.llm_calls > limit:
@@ -105,18 +125,16 @@ async def _call_model(model: BaseLlm, request: LlmRequest, ctx: InvocationContex
             " invocation (the model kept calling tools). Raise RunConfig.max_llm_calls if the"
             " task really needs more."
         )
-    final: LlmResponse | None = None
+    stream = ctx.run_config.streaming
     try:
-        async for chunk in model.generate_content_async(request, stream=False):
-            if not chunk.partial:
-                final = chunk
+        async for chunk in model.generate_content_async(request, stream=stream):
+            if chunk.partial and not stream:
+                continue
+            yield chunk
     except ModelError:
         raise
     except Exception as exc:
         raise ModelError(f"Model {model.model!r} failed: {type(exc).__name__}: {exc}") from exc
-    if final is None:
-        raise ModelError(f"Model {model.model!r} returned no response.")
-    return final
 
 
 def _as_response(value: Any) -> LlmResponse:

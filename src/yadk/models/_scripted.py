@@ -3,6 +3,7 @@
 Each call takes the first unused turn whose ``when`` regex (if any) matches the latest user text
 and whose ``agent`` (if any) names the calling agent. A turn may answer with text, function calls,
 or both. Every request is recorded in ``requests``; running out of turns raises ``ModelError``.
+Asked to stream, it yields the text in word-aligned partial chunks before the whole turn.
 """
 
 from __future__ import annotations
@@ -149,6 +150,13 @@ class ScriptedModel(BaseLlm):
         turn = self._take(user_text, llm_request.agent_name)
         if turn.delay:
             await asyncio.sleep(turn.delay)
+        if stream and turn.text:
+            # Stream the text in a few word-aligned chunks, then the whole turn, as streaming
+            # backends do.
+            for piece in _chunks(turn.text):
+                yield LlmResponse(
+                    content=Content(role="model", parts=[Part(text=piece)]), partial=True
+                )
         yield LlmResponse(content=turn.to_content(), turn_complete=True)
 
     def _take(self, user_text: str, agent_name: str) -> ScriptedTurn:
@@ -163,6 +171,20 @@ class ScriptedModel(BaseLlm):
             f" the rest matches agent {agent_name!r} and the user message {user_text[:80]!r}."
             " Add a turn to the script (or check its 'when:'/'agent:' filters)."
         )
+
+
+def _chunks(text: str, size: int = 24) -> list[str]:
+    """``text`` cut after spaces into pieces of about ``size`` characters."""
+    pieces: list[str] = []
+    start = 0
+    while start < len(text):
+        end = min(len(text), start + size)
+        space = text.rfind(" ", start, end + 1) if end < len(text) else -1
+        if space > start:
+            end = space + 1
+        pieces.append(text[start:end])
+        start = end
+    return pieces
 
 
 def _brief(exc: ValidationError) -> str:
