@@ -49,6 +49,8 @@ class LlmAgent(BaseAgent):
 
     _resolved_model: BaseLlm | None = PrivateAttr(default=None)
     _function_tools: dict[int, FunctionTool] = PrivateAttr(default_factory=dict)
+    # The transfer tool for the current targets; its schema is built once, not per model call.
+    _transfer_tool: Any = PrivateAttr(default=None)
 
     @field_validator("instruction", "global_instruction")
     @classmethod

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from yadk._contexts import InvocationContext, ReadonlyContext, ToolContext
 from yadk.agents._contents import build_contents
-from yadk.agents._transfer import TransferToAgentTool, transfer_instructions, transfer_targets
+from yadk.agents._transfer import transfer_instructions, transfer_targets, transfer_tool
 from yadk.models import LlmRequest
 from yadk.templating import inject_session_state
 from yadk.tools import BaseToolset
@@ -118,7 +118,7 @@ async def build_request(agent: LlmAgent, ctx: InvocationContext) -> LlmRequest:
     targets = transfer_targets(agent)
     if targets:
         request.append_instructions([transfer_instructions(agent, targets)])
-        await TransferToAgentTool([t.name for t in targets]).process_llm_request(
+        await transfer_tool(agent, targets).process_llm_request(
             tool_context=tool_context, llm_request=request
         )
     for unit in agent.tool_units():

@@ -12,7 +12,7 @@ if TYPE_CHECKING:
     from yadk.agents._base_agent import BaseAgent
     from yadk.agents._llm_agent import LlmAgent
 
-__all__ = ["TransferToAgentTool", "transfer_instructions", "transfer_targets"]
+__all__ = ["TransferToAgentTool", "transfer_instructions", "transfer_targets", "transfer_tool"]
 
 
 def transfer_targets(agent: LlmAgent) -> list[BaseAgent]:
@@ -55,6 +55,15 @@ def transfer_instructions(agent: LlmAgent, targets: list[BaseAgent]) -> str:
             f" your parent agent {agent.parent_agent.name}.\n"
         )
     return text
+
+
+def transfer_tool(agent: LlmAgent, targets: list[BaseAgent]) -> TransferToAgentTool:
+    """The agent's transfer tool for ``targets``, reused while the targets stay the same."""
+    names = [t.name for t in targets]
+    tool = agent._transfer_tool
+    if tool is None or tool.target_names != names:
+        tool = agent._transfer_tool = TransferToAgentTool(names)
+    return tool  # type: ignore[no-any-return]
 
 
 class TransferToAgentTool(FunctionTool):
