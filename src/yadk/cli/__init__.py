@@ -5,6 +5,10 @@ Only this package knows about argument parsing. Each command lives in ``_<comman
 that command runs, so ``yadk schema`` or ``yadk --help`` stay fast.
 
 Exit codes: 0 success, 1 a config, file-content or run error, 2 a usage error.
+
+No command ends in a traceback by default: an exception no command expected is reported as one
+line naming the command and the exception; ``yadk --verbose COMMAND`` or ``YADK_DEBUG=1`` prints
+the full traceback too.
 """
 
 from __future__ import annotations
@@ -16,7 +20,14 @@ import sys
 from collections.abc import Sequence
 
 from yadk import __version__
-from yadk.cli._common import EXIT_USAGE, CommandError, print_error
+from yadk.cli._common import (
+    EXIT_FAILURE,
+    EXIT_USAGE,
+    CommandError,
+    print_error,
+    print_unexpected,
+    show_tracebacks,
+)
 
 __all__ = ["build_parser", "main"]
 
@@ -270,6 +281,12 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=_Formatter,
     )
     parser.add_argument("--version", action="version", version=f"yadk {__version__}")
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="print the full traceback of unexpected errors (as YADK_DEBUG=1 does)",
+    )
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
     _add_run(commands)
     _add_dev(commands)
@@ -292,9 +309,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if module_name is None:
         parser.print_help(sys.stderr)
         return EXIT_USAGE
-    command = importlib.import_module(module_name)
     prog = f"yadk {module_name.rsplit('_', 1)[-1]}"
     try:
+        command = importlib.import_module(module_name)
         code: int = command.execute(args)
     except CommandError as exc:
         print_error(prog, exc)
@@ -308,4 +325,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 141
+    except Exception as exc:  # the last line of defence: one line, never a traceback by default
+        print_unexpected(prog, exc, traceback=show_tracebacks(args))
+        return EXIT_FAILURE
     return code

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
+import traceback as tracebacks
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,8 +26,10 @@ __all__ = [
     "not_loaded",
     "parse_state",
     "print_error",
+    "print_unexpected",
     "resolve_model_option",
     "set_model",
+    "show_tracebacks",
 ]
 
 EXIT_OK = 0
@@ -53,6 +57,44 @@ def print_error(prog: str, error: CommandError) -> None:
     for line in error.details:
         print(line, file=sys.stderr)
     print(f"{prog}: error: {error.message}", file=sys.stderr)
+
+
+def show_tracebacks(args: object = None) -> bool:
+    """Whether to print full tracebacks: the global ``--verbose`` flag, or ``YADK_DEBUG`` set to
+    anything but ``""``/``0``. Commands use it for tracebacks of user code (tools, callbacks) too."""
+    if getattr(args, "verbose", False):
+        return True
+    return os.environ.get("YADK_DEBUG", "").strip() not in ("", "0")
+
+
+def _one_line(text: str, limit: int = 300) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def print_unexpected(prog: str, error: BaseException, *, traceback: bool) -> None:
+    """Report an exception no command expected: one line naming the command and the exception.
+
+    The traceback is printed (before that line) only when asked for; otherwise the line says how
+    to get it. A ``YadkError`` is yadk refusing something on purpose, so its message is enough.
+    """
+    from yadk.errors import YadkError
+
+    sys.stdout.flush()
+    if traceback:
+        tracebacks.print_exception(error, file=sys.stderr)
+    if isinstance(error, YadkError):
+        detail = _one_line(error.message)
+    else:
+        message = _one_line(str(error))
+        detail = f"unexpected {type(error).__name__}" + (f": {message}" if message else "")
+    print(f"{prog}: error: {detail}", file=sys.stderr)
+    if not traceback and not isinstance(error, YadkError):
+        print(
+            f"  hint: run 'yadk --verbose {prog.removeprefix('yadk ')} ...' or set YADK_DEBUG=1"
+            " to see the full traceback",
+            file=sys.stderr,
+        )
 
 
 def parse_state(text: str | None, *, option: str = "--state") -> dict[str, Any]:
