@@ -28,6 +28,10 @@ def check_filename(filename: str) -> str:
 class BaseArtifactService(abc.ABC):
     """Saves and loads versioned artifacts; versions start at 0 and grow by one per save."""
 
+    async def aclose(self) -> None:
+        """Release connections and threads; the service is unusable afterwards."""
+        return None
+
     @abc.abstractmethod
     async def save_artifact(
         self,

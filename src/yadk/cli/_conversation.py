@@ -6,22 +6,17 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from yadk.artifacts import BaseArtifactService, FileArtifactService, InMemoryArtifactService
 from yadk.cli._common import CommandError
 from yadk.cli._transcript import event_lines
 from yadk.errors import YadkError
 from yadk.events import Event
 from yadk.runner import Runner
-from yadk.sessions import (
-    BaseSessionService,
-    InMemorySessionService,
-    Session,
-    SqliteSessionService,
-)
+from yadk.sessions import Session
+from yadk.stores import Stores
+from yadk.stores import open_stores as engine_open_stores
 
 __all__ = [
     "DEFAULT_DB",
@@ -41,30 +36,14 @@ USER_ID = "user"
 DEFAULT_DB = str(Path(".yadk") / "sessions.db")
 
 
-@dataclass
-class Stores:
-    """Where a run keeps sessions and artifacts; ``where`` names a durable session file."""
-
-    sessions: BaseSessionService
-    artifacts: BaseArtifactService
-    where: str | None = None
-
-    def close(self) -> None:
-        if isinstance(self.sessions, SqliteSessionService):
-            self.sessions.close()
-
-
 def open_stores(db: str | None) -> Stores:
-    """Sessions in the SQLite file ``db`` (default .yadk/sessions.db) and artifacts in an
-    ``artifacts/`` folder beside it; ``:memory:`` keeps both in memory."""
-    if db == ":memory:":
-        return Stores(InMemorySessionService(), InMemoryArtifactService())
+    """The stores ``--db`` names (default .yadk/sessions.db, artifacts in an ``artifacts/``
+    folder beside it; ``:memory:`` keeps both in memory), or a ``CommandError`` saying why not."""
     target = db or DEFAULT_DB
     try:
-        sessions = SqliteSessionService(target)
+        return engine_open_stores(target)
     except YadkError as exc:
         raise CommandError(f"--db {target}: {exc.message}") from None
-    return Stores(sessions, FileArtifactService(sessions.path.parent / "artifacts"), target)
 
 
 async def open_session(

@@ -3,6 +3,7 @@
 from yadk.errors import AlreadyExistsError, SessionNotFoundError, StaleSessionError
 from yadk.sessions._base import BaseSessionService, GetSessionConfig, ListSessionsResponse
 from yadk.sessions._memory import InMemorySessionService
+from yadk.sessions._open import open_session_service
 from yadk.sessions._session import Session
 from yadk.sessions._sqlite import SqliteSessionService
 from yadk.sessions._state import State
@@ -18,4 +19,5 @@ __all__ = [
     "SqliteSessionService",
     "StaleSessionError",
     "State",
+    "open_session_service",
 ]

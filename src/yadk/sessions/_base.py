@@ -63,6 +63,10 @@ class BaseSessionService(abc.ABC):
     async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
         """Delete a session; deleting a missing session does nothing."""
 
+    async def aclose(self) -> None:
+        """Release connections and threads; the service is unusable afterwards."""
+        return None
+
     async def append_event(self, session: Session, event: Event) -> Event:
         """Append ``event`` to ``session`` and apply its state delta.
 

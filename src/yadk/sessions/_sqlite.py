@@ -98,6 +98,9 @@ class SqliteSessionService(BaseSessionService):
     def close(self) -> None:
         self._conn.close()
 
+    async def aclose(self) -> None:
+        self.close()
+
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
