@@ -7,6 +7,7 @@ failures (a model or tool that fails while an invocation runs). Errors that goog
     YadkError
     ├── ConfigError (ValueError)            a YAML config is invalid; carries ``diagnostics``
     ├── AgentDefinitionError (ValueError)   an agent built in Python is invalid (name, model, tools)
+    ├── AgentLoadError                      an agent could not be built from its files (any cause)
     ├── TemplateError
     │   ├── TemplateKeyError (KeyError)     a required state key or artifact is missing
     │   ├── TemplateValueError (ValueError) e.g. no artifact service for ``{artifact.x}``
@@ -36,6 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AgentDefinitionError",
+    "AgentLoadError",
     "AlreadyExistsError",
     "ArtifactError",
     "CallbackError",
@@ -78,6 +80,25 @@ class ConfigError(YadkError, ValueError):
         if message is None:
             message = "\n".join(d.format() for d in self.diagnostics) or "invalid config"
         super().__init__(message)
+
+
+class AgentLoadError(YadkError):
+    """An agent could not be built from its files, for any reason (config, model, user code).
+
+    ``details`` are lines to show before the message (formatted diagnostics); ``diagnostics``
+    are the config diagnostics themselves, when the cause was a ``ConfigError``.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        diagnostics: Sequence[Diagnostic] = (),
+        details: Sequence[str] = (),
+    ) -> None:
+        super().__init__(message)
+        self.diagnostics = list(diagnostics)
+        self.details = list(details)
 
 
 class AgentDefinitionError(YadkError, ValueError):

@@ -5,24 +5,16 @@ from __future__ import annotations
 import io
 import json
 import sys
-import threading
-import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from yadk.cli._common import OFFLINE_HINT
 from yadk.cli._dev import dev_loop
-from yadk.cli._reload import AgentReloader, changed_files_text
-from yadk.cli._watch import (
-    ScriptedChanges,
-    WatchFailed,
-    WatchfilesChanges,
-    matters,
-    watch_roots,
-)
 from yadk.models import ScriptedModel
+from yadk.reload import AgentReloader, ScriptedChanges, WatchFailed
 
 Cli = Callable[..., tuple[int, str, str]]
 Step = str | Callable[[], Any]
@@ -73,9 +65,8 @@ async def dev(
     model: ScriptedModel | None = None,
     **options: Any,
 ) -> int:
-    return await dev_loop(
-        AgentReloader(folder, model=model), changes, stdin=Typist(steps), **options
-    )
+    reloader = AgentReloader(folder, model=model, model_hint=OFFLINE_HINT)
+    return await dev_loop(reloader, changes, stdin=Typist(steps), **options)
 
 
 @pytest.fixture
@@ -349,105 +340,6 @@ async def test_a_failed_reload_also_watches_the_files_it_blames(
     assert err.endswith("reloaded: 1 file changed (prompts/main.md)\n")
     assert model.requests[2].system_instruction == "From a file." + SYSTEM
     assert changes.watched == {bot / "root_agent.yaml", prompt}
-
-
-@pytest.mark.parametrize(
-    ("path", "added", "expected"),
-    [
-        ("bot/prompts/", True, True),  # a new folder: files made in it may go unreported
-        ("bot/root_agent.yaml", False, True),
-        ("bot/skills/greet/SKILL.md", False, True),  # inside a watched folder
-        ("bot/skills/new/SKILL.md", True, True),
-        ("bot/prompts/new.md", True, True),  # a new file that a config may now reference
-        ("bot/extra.py", True, True),
-        ("bot/replay.json", False, False),  # an edit to a file the agent does not use
-        ("bot/notes.log", True, False),
-        ("bot/notes/", False, False),  # a folder that is not new
-        ("bot/__pycache__/tools.cpython-311.pyc", True, False),
-        ("bot/.yadk/sessions.db", True, False),
-        ("bot/.yadk/artifacts/notes.md", True, False),
-        ("bot/skills/__pycache__/", True, False),
-        ("bot/skills/greet/node_modules/x.md", True, False),
-        ("bot/.root_agent.yaml.swp", True, False),
-        ("bot/root_agent.yaml~", True, False),
-        ("bot/4913", True, False),
-        ("bot/skills/greet/.#SKILL.md", True, False),
-        ("elsewhere/new.yaml", True, False),  # outside the agent folder
-        ("shared/tools.py", False, True),  # a dependency outside it
-    ],
-)
-def test_which_changes_matter(tmp_path: Path, path: str, added: bool, expected: bool) -> None:
-    files = frozenset(
-        {
-            tmp_path / "bot" / "root_agent.yaml",
-            tmp_path / "bot" / "skills",
-            tmp_path / "shared" / "tools.py",
-        }
-    )
-    folder = path.endswith("/")  # the table marks folders with a trailing slash
-    found = matters(tmp_path / path, root=tmp_path / "bot", files=files, added=added, folder=folder)
-    assert found is expected
-
-
-def test_a_project_inside_a_dot_folder_is_watched(tmp_path: Path) -> None:
-    root = tmp_path / ".work" / "bot"
-    new = root / "prompts" / "new.md"
-    assert matters(new, root=root, files=frozenset(), added=True)
-
-
-def test_watch_roots_cover_the_agent_folder_and_dependencies_outside_it(tmp_path: Path) -> None:
-    for folder in ("bot/prompts", "shared/skills/greet", "lib"):
-        (tmp_path / folder).mkdir(parents=True)
-    files = [
-        tmp_path / "bot" / "root_agent.yaml",
-        tmp_path / "bot" / "prompts",
-        tmp_path / "shared" / "skills" / "greet",
-        tmp_path / "lib" / "tools.py",
-        tmp_path / "gone" / "x.md",
-    ]
-    assert watch_roots(tmp_path / "bot", files) == [
-        tmp_path / "bot",
-        tmp_path / "lib",
-        tmp_path / "shared" / "skills" / "greet",
-    ]
-
-
-@pytest.mark.parametrize(
-    ("names", "expected"),
-    [
-        (["root_agent.yaml"], "1 file changed (root_agent.yaml)"),
-        (["b.md", "a.yaml"], "2 files changed (a.yaml, b.md)"),
-        (
-            [f"{n}.md" for n in "abcdefg"],
-            "7 files changed (a.md, b.md, c.md, d.md, e.md, and 2 more)",
-        ),
-    ],
-)
-def test_changed_files_text(tmp_path: Path, names: list[str], expected: str) -> None:
-    assert changed_files_text([tmp_path / n for n in names], tmp_path) == expected
-
-
-def test_watchfiles_source_reports_real_edits_and_new_files(bot: Path) -> None:
-    root = bot / "root_agent.yaml"
-    (bot / "prompts").mkdir()
-    source = WatchfilesChanges(timeout_ms=50)
-    try:
-        source.watch(bot, {root})
-        assert source.wait_ready(10)
-        write(bot / "__pycache__" / "tools.cpython-311.pyc", "x")
-        write(bot / "notes.log", "x")
-        write(root, "name: bot\ninstruction: Be kind.\n")
-        write(bot / "prompts" / "new.md", "New.")
-        wanted = {root, bot / "prompts" / "new.md"}
-        seen: set[Path] = set()
-        deadline = time.monotonic() + 10
-        while not wanted <= seen and time.monotonic() < deadline:
-            seen |= source.poll()
-            threading.Event().wait(0.02)
-        # The cache file and the log were written first, so they would have been seen by now.
-        assert seen == wanted
-    finally:
-        source.close()
 
 
 def test_the_command_runs_a_conversation_with_the_real_watcher(

@@ -18,6 +18,7 @@ __all__ = [
     "EXIT_FAILURE",
     "EXIT_OK",
     "EXIT_USAGE",
+    "OFFLINE_HINT",
     "CommandError",
     "agent_path",
     "check_models",
@@ -145,29 +146,23 @@ def load_agent(path: Path) -> BaseAgent:
 def not_loaded(path: Path, error: YadkError) -> CommandError:
     """The CommandError for a config that did not load: every diagnostic of a ``ConfigError``,
     then one line pointing at ``yadk validate``."""
-    from yadk.errors import ConfigError
+    from yadk.reload import load_failure
 
-    if not isinstance(error, ConfigError):
-        return CommandError(f"{path} was not loaded: {error.message}")
-    count = len(error.diagnostics) or 1
-    return CommandError(
-        f"{path} was not loaded: {count} problem{'s' if count != 1 else ''}"
-        f" (run 'yadk validate {path}' to check it)",
-        details=[d.format() for d in error.diagnostics] or [error.message],
-    )
+    failure = load_failure(path, error)
+    return CommandError(failure.message, details=failure.details)
 
 
 def llm_agents(root: BaseAgent) -> list[LlmAgent]:
-    from yadk.agents import LlmAgent
+    from yadk.reload import llm_agents as listed
 
-    return [agent for agent in root.walk() if isinstance(agent, LlmAgent)]
+    return listed(root)
 
 
 def set_model(root: BaseAgent, model: str | BaseLlm) -> None:
-    """Make every LlmAgent in the tree use ``model`` (agents without their own model would
-    inherit it anyway; setting it everywhere also covers trees whose root is a workflow agent)."""
-    for agent in llm_agents(root):
-        agent.model = model
+    """Make every LlmAgent in the tree use ``model``."""
+    from yadk.reload import set_model as set_everywhere
+
+    set_everywhere(root, model)
 
 
 def resolve_model_option(name: str) -> BaseLlm:
@@ -181,17 +176,16 @@ def resolve_model_option(name: str) -> BaseLlm:
         raise CommandError(f"--model {name}: {exc.message}") from None
 
 
+OFFLINE_HINT = "to run offline, pass --model scripted:FILE"
+
+
 def check_models(root: BaseAgent) -> None:
     """Resolve every LlmAgent's model before the first message, so a missing model or backend
     is reported up front rather than as an error event mid-conversation."""
-    from yadk.errors import AgentDefinitionError, ModelError
+    from yadk.errors import AgentLoadError
+    from yadk.reload import check_models as check
 
-    for agent in llm_agents(root):
-        try:
-            _ = agent.canonical_model
-        except AgentDefinitionError as exc:
-            raise CommandError(exc.message) from None
-        except ModelError as exc:
-            offline = isinstance(agent.model, str) and agent.model.startswith("scripted:")
-            hint = "" if offline else "\n  hint: to run offline, pass --model scripted:FILE"
-            raise CommandError(f"agent {agent.name!r}: {exc.message}{hint}") from None
+    try:
+        check(root, hint=OFFLINE_HINT)
+    except AgentLoadError as exc:
+        raise CommandError(exc.message) from None

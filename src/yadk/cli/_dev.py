@@ -17,6 +17,8 @@ from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
 from yadk.cli._common import (
     EXIT_FAILURE,
     EXIT_OK,
+    OFFLINE_HINT,
+    CommandError,
     agent_path,
     parse_state,
     resolve_model_option,
@@ -30,8 +32,8 @@ from yadk.cli._conversation import (
     send_message,
 )
 from yadk.cli._input import LineReader
-from yadk.cli._reload import AgentReloader
-from yadk.cli._watch import ChangeSource, WatchFailed, WatchfilesChanges
+from yadk.errors import AgentLoadError
+from yadk.reload import AgentReloader, ChangeSource, WatchFailed, WatchfilesChanges
 from yadk.runner import Runner
 from yadk.sessions import BaseSessionService, InMemorySessionService
 
@@ -45,7 +47,10 @@ def execute(args: argparse.Namespace) -> int:
     path = agent_path(args.agent)
     state = parse_state(args.state)
     model = resolve_model_option(args.model) if args.model else None
-    reloader = AgentReloader(path, model=model)
+    try:
+        reloader = AgentReloader(path, model=model, model_hint=OFFLINE_HINT)
+    except AgentLoadError as exc:
+        raise CommandError(exc.message, details=exc.details) from None
     stores = open_stores(args.db or ":memory:")
     changes = WatchfilesChanges()
     try:

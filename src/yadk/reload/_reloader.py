@@ -1,23 +1,25 @@
-"""AgentReloader: the agent ``yadk dev`` runs, rebuilt from its files when they change.
+"""AgentReloader: an agent rebuilt from its files when they change (validate, then swap).
 
 A reload that fails leaves the current agent in place and says why, so a half-typed edit never
-takes a working conversation down.
+takes a working conversation or server down.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from yadk.cli._common import CommandError, check_models, llm_agents, not_loaded, set_model
+from yadk.errors import AgentLoadError
+from yadk.reload._loading import llm_agents, load
 
 if TYPE_CHECKING:
     from yadk.agents import BaseAgent
-    from yadk.config import LoadedAgent
+    from yadk.config import Diagnostic, LoadedAgent
     from yadk.models import BaseLlm
 
 __all__ = ["AgentReloader", "Reload", "changed_files_text"]
@@ -28,29 +30,54 @@ _SHOWN = 5
 
 @dataclass
 class Reload:
-    """The outcome of one reload: ``ok``, and the lines to print on stderr."""
+    """The outcome of one reload.
+
+    ``files`` are the changed files (relative to the agent folder when inside it), ``ms`` how
+    long the reload took. A failed reload has ``error`` (one line), ``details`` (lines such as
+    formatted diagnostics) and the ``diagnostics`` themselves when a config was invalid.
+    """
 
     ok: bool
-    lines: list[str] = field(default_factory=list)
+    files: list[str]
+    ms: float
+    error: str = ""
+    details: list[str] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def lines(self) -> list[str]:
+        """What a terminal shows: one line, or the failure with why and what happens now."""
+        summary = files_text(self.files)
+        if self.ok:
+            return [f"reloaded: {summary}"]
+        return [f"reload failed: {summary}", *(self.details or [self.error]), KEPT]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready mapping (the ``/dev/events`` stream of ``yadk serve --reload``)."""
+        data: dict[str, Any] = {"ok": self.ok, "files": self.files, "ms": round(self.ms, 1)}
+        if not self.ok:
+            data["error"] = self.error
+            data["diagnostics"] = [d.to_dict() for d in self.diagnostics]
+            data["details"] = self.details
+        return data
 
 
 class AgentReloader:
-    """Loads the agent at ``path`` and reloads it on demand.
+    """Loads the agent at ``path`` and reloads it on demand; raises ``AgentLoadError`` when the
+    first load fails.
 
-    ``model`` (``--model``) replaces every agent's model, on every load. Without it, a scripted
-    model whose turns did not change is carried over to the new agent, so the script continues
-    where it was instead of starting again.
+    ``model`` replaces every agent's model, on every load. Without it, a scripted model whose
+    turns did not change is carried over to the new agent, so the script continues where it was
+    instead of starting again. ``model_hint`` follows a model name that does not resolve.
     """
 
-    def __init__(self, path: Path, *, model: BaseLlm | None = None) -> None:
+    def __init__(self, path: Path, *, model: BaseLlm | None = None, model_hint: str = "") -> None:
         self.path = path
         self.model = model
+        self.model_hint = model_hint
         self.loads = 0
         self._problem_files: set[Path] = set()
-        try:
-            self.loaded = self._load(reload_modules=False)
-        except _Failed as exc:
-            raise exc.error from None
+        self.loaded = self._load(reload_modules=False)
 
     @property
     def agent(self) -> BaseAgent:
@@ -68,41 +95,31 @@ class AgentReloader:
 
     def reload(self, changed: Iterable[Path]) -> Reload:
         """Rebuild the agent after ``changed`` files changed; on failure keep the current one."""
+        started = time.perf_counter()
         changed = set(changed)
-        _forget_bytecode(changed)
-        summary = changed_files_text(changed, self.root)
+        forget_bytecode(changed)
+        names = shown_names(changed, self.root)
         try:
             loaded = self._load(reload_modules=True)
-        except _Failed as exc:
-            self._problem_files = {p for p in exc.paths if p.exists()}
-            why = exc.error.details or [exc.error.message]
-            return Reload(False, [f"reload failed: {summary}", *why, KEPT])
+        except AgentLoadError as exc:
+            self._problem_files = {
+                Path(d.path) for d in exc.diagnostics if d.path and Path(d.path).exists()
+            }
+            ms = (time.perf_counter() - started) * 1000
+            return Reload(False, names, ms, exc.message, exc.details, exc.diagnostics)
         self._carry_scripted_models(self.loaded.agent, loaded.agent)
         self.loaded = loaded
         self._problem_files = set()
-        return Reload(True, [f"reloaded: {summary}"])
+        return Reload(True, names, (time.perf_counter() - started) * 1000)
 
     def _load(self, *, reload_modules: bool) -> LoadedAgent:
-        from yadk.config import load_agent_with_sources
-        from yadk.errors import ConfigError, YadkError
-
         self.loads += 1
-        try:
-            loaded = load_agent_with_sources(self.path, reload_modules=reload_modules)
-            if self.model is not None:
-                set_model(loaded.agent, self.model)
-            check_models(loaded.agent)
-        except ConfigError as exc:
-            paths = {Path(d.path) for d in exc.diagnostics if d.path}
-            raise _Failed(not_loaded(self.path, exc), paths) from None
-        except YadkError as exc:
-            raise _Failed(not_loaded(self.path, exc), set()) from None
-        except CommandError as exc:
-            raise _Failed(exc, set()) from None
-        except Exception as exc:  # user code run while loading (a factory, a class) may raise
-            error = CommandError(f"{self.path} was not loaded: {type(exc).__name__}: {exc}")
-            raise _Failed(error, set()) from None
-        return loaded
+        return load(
+            self.path,
+            model=self.model,
+            model_hint=self.model_hint,
+            reload_modules=reload_modules,
+        )
 
     def _carry_scripted_models(self, old: BaseAgent, new: BaseAgent) -> None:
         if self.model is not None:
@@ -127,24 +144,22 @@ class AgentReloader:
                 agent.model = carried[id(agent.model)]
 
 
-class _Failed(Exception):
-    """A load failed: ``error`` says why, ``paths`` are the files its diagnostics name."""
-
-    def __init__(self, error: CommandError, paths: set[Path]) -> None:
-        super().__init__(error.message)
-        self.error = error
-        self.paths = paths
-
-
 def changed_files_text(changed: Iterable[Path], root: Path) -> str:
     """``2 files changed (a.yaml, prompts/x.md)``: paths relative to the agent folder when inside
     it, at most five named."""
-    names = sorted(_shown(path, root) for path in changed)
+    return files_text(shown_names(changed, root))
+
+
+def files_text(names: list[str]) -> str:
     count = len(names)
     listed = ", ".join(names[:_SHOWN])
     if count > _SHOWN:
         listed += f", and {count - _SHOWN} more"
     return f"{count} file{'s' if count != 1 else ''} changed ({listed})"
+
+
+def shown_names(changed: Iterable[Path], root: Path) -> list[str]:
+    return sorted(_shown(path, root) for path in changed)
 
 
 def _shown(path: Path, root: Path) -> str:
@@ -154,9 +169,12 @@ def _shown(path: Path, root: Path) -> str:
     return str(path)
 
 
-def _forget_bytecode(changed: set[Path]) -> None:
-    # Python trusts a cached .pyc whose recorded source mtime (whole seconds) and size match; an
-    # edit within the same second that keeps the size would otherwise import the old code.
+def forget_bytecode(changed: Iterable[Path]) -> None:
+    """Drop the cached byte-code of changed modules.
+
+    Python trusts a cached .pyc whose recorded source mtime (whole seconds) and size match; an
+    edit within the same second that keeps the size would otherwise import the old code.
+    """
     for path in changed:
         if path.suffix == ".py":
             try:

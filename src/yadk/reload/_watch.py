@@ -1,5 +1,5 @@
-"""Where ``yadk dev`` learns which files changed: the ``ChangeSource`` protocol, a watchfiles
-implementation, and ``ScriptedChanges`` for tests.
+"""Where the dev loop (``yadk dev``, ``yadk serve --reload``) learns which files changed: the
+``ChangeSource`` protocol, a watchfiles implementation, and ``ScriptedChanges`` for tests.
 
 The dev loop only ever asks "what changed since I last asked?" (``poll``), so reload logic is
 tested with scripted change batches, without a real watcher and without sleeping.
