@@ -19,7 +19,8 @@ import textwrap
 import timeit
 from typing import Any
 
-from yadk.examples import coerce_examples, convert_examples_to_text
+from yadk.examples import convert_examples_to_text
+from yadk.examples._example import coerce_examples
 from yadk.models import LlmRequest
 from yadk.testing import tool_context
 from yadk.tools._example_tool import ExampleTool

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
 from yadk.agents import Agent, LlmAgent, LoopAgent, ParallelAgent, SequentialAgent
@@ -10,7 +11,10 @@ from yadk.runner import Runner
 if TYPE_CHECKING:
     from yadk.agents import BaseAgent
 
-__version__ = "0.1.0"
+try:
+    __version__ = version("yadk")
+except PackageNotFoundError:  # running from a source tree that was never installed
+    __version__ = "0+unknown"
 
 __all__ = [
     "Agent",

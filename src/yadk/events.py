@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from yadk.types import Content, FunctionCall, FunctionResponse
 
-__all__ = ["Event", "EventActions", "new_event_id"]
+__all__ = ["Event", "EventActions"]
 
 
 def new_event_id() -> str:

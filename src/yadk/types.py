@@ -33,7 +33,6 @@ __all__ = [
     "ModelContent",
     "Part",
     "UserContent",
-    "content_text",
 ]
 
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from yadk import Runner
 from yadk.config import load_agent
-from yadk.examples import convert_examples_to_text, load_examples_file
+from yadk.examples import convert_examples_to_text
+from yadk.examples._files import load_examples_file
 from yadk.models import ScriptedModel
 
 WriteTree = Callable[[dict[str, str]], Path]

@@ -8,12 +8,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from yadk.examples import (
-    Example,
-    ExampleValidationError,
-    load_examples_file,
-    yaml_node_line,
-)
+from yadk.examples import Example
+from yadk.examples._example import ExampleValidationError
+from yadk.examples._files import load_examples_file, yaml_node_line
 from yadk.types import FunctionCall, ModelContent, Part, UserContent
 
 YAML_EXAMPLES = """\

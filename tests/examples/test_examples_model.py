@@ -8,13 +8,8 @@ import pytest
 
 import yadk.examples
 from yadk.errors import ExampleError
-from yadk.examples import (
-    BaseExampleProvider,
-    Example,
-    ExampleValidationError,
-    coerce_examples,
-    example_input_text,
-)
+from yadk.examples import BaseExampleProvider, Example
+from yadk.examples._example import ExampleValidationError, coerce_examples, example_input_text
 from yadk.types import FunctionCall, ModelContent, Part, UserContent
 
 GOOD = {

@@ -7,7 +7,9 @@ from typing import Any
 
 import pytest
 
-from yadk.examples import Example, coerce_examples, convert_examples_to_text, is_gemini_model
+from yadk.examples import Example, convert_examples_to_text
+from yadk.examples._example import coerce_examples
+from yadk.examples._render import is_gemini_model
 from yadk.types import Content, FunctionResponse, Part
 
 HEAD = (

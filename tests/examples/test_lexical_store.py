@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from yadk.errors import ExampleError
-from yadk.examples import BaseExampleProvider, Example, LexicalExampleStore, tokenize
+from yadk.examples import BaseExampleProvider, Example, LexicalExampleStore
+from yadk.examples._lexical import tokenize
 from yadk.types import ModelContent, UserContent
 
 

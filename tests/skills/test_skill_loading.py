@@ -9,14 +9,8 @@ import pydantic
 import pytest
 
 from yadk.errors import SkillError
-from yadk.skills import (
-    Frontmatter,
-    Resources,
-    Skill,
-    list_skills_in_dir,
-    load_skill_from_dir,
-    load_skills_from_dir,
-)
+from yadk.skills import Frontmatter, Resources, Skill, load_skill_from_dir, load_skills_from_dir
+from yadk.skills._loading import list_skills_in_dir
 
 
 def test_load_skill_from_dir(make_skill) -> None:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from yadk.skills import Resources, ResourceTooLargeError, Script, load_skill_from_dir
+from yadk.skills import Resources, load_skill_from_dir
+from yadk.skills._resources import ResourceTooLargeError, Script
 
 
 @pytest.fixture

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from yadk.skills import Frontmatter, Resources, Script, Skill, SkillToolset
+from yadk.skills import Frontmatter, Resources, Skill, SkillToolset
+from yadk.skills._resources import Script
 from yadk.skills._scripts import script_argv
 from yadk.testing import tool_context
 

@@ -16,10 +16,10 @@ from yadk.skills import (
     Skill,
     SkillRegistry,
     SkillToolset,
-    skill_system_instruction,
     skill_toolset_from_paths,
 )
 from yadk.skills import _toolset as toolset_module
+from yadk.skills._prompt import skill_system_instruction
 from yadk.testing import tool_context
 from yadk.tools import BaseTool
 from yadk.types import Content, Part

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from yadk.skills import SkillProblem, validate_skill_dir, validate_skill_paths
+from yadk.skills._validation import SkillProblem, validate_skill_dir, validate_skill_paths
 
 NAME_FORMAT = (
     "name must be lowercase kebab-case (a-z, 0-9, hyphens), with no leading, trailing, or "

@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 import pytest
 
 import yadk.templating
-from yadk.templating import CompiledTemplate, clear_template_caches, compile_template
+from yadk.templating import clear_template_caches
 from yadk.templating._cache import TextCache
+from yadk.templating._compiled import CompiledTemplate, compile_template
 
 if TYPE_CHECKING:
     from tests.templating.conftest import MakeContext

@@ -271,7 +271,7 @@ def test_positions_on_later_lines() -> None:
 
 def test_results_agree_with_the_renderer() -> None:
     """Every state/artifact placeholder reported is one the engine fills, and vice versa."""
-    from yadk.templating import compile_template
+    from yadk.templating._compiled import compile_template
 
     template = "{a} {b?} {c d} {artifact.f} ${g} {outer{h}} {{i}} {j:k}"
     reported = [

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from yadk.errors import TemplateError, TemplateKeyError, TemplateValueError
-from yadk.templating import compile_template, inject_session_state
+from yadk.templating import inject_session_state
+from yadk.templating._compiled import compile_template
 
 if TYPE_CHECKING:
     from tests.templating.conftest import MakeContext

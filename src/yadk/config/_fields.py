@@ -354,7 +354,7 @@ class FieldReader(LoaderBase):
 
     def state_keys(self, scope: FileScope, at: KeyPath, value: Any) -> list[str] | None:
         """``state:`` as a list of keys or a mapping of key to description."""
-        from yadk.templating import is_valid_state_name
+        from yadk.templating._syntax import is_valid_state_name
 
         if not self.expect(
             scope,

@@ -263,7 +263,8 @@ class ToolReader(FieldReader):
                 if folder is not None:
                     folders.append(folder)
         from yadk.errors import SkillError
-        from yadk.skills import expand_skill_paths, skill_toolset_from_paths, validate_skill_paths
+        from yadk.skills import skill_toolset_from_paths
+        from yadk.skills._validation import expand_skill_paths, validate_skill_paths
 
         found, _ = expand_skill_paths(folders)
         self.files.update(found)
@@ -290,7 +291,8 @@ class ToolReader(FieldReader):
     def example_tool(self, scope: FileScope, at: KeyPath, args: Any, *, shorthand: bool) -> Any:
         """``ExampleTool`` args, or the ``examples:`` shorthand (list, file or provider name)."""
         from yadk.errors import ToolExecutionError
-        from yadk.examples import ExampleValidationError, coerce_examples, load_examples_file
+        from yadk.examples._example import ExampleValidationError, coerce_examples
+        from yadk.examples._files import load_examples_file
         from yadk.tools import ExampleTool
         from yadk.tools._example_tool import looks_like_examples_path
 

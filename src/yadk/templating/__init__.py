@@ -8,22 +8,16 @@ literal, for ``yadk validate`` and editors.
 
 from __future__ import annotations
 
-from yadk.templating._artifacts import artifact_to_text, load_artifact_text
+from yadk.templating._artifacts import artifact_to_text
 from yadk.templating._cache import clear_template_caches
-from yadk.templating._compiled import CompiledTemplate, compile_template
 from yadk.templating._inject import InstructionProvider, inject_session_state
 from yadk.templating._placeholders import Placeholder, find_placeholders
-from yadk.templating._syntax import is_valid_state_name
 
 __all__ = [
-    "CompiledTemplate",
     "InstructionProvider",
     "Placeholder",
     "artifact_to_text",
     "clear_template_caches",
-    "compile_template",
     "find_placeholders",
     "inject_session_state",
-    "is_valid_state_name",
-    "load_artifact_text",
 ]
