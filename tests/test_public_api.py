@@ -99,8 +99,14 @@ CONTRACT: dict[str, set[str]] = {
 DOCUMENTED: dict[str, set[str]] = {
     # google-genai's Part.file_data shape (docs/engine.md, Content and Part).
     "yadk.types": {"FileData"},
-    # ADK's names for the session service's arguments and results (docs/engine.md).
-    "yadk.sessions": {"AlreadyExistsError", "GetSessionConfig", "ListSessionsResponse"},
+    # ADK's names for the session service's arguments and results (docs/engine.md), and the
+    # store chosen by URL (--db) that every command opens.
+    "yadk.sessions": {
+        "AlreadyExistsError",
+        "GetSessionConfig",
+        "ListSessionsResponse",
+        "open_session_service",
+    },
     # docs/engine.md and docs/multi_agent.md: Agent = LlmAgent, RunConfig.
     "yadk.agents": {"Agent", "RunConfig"},
     # docs/templating.md: Placeholder fields, artifact rendering, the template cache.
