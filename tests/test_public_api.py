@@ -144,6 +144,7 @@ DOCUMENTED: dict[str, set[str]] = {
     # The whole error tree drawn in yadk/errors.py's docstring.
     "yadk.errors": {
         "AgentDefinitionError",
+        "AgentLoadError",
         "AlreadyExistsError",
         "ArtifactError",
         "CallbackError",
