@@ -61,8 +61,8 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str, str]]]] = [
                 "error",
                 "skill-frontmatter-yaml",
                 (
-                    "Invalid YAML in frontmatter: while parsing a flow sequence: did not find expected "
-                    "',' or ']'"
+                    "Invalid YAML in frontmatter: expected ',' or ']', but got ':'"
+                    " (while parsing a flow sequence)."
                 ),
             )
         ],

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 from yaml.constructor import SafeConstructor
 
+from yadk import _yaml as bounded
 from yadk.config._env import as_scalar, substitute_env, whole_reference
 
 __all__ = ["Document", "KeyPath", "parse_document"]
@@ -22,11 +23,10 @@ __all__ = ["Document", "KeyPath", "parse_document"]
 KeyPath = tuple[Any, ...]
 Report = Callable[[int, int, str, str, str], None]
 
-# The pure-Python SafeLoader, as google-adk uses (yaml.safe_load): libyaml differs on edge cases.
-_Loader: Any = yaml.SafeLoader
-_MERGE_TAG = "tag:yaml.org,2002:merge"
-_SEQUENCE_TAGS = {"tag:yaml.org,2002:seq", "tag:yaml.org,2002:omap", "tag:yaml.org,2002:pairs"}
-_MAPPING_TAGS = {"tag:yaml.org,2002:map", "tag:yaml.org,2002:set"}
+_MERGE_TAG = bounded.MERGE_TAG
+_SEQUENCE_TAGS = bounded.SEQUENCE_TAGS
+_MAPPING_TAGS = bounded.MAPPING_TAGS
+_UNREADABLE_KEY = object()
 
 
 @dataclasses.dataclass
@@ -105,18 +105,14 @@ class Document:
 
 def parse_document(path: Path, text: str, report: Report) -> Document | None:
     """Parse ``text`` (the contents of ``path``); problems go to ``report(line, col, rule,
-    message, hint)``. Returns ``None`` when the file has no usable document."""
+    message, hint)``. Returns ``None`` when the file has no usable document.
+
+    Reading is bounded (see ``yadk._yaml``): a document past the depth or size limits, or with
+    an alias that contains itself, is reported once at the place the limit was hit."""
     try:
-        root = yaml.compose(text, Loader=_Loader)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-        problem = exc.problem or "invalid YAML"
-        context = f" ({exc.context})" if exc.context else ""
-        report(line, column, "yaml-syntax", f"Invalid YAML: {problem}{context}.", "")
-        return None
-    except yaml.YAMLError as exc:
-        report(1, 1, "yaml-syntax", f"Invalid YAML: {exc}.", "")
+        root = bounded.compose(text)
+    except bounded.YamlProblem as problem:
+        report(problem.line, problem.column, problem.rule, problem.message, problem.hint)
         return None
     if root is None:
         report(
@@ -128,7 +124,11 @@ def parse_document(path: Path, text: str, report: Report) -> Document | None:
         )
         return None
     document = Document(path=path, text=text, data=None)
-    document.data = _Walker(document, report).convert(root, ())
+    try:
+        document.data = _Walker(document, report).convert(root, ())
+    except bounded.YamlProblem as problem:
+        report(problem.line, problem.column, problem.rule, problem.message, problem.hint)
+        return None
     return document
 
 
@@ -136,9 +136,16 @@ class _Walker:
     def __init__(self, document: Document, report: Report) -> None:
         self.document = document
         self.report = report
-        self.constructor = SafeConstructor()
+        self.budget = bounded.NodeBudget()
 
     def convert(self, node: yaml.Node, at: KeyPath) -> Any:
+        self.budget.enter(node, len(at))
+        try:
+            return self._convert(node, at)
+        finally:
+            self.budget.leave(node)
+
+    def _convert(self, node: yaml.Node, at: KeyPath) -> Any:
         self.document.values[at] = (node.start_mark.line + 1, node.start_mark.column + 1)
         if isinstance(node, yaml.ScalarNode):
             return self._scalar(node, at)
@@ -160,10 +167,9 @@ class _Walker:
         ):
             return self._unsafe(node, at)
         try:
-            value = self.constructor.construct_object(node, deep=True)
-        except yaml.YAMLError as exc:
-            line, column = node.start_mark.line + 1, node.start_mark.column + 1
-            self.report(line, column, "yaml-syntax", f"Invalid YAML value: {exc}.", "")
+            value = bounded.construct_scalar(node)
+        except bounded.YamlProblem as problem:
+            self.report(problem.line, problem.column, problem.rule, problem.message, problem.hint)
             self.document.invalid.add(at)
             return None
         if not isinstance(value, str):
@@ -188,9 +194,10 @@ class _Walker:
         if node.tag not in SafeConstructor.yaml_constructors:
             return self._unsafe(node, None)
         try:
-            return self.constructor.construct_object(node, deep=True)
-        except yaml.YAMLError:
-            return node.value
+            return bounded.construct_scalar(node)
+        except bounded.YamlProblem as problem:
+            self.report(problem.line, problem.column, problem.rule, problem.message, problem.hint)
+            return _UNREADABLE_KEY
 
     def _mapping(self, node: yaml.MappingNode, at: KeyPath) -> dict[Any, Any]:
         result: dict[Any, Any] = {}
@@ -209,7 +216,7 @@ class _Walker:
                 )
                 continue
             key = self._key(key_node)
-            if not _hashable(key):
+            if key is _UNREADABLE_KEY or not _hashable(key):
                 continue
             if key in first_seen:
                 line, column = first_seen[key]
@@ -231,7 +238,12 @@ class _Walker:
         for source in sources:
             if not isinstance(source, yaml.MappingNode):
                 continue
-            for key, value in self._mapping(source, at).items():
+            self.budget.enter(source, len(at) + 1)
+            try:
+                merged = self._mapping(source, at)
+            finally:
+                self.budget.leave(source)
+            for key, value in merged.items():
                 result.setdefault(key, value)
 
     def _unsafe(self, node: yaml.Node, at: KeyPath | None) -> None:

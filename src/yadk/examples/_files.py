@@ -13,6 +13,7 @@ from typing import Any
 
 import yaml
 
+from yadk import _yaml as bounded
 from yadk.examples._example import Example, ExampleValidationError, coerce_examples
 
 __all__ = ["EXAMPLE_FILE_SUFFIXES", "load_examples_file", "yaml_node_line"]
@@ -62,32 +63,28 @@ def _load_json(file: Path, text: str) -> list[Example]:
         ) from None
     # JSON is (nearly) YAML: reparse only to learn line numbers for validation errors.
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except yaml.YAMLError:
+        node = bounded.compose(text)
+    except bounded.YamlProblem:
         node = None
     return _validate_document(file, data, node)
 
 
 def _parse_yaml(file: Path, text: str) -> tuple[Any, yaml.Node | None]:
-    loader = yaml.SafeLoader(text)
     try:
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line = mark.line + 1 if mark else None
-        column = mark.column + 1 if mark else None
-        where = f"{file}:{line}:{column}" if mark else str(file)
+        node = bounded.compose(text)
+        data = bounded.build(node) if node is not None else None
+    except bounded.YamlProblem as problem:
         raise ExampleValidationError(
-            f"{where}: invalid YAML: {exc.problem or exc}",
+            f"{file}:{problem.line}:{problem.column}: "
+            + (
+                f"invalid YAML: {problem.detail}"
+                if problem.rule == "yaml-syntax"
+                else f"{problem.message} {problem.hint}".strip()
+            ),
             path=str(file),
-            line=line,
-            column=column,
+            line=problem.line,
+            column=problem.column,
         ) from None
-    except yaml.YAMLError as exc:
-        raise ExampleValidationError(f"{file}: invalid YAML: {exc}", path=str(file)) from None
-    finally:
-        loader.dispose()
     return data, node
 
 

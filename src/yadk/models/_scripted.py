@@ -16,9 +16,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from yadk import _yaml as bounded
 from yadk.errors import ModelError
 from yadk.models._base import BaseLlm, LlmRequest, LlmResponse
 from yadk.types import Content, FunctionCall, Part
@@ -116,14 +116,14 @@ class ScriptedModel(BaseLlm):
         """
         file = Path(path)
         try:
-            data = yaml.safe_load(file.read_text(encoding="utf-8"))
+            data = bounded.load(file.read_text(encoding="utf-8"))
         except OSError as exc:
             raise ModelError(f"Cannot read scripted model file {file}: {exc.strerror}") from None
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            where = f"{file}:{mark.line + 1}:{mark.column + 1}" if mark else str(file)
-            problem = getattr(exc, "problem", None) or str(exc)
-            raise ModelError(f"{where}: scripted model file is not valid YAML: {problem}") from None
+        except bounded.YamlProblem as exc:
+            raise ModelError(
+                f"{file}:{exc.line}:{exc.column}: scripted model file is not valid YAML:"
+                f" {exc.detail}"
+            ) from None
         if not isinstance(data, dict) or not isinstance(data.get("turns"), list):
             raise ModelError(
                 f"Scripted model file {file} must be a mapping with a 'turns:' list,"

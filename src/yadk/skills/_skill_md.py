@@ -12,6 +12,8 @@ from typing import Any, Final, Literal
 
 import yaml
 
+from yadk import _yaml as bounded
+
 __all__ = [
     "SKILL_MD_NAMES",
     "Issue",
@@ -24,9 +26,6 @@ __all__ = [
 SKILL_MD_NAMES: Final = ("SKILL.md", "skill.md")
 
 Severity = Literal["error", "warning"]
-
-# libyaml is several times faster; both loaders build the same nodes with the same marks.
-_Loader: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 _FENCE: Final = "---"
 
@@ -136,38 +135,25 @@ def _failed(path: Path, issue: Issue) -> ParsedSkillMd:
 
 
 def _read_frontmatter(parsed: ParsedSkillMd, source: str) -> None:
-    loader = _Loader(source)
     try:
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        line, column = (mark.line + 2, mark.column + 1) if mark is not None else (2, 1)
-        detail = ": ".join(str(p) for p in (exc.context, exc.problem) if p)
+        node = bounded.compose(source)
+        data = bounded.build(node) if node is not None else None
+    except bounded.YamlProblem as problem:
+        # The frontmatter starts on line 2 of SKILL.md.
+        syntax = problem.rule == "yaml-syntax"
         parsed.issues.append(
             Issue(
-                "skill-frontmatter-yaml",
-                f"Invalid YAML in frontmatter: {detail}",
+                "skill-frontmatter-yaml" if syntax else problem.rule,
+                f"Invalid YAML in frontmatter: {problem.message.removeprefix('Invalid YAML: ')}",
                 "Fix the YAML syntax; quote values that contain ': ', '#', or start with '[' "
-                "or '{'.",
-                line,
-                column,
+                "or '{'."
+                if syntax
+                else problem.hint,
+                problem.line + 1,
+                problem.column,
             )
         )
         return
-    except yaml.YAMLError as exc:
-        parsed.issues.append(
-            Issue(
-                "skill-frontmatter-yaml",
-                f"Invalid YAML in frontmatter: {exc}",
-                "Fix the YAML syntax.",
-                2,
-                1,
-            )
-        )
-        return
-    finally:
-        loader.dispose()
     if not isinstance(data, dict):
         parsed.issues.append(
             Issue(
