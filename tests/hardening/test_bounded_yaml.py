@@ -12,7 +12,7 @@ import pytest
 from yadk import _yaml as bounded
 from yadk.config import validate_paths
 from yadk.errors import ExampleError, ModelError, SkillError
-from yadk.examples import load_examples_file
+from yadk.examples._files import load_examples_file
 from yadk.models import ScriptedModel
 from yadk.skills import load_skill_from_dir
 
