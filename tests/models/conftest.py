@@ -1,5 +1,9 @@
 """A real HTTP server on loopback that records requests and plays canned replies.
 
+Replies can be slow (``delay``), streamed in chunks (``chunks`` with ``interval``: SSE, a drip,
+a huge body), or cut (``reset`` closes the connection without answering). The server notes every
+client that went away while it waited or wrote (``disconnects``), so tests can see cancellation.
+
 Every test here runs with real model requests forbidden and the provider variables cleared, so
 nothing can reach the public network; the ``server`` fixture allows requests (to loopback only).
 """
@@ -7,9 +11,12 @@ nothing can reach the public network; the ``server`` fixture allows requests (to
 from __future__ import annotations
 
 import json
+import select
+import socket
 import threading
+import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -17,7 +24,7 @@ from typing import Any
 import pytest
 
 import yadk.models
-from yadk.models import _transport, override_allow_model_requests
+from yadk.models import override_allow_model_requests
 
 _PROVIDER_VARS = (
     "GOOGLE_API_KEY",
@@ -27,6 +34,8 @@ _PROVIDER_VARS = (
     "YADK_GEMINI_BASE_URL",
     "YADK_MODEL_TIMEOUT",
     "YADK_MODEL_RETRIES",
+    "YADK_MODEL_DEADLINE",
+    "YADK_MODEL_MAX_RESPONSE_BYTES",
     "YADK_ALLOW_MODEL_REQUESTS",
     "HTTP_PROXY",
     "HTTPS_PROXY",
@@ -56,6 +65,23 @@ class Reply:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
     drop_connection: bool = False
+    chunks: Iterable[bytes] | None = None
+    interval: float = 0.0
+    reset: bool = False
+    content_type: str = "application/json"
+
+
+def sse(*events: Any, done: bool = False) -> list[bytes]:
+    """Server-sent events, one chunk each: ``data: <json>`` and a blank line."""
+    chunks = [f"data: {json.dumps(e)}\n\n".encode() for e in events]
+    if done:
+        chunks.append(b"data: [DONE]\n\n")
+    return chunks
+
+
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 256  # 64 clients connect at once in the concurrency tests
+    daemon_threads = True
 
 
 class FakeServer:
@@ -65,10 +91,12 @@ class FakeServer:
         self.requests: list[Recorded] = []
         self.replies: deque[Reply] = deque()
         self.release = threading.Event()
+        self.disconnects = 0
+        self.disconnected = threading.Event()
+        self.bytes_sent = 0
         handler = _handler(self)
         handler.protocol_version = protocol
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self.httpd.daemon_threads = True
+        self.httpd = _Server(("127.0.0.1", 0), handler)
         self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
 
     def reply(
@@ -80,9 +108,33 @@ class FakeServer:
         headers: dict[str, str] | None = None,
         delay: float = 0.0,
         drop_connection: bool = False,
+        chunks: Iterable[bytes] | None = None,
+        interval: float = 0.0,
+        reset: bool = False,
+        content_type: str | None = None,
     ) -> None:
-        """Queue a reply; ``drop_connection`` closes a kept-alive connection without saying so."""
-        self.replies.append(Reply(status, body, raw, dict(headers or {}), delay, drop_connection))
+        """Queue a reply; ``drop_connection`` closes a kept-alive connection without saying so;
+        ``chunks`` are written one by one, ``interval`` seconds apart, without a length."""
+        if content_type is None:
+            content_type = "text/event-stream" if chunks is not None else "application/json"
+        self.replies.append(
+            Reply(
+                status,
+                body,
+                raw,
+                dict(headers or {}),
+                delay,
+                drop_connection,
+                chunks,
+                interval,
+                reset,
+                content_type,
+            )
+        )
+
+    def note_disconnect(self) -> None:
+        self.disconnects += 1
+        self.disconnected.set()
 
     @property
     def bodies(self) -> list[Any]:
@@ -108,8 +160,19 @@ def _handler(server: FakeServer) -> type[BaseHTTPRequestHandler]:
                 )
             )
             reply = server.replies.popleft() if server.replies else Reply(500, {"error": "none"})
-            if reply.delay:
-                server.release.wait(reply.delay)
+            if reply.reset:
+                self.connection.setsockopt(
+                    socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00"
+                )
+                self.close_connection = True
+                return
+            if reply.delay and not self._wait(reply.delay):
+                server.note_disconnect()
+                self.close_connection = True
+                return
+            if reply.chunks is not None:
+                self._stream(reply)
+                return
             payload = reply.raw if reply.raw is not None else json.dumps(reply.body).encode()
             try:
                 self.send_response(reply.status)
@@ -123,6 +186,37 @@ def _handler(server: FakeServer) -> type[BaseHTTPRequestHandler]:
                 pass
             if reply.drop_connection:
                 self.close_connection = True
+
+        def _wait(self, seconds: float) -> bool:
+            """Sleep ``seconds``; False as soon as the client closes its end."""
+            end = time.monotonic() + seconds
+            while not server.release.is_set():
+                left = end - time.monotonic()
+                if left <= 0:
+                    return True
+                readable, _, _ = select.select([self.connection], [], [], min(left, 0.02))
+                if readable and not self.connection.recv(1, socket.MSG_PEEK):
+                    return False
+            return True
+
+        def _stream(self, reply: Reply) -> None:
+            self.close_connection = True
+            try:
+                self.send_response(reply.status)
+                self.send_header("Content-Type", reply.content_type)
+                for key, value in reply.headers.items():
+                    self.send_header(key, value)
+                self.end_headers()
+                self.wfile.flush()
+                for chunk in reply.chunks or ():
+                    if reply.interval and not self._wait(reply.interval):
+                        server.note_disconnect()
+                        return
+                    self.wfile.write(chunk)
+                    self.wfile.flush()
+                    server.bytes_sent += len(chunk)
+            except OSError:  # the client went away mid-stream
+                server.note_disconnect()
 
         def log_message(self, format: str, *args: Any) -> None:
             pass
@@ -155,7 +249,6 @@ def _serve(fake: FakeServer) -> Iterator[FakeServer]:
         with override_allow_model_requests(True):
             yield fake
     finally:
-        _transport._pool.close_all()  # lets kept-alive handler threads finish
         fake.release.set()
         fake.httpd.shutdown()
         fake.httpd.server_close()

@@ -131,7 +131,7 @@ def test_importing_models_stays_light() -> None:
         """
         import sys
         import yadk.models
-        heavy = [m for m in ("urllib.request", "yadk.models._gemini", "yadk.models._openai",
+        heavy = [m for m in ("httpx", "yadk.models._gemini", "yadk.models._openai",
                              "yadk.models._rest") if m in sys.modules]
         print(heavy)
         yadk.models.resolve_model("gemini-2.5-flash")

@@ -7,9 +7,9 @@ import pytest
 from yadk.errors import ModelError
 from yadk.models._rest import (
     HttpSettings,
-    _retry_after,
     api_error_message,
     camel_keys,
+    retry_after,
     snake_case,
     snake_keys,
 )
@@ -58,8 +58,8 @@ def test_api_error_message(body: bytes, expected: str) -> None:
         ({}, None),
     ],
 )
-def test_retry_after(headers: dict[str, str], expected: float | None) -> None:
-    assert _retry_after(headers) == expected
+def testretry_after(headers: dict[str, str], expected: float | None) -> None:
+    assert retry_after(headers) == expected
 
 
 @pytest.mark.parametrize(

@@ -15,12 +15,15 @@ import threading
 import urllib.parse
 from collections import OrderedDict
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from yadk.errors import ModelError
 from yadk.models._base import BaseLlm, FunctionDeclaration, LlmRequest, LlmResponse
+from yadk.models._client import pick_client
+from yadk.models._gemini_stream import MergedStream, parsed_chunk
+from yadk.models._http import Call, post_json, stream_json
 from yadk.models._rest import (
     CONTINUE_TEXT,
     EMPTY_CONTENTS_TEXT,
@@ -28,13 +31,15 @@ from yadk.models._rest import (
     camel_case,
     camel_keys,
     is_openapi_schema,
-    post_json,
     settings_for,
     snake_case,
     snake_keys,
 )
 from yadk.models._switch import check_allow_model_requests
 from yadk.types import Blob, Content, FileData, FunctionCall, FunctionResponse, Part
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = ["Gemini"]
 
@@ -61,9 +66,13 @@ _OLD_GENERATION = re.compile(r"gemini-[12](\.|-|$)")
 class Gemini(BaseLlm):
     """A Gemini model over REST: ``Gemini("gemini-2.5-flash")`` or ``--model gemini-2.5-flash``.
 
-    ``timeout`` (seconds, default ``YADK_MODEL_TIMEOUT`` or 60) bounds each HTTP attempt;
-    ``retries`` (default ``YADK_MODEL_RETRIES`` or 2) repeats a request that failed with 408, 429
-    or 5xx, waiting ``retry_delay`` seconds doubled each time (or the server's ``Retry-After``).
+    ``timeout`` (seconds, default ``YADK_MODEL_TIMEOUT`` or 60) bounds the connection and each
+    read; ``retries`` (default ``YADK_MODEL_RETRIES`` or 2) repeats a request that failed with
+    408, 429 or 5xx or could not connect, waiting ``retry_delay`` seconds doubled each time, with
+    jitter (or the server's ``Retry-After``); ``deadline`` (default ``YADK_MODEL_DEADLINE`` or
+    600) bounds the whole call and ``max_response_bytes`` (default
+    ``YADK_MODEL_MAX_RESPONSE_BYTES`` or 32 MiB) the answer. ``http_client`` (used as is, never
+    closed) or ``transport`` replace the shared pooled ``httpx.AsyncClient``.
     """
 
     def __init__(
@@ -75,6 +84,10 @@ class Gemini(BaseLlm):
         timeout: float | None = None,
         retries: int | None = None,
         retry_delay: float | None = None,
+        deadline: float | None = None,
+        max_response_bytes: int | None = None,
+        http_client: httpx.AsyncClient | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         name = model.removeprefix("models/")
         if not name:
@@ -82,7 +95,11 @@ class Gemini(BaseLlm):
         self.model = name
         self._api_key = api_key
         self._base_url = base_url
-        self.settings = HttpSettings.resolve(timeout, retries, retry_delay)
+        self.settings = HttpSettings.resolve(
+            timeout, retries, retry_delay, deadline=deadline, max_response_bytes=max_response_bytes
+        )
+        self._http_client = http_client
+        self._transport = transport
 
     @property
     def base_url(self) -> str:
@@ -93,10 +110,16 @@ class Gemini(BaseLlm):
     def url(self) -> str:
         return f"{self.base_url}/models/{urllib.parse.quote(self.model)}:generateContent"
 
+    @property
+    def stream_url(self) -> str:
+        quoted = urllib.parse.quote(self.model)
+        return f"{self.base_url}/models/{quoted}:streamGenerateContent?alt=sse"
+
     async def generate_content_async(
         self, llm_request: LlmRequest, stream: bool = False
     ) -> AsyncIterator[LlmResponse]:
-        """Send one generateContent request; ``stream`` is accepted but the answer is whole."""
+        """One generateContent call; with ``stream``, streamGenerateContent over SSE: the text
+        as partial responses while it arrives, then the whole answer."""
         service = f"Gemini model {self.model!r}"
         check_allow_model_requests(f"the request to {service}")
         headers = {}
@@ -105,23 +128,24 @@ class Gemini(BaseLlm):
             headers["x-goog-api-key"] = key
         elif self.base_url == DEFAULT_BASE_URL:
             raise ModelError(f"{service}: no API key. {_KEY_HINT}")
-        body = self.request_body(llm_request)
-        data = await post_json(
-            self.url,
-            body,
+        call = Call(
+            client=await pick_client(self._http_client, self._transport),
+            url=self.stream_url if stream else self.url,
+            body=self.request_body(llm_request),
             headers=headers,
             settings=settings_for(self.settings, llm_request.config),
             service=service,
             hint=self._hint,
         )
-        try:
-            response = parse_response(data)
-        except (TypeError, AttributeError, KeyError, ValueError, ValidationError) as exc:
-            raise ModelError(
-                f"{service}: the answer does not have the generateContent shape"
-                f" ({type(exc).__name__}: {exc})."
-            ) from None
-        yield response
+        if not stream:
+            yield _parsed(await post_json(call), service)
+            return
+        merged = MergedStream()
+        async for data in stream_json(call):
+            partial = parsed_chunk(merged, data, service)
+            if partial is not None:
+                yield partial
+        yield _parsed(merged.answer(), service)
 
     def request_body(self, llm_request: LlmRequest) -> dict[str, Any]:
         """The JSON body for ``llm_request``, exactly as it is sent."""
@@ -274,6 +298,16 @@ def _config(config: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         else:
             generation[camel_case(key)] = camel_keys(value)
     return generation, top_level
+
+
+def _parsed(data: dict[str, Any], service: str) -> LlmResponse:
+    try:
+        return parse_response(data)
+    except (TypeError, AttributeError, KeyError, ValueError, ValidationError) as exc:
+        raise ModelError(
+            f"{service}: the answer does not have the generateContent shape"
+            f" ({type(exc).__name__}: {exc})."
+        ) from None
 
 
 def parse_response(data: dict[str, Any]) -> LlmResponse:

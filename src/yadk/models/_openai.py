@@ -11,21 +11,22 @@ import json
 import os
 import urllib.parse
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from yadk.errors import ModelError
 from yadk.models._base import BaseLlm, LlmRequest, LlmResponse
+from yadk.models._client import pick_client
+from yadk.models._http import Call, post_json, stream_json
+from yadk.models._openai_stream import ChatStream
 from yadk.models._openai_wire import chat_settings, chat_tool, to_messages
-from yadk.models._rest import (
-    HttpSettings,
-    api_error_message,
-    post_json,
-    settings_for,
-)
+from yadk.models._rest import HttpSettings, api_error_message, settings_for
 from yadk.models._switch import check_allow_model_requests
 from yadk.types import Content, FunctionCall, Part
+
+if TYPE_CHECKING:
+    import httpx
 
 __all__ = ["OpenAIChat"]
 
@@ -44,8 +45,9 @@ class OpenAIChat(BaseLlm):
     """A model behind an OpenAI-compatible ``/chat/completions`` endpoint.
 
     ``OpenAIChat("gpt-4o-mini")``, or ``--model openai:llama3`` with
-    ``OPENAI_BASE_URL=http://localhost:11434/v1`` for Ollama. ``timeout``, ``retries`` and
-    ``retry_delay`` behave as in ``Gemini``.
+    ``OPENAI_BASE_URL=http://localhost:11434/v1`` for Ollama. ``timeout``, ``retries``,
+    ``retry_delay``, ``deadline``, ``max_response_bytes``, ``http_client`` and ``transport``
+    behave as in ``Gemini``.
     """
 
     def __init__(
@@ -57,6 +59,10 @@ class OpenAIChat(BaseLlm):
         timeout: float | None = None,
         retries: int | None = None,
         retry_delay: float | None = None,
+        deadline: float | None = None,
+        max_response_bytes: int | None = None,
+        http_client: httpx.AsyncClient | None = None,
+        transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
         if not model:
             raise ModelError(
@@ -66,7 +72,11 @@ class OpenAIChat(BaseLlm):
         self.model = model
         self._api_key = api_key
         self._base_url = base_url
-        self.settings = HttpSettings.resolve(timeout, retries, retry_delay)
+        self.settings = HttpSettings.resolve(
+            timeout, retries, retry_delay, deadline=deadline, max_response_bytes=max_response_bytes
+        )
+        self._http_client = http_client
+        self._transport = transport
 
     @property
     def base_url(self) -> str:
@@ -92,7 +102,8 @@ class OpenAIChat(BaseLlm):
     async def generate_content_async(
         self, llm_request: LlmRequest, stream: bool = False
     ) -> AsyncIterator[LlmResponse]:
-        """Send one chat completion request; ``stream`` is accepted but the answer is whole."""
+        """One chat completion; with ``stream`` (``stream: true``) the text as partial responses
+        while it arrives, then the whole answer with tool calls assembled from their pieces."""
         service = self._service
         check_allow_model_requests(f"the request to {service}")
         headers = {}
@@ -104,22 +115,28 @@ class OpenAIChat(BaseLlm):
                 f"{service}: no API key. Set OPENAI_API_KEY, or set OPENAI_BASE_URL to a local"
                 " server such as Ollama (http://localhost:11434/v1)."
             )
-        data = await post_json(
-            self.url,
-            self.request_body(llm_request),
+        body = self.request_body(llm_request)
+        if stream:
+            body["stream"] = True
+            body["stream_options"] = {"include_usage": True}
+        call = Call(
+            client=await pick_client(self._http_client, self._transport),
+            url=self.url,
+            body=body,
             headers=headers,
             settings=settings_for(self.settings, llm_request.config),
             service=service,
             hint=self._hint,
         )
-        try:
-            response = parse_response(data, service)
-        except (TypeError, AttributeError, KeyError, ValidationError) as exc:
-            raise ModelError(
-                f"{service}: the answer does not have the chat completion shape"
-                f" ({type(exc).__name__}: {exc})."
-            ) from None
-        yield response
+        if not stream:
+            yield _parsed(await post_json(call), service)
+            return
+        chunks = ChatStream(service)
+        async for data in stream_json(call):
+            partial = chunks.add(data)
+            if partial is not None:
+                yield partial
+        yield _parsed(chunks.answer(), service)
 
     def request_body(self, llm_request: LlmRequest) -> dict[str, Any]:
         """The JSON body for ``llm_request``, exactly as it is sent."""
@@ -147,6 +164,16 @@ class OpenAIChat(BaseLlm):
         if status >= 500:
             return "The server failed; check its logs or try again later."
         return "`yadk inspect` shows the request the agent builds."
+
+
+def _parsed(data: dict[str, Any], service: str) -> LlmResponse:
+    try:
+        return parse_response(data, service)
+    except (TypeError, AttributeError, KeyError, ValidationError) as exc:
+        raise ModelError(
+            f"{service}: the answer does not have the chat completion shape"
+            f" ({type(exc).__name__}: {exc})."
+        ) from None
 
 
 def parse_response(data: dict[str, Any], service: str = "OpenAI-compatible model") -> LlmResponse:

@@ -1,0 +1,259 @@
+"""One model call over HTTP: a JSON POST, or an SSE stream of JSON events, on ``httpx``.
+
+Both go through the same door (``_open``): retries after HTTP 408, 429 and 5xx and after
+connection failures (a refused or dropped connection), waiting ``retry_delay`` seconds doubled
+each time with jitter (so many clients do not retry in step), or the server's ``Retry-After``.
+The whole call, retries and streaming included, must finish within ``HttpSettings.deadline``,
+and no answer may grow past ``HttpSettings.max_response_bytes``: the body is read chunk by chunk,
+counted, and never held whole when it is too big. Cancelling the task that awaits a call closes
+its connection at once (the server sees the disconnect). Every failure is a ``ModelError`` naming
+the service and saying what to do; request headers (API keys) never reach a message or a log.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import http
+import json
+import logging
+import os
+import random
+import re
+import urllib.parse
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import httpx
+
+from yadk.errors import ModelError
+from yadk.models._rest import HttpSettings, api_error_message, retry_after, snippet
+from yadk.models._sse import SseDecoder
+from yadk.models._switch import check_allow_model_requests
+
+__all__ = ["Call", "Hint", "post_json", "stream_json"]
+
+logger = logging.getLogger("yadk.models")
+
+_RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
+# Failures before any answer arrived: the request can be sent again as it is.
+_RETRY_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.RemoteProtocolError)
+_T = TypeVar("_T")
+
+Hint = Callable[[int, str], str]
+
+
+@dataclass(frozen=True)
+class Call:
+    """One model call: where it goes, what it sends, and how its failures are reported.
+
+    ``service`` names the backend and model in messages; ``hint(status, api_message)`` adds the
+    backend's advice for an HTTP error (e.g. which variable holds the API key).
+    """
+
+    client: httpx.AsyncClient
+    url: str
+    body: dict[str, Any]
+    headers: Mapping[str, str]
+    settings: HttpSettings
+    service: str
+    hint: Hint
+
+
+async def post_json(call: Call) -> dict[str, Any]:
+    """POST the body as JSON and return the decoded JSON object of the answer."""
+    deadline_at = _deadline_at(call)
+    response = await _open(call, deadline_at)
+    try:
+        body = bytearray()
+        async for chunk in _chunks(call, response, deadline_at):
+            body += chunk
+    finally:
+        await response.aclose()
+    return _object(call, bytes(body), f"the server answered HTTP {response.status_code} with")
+
+
+async def stream_json(call: Call) -> AsyncIterator[dict[str, Any]]:
+    """POST the body and yield the JSON object of each server-sent event, until ``[DONE]`` or
+    the end of the stream."""
+    deadline_at = _deadline_at(call)
+    response = await _open(call, deadline_at)
+    try:
+        decoder = SseDecoder()
+        async for chunk in _chunks(call, response, deadline_at):
+            for event in decoder.feed(chunk):
+                if event.data == "[DONE]":
+                    return
+                yield _object(call, event.data.encode("utf-8"), "the stream carried an event with")
+    finally:
+        await response.aclose()
+
+
+def _deadline_at(call: Call) -> float:
+    check_allow_model_requests(f"the request to {call.service}")
+    return asyncio.get_running_loop().time() + call.settings.deadline
+
+
+async def _open(call: Call, deadline_at: float) -> httpx.Response:
+    """Send the request until an answer with a status below 400 arrives; its body is unread."""
+    scheme = urllib.parse.urlsplit(call.url).scheme
+    if scheme not in ("http", "https"):
+        raise ModelError(
+            f"{call.service}: unsupported URL {call.url!r} (expected http:// or https://)."
+            " Check the base URL."
+        )
+    request = call.client.build_request(
+        "POST",
+        call.url,
+        content=json.dumps(call.body, ensure_ascii=False).encode("utf-8"),
+        headers={"Content-Type": "application/json", "User-Agent": "yadk", **call.headers},
+        timeout=httpx.Timeout(call.settings.timeout, pool=None),
+    )
+    retries = call.settings.retries
+    attempt = 0
+    while True:
+        attempt += 1
+        logger.debug("POST %s (%s, attempt %d)", call.url, call.service, attempt)
+        try:
+            response = await _within(call, deadline_at, call.client.send(request, stream=True))
+        except _RETRY_ERRORS as exc:
+            if attempt <= retries:
+                logger.info("%s: %s, retrying", call.service, _reason(exc))
+                await _within(call, deadline_at, asyncio.sleep(_backoff(call, attempt)))
+                continue
+            raise ModelError(_connect_message(call, exc)) from None
+        except httpx.TimeoutException:
+            raise ModelError(_timeout_message(call)) from None
+        except httpx.HTTPError as exc:
+            raise ModelError(_connect_message(call, exc)) from None
+        if response.status_code < 400:
+            return response
+        try:
+            body = bytearray()
+            async for chunk in _chunks(call, response, deadline_at):
+                body += chunk
+        finally:
+            await response.aclose()
+        if response.status_code in _RETRY_STATUSES and attempt <= retries:
+            delay = retry_after(response.headers)
+            if delay is None:
+                delay = _backoff(call, attempt)
+            logger.info(
+                "%s: HTTP %d, retrying in %.1f s", call.service, response.status_code, delay
+            )
+            await _within(call, deadline_at, asyncio.sleep(delay))
+            continue
+        raise ModelError(_http_error_message(call, response.status_code, bytes(body), attempt))
+
+
+async def _chunks(call: Call, response: httpx.Response, deadline_at: float) -> AsyncIterator[bytes]:
+    """The body's chunks as they arrive, each read under the deadline, counted against the cap."""
+    cap = call.settings.max_response_bytes
+    declared = response.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > cap and "content-encoding" not in response.headers:
+        raise ModelError(_size_message(call))
+    received = 0
+    chunks = response.aiter_bytes()
+    while True:
+        try:
+            chunk = await _within(call, deadline_at, anext(chunks, None))
+        except httpx.TimeoutException:
+            raise ModelError(_timeout_message(call)) from None
+        except httpx.HTTPError as exc:
+            raise ModelError(
+                f"{call.service}: the connection broke while the answer was arriving"
+                f" ({_reason(exc)}). Try again; if it keeps happening, check the server and any"
+                " proxy in between."
+            ) from None
+        if chunk is None:
+            return
+        received += len(chunk)
+        if received > cap:
+            raise ModelError(_size_message(call))
+        yield chunk
+
+
+async def _within(call: Call, deadline_at: float, awaitable: Awaitable[_T]) -> _T:
+    try:
+        async with asyncio.timeout_at(deadline_at):
+            return await awaitable
+    except TimeoutError:
+        raise ModelError(
+            f"{call.service}: the call did not finish within its deadline of"
+            f" {call.settings.deadline:g} s. Set YADK_MODEL_DEADLINE (seconds) to allow longer"
+            " calls, or pass deadline= to the model."
+        ) from None
+
+
+def _backoff(call: Call, attempt: int) -> float:
+    # Jitter in [0.5, 1.5) of the doubled delay: clients that failed together retry apart.
+    return call.settings.retry_delay * 2.0 ** (attempt - 1) * (0.5 + random.random())
+
+
+def _object(call: Call, raw: bytes, what: str) -> dict[str, Any]:
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise ModelError(
+            f"{call.service}: {what} a body that is not JSON: {snippet(raw)!r}. Check that the"
+            " base URL points at the API itself."
+        ) from None
+    if not isinstance(data, dict):
+        raise ModelError(
+            f"{call.service}: expected a JSON object in the answer, got {type(data).__name__}:"
+            f" {snippet(raw)!r}."
+        )
+    return data
+
+
+def _http_error_message(call: Call, status: int, body: bytes, attempts: int) -> str:
+    try:
+        phrase = http.HTTPStatus(status).phrase
+    except ValueError:
+        phrase = "error"
+    api_message = api_error_message(body).strip()
+    tries = f" (after {attempts} attempts)" if attempts > 1 else ""
+    message = f"{call.service}: HTTP {status} {phrase}{tries}: {_sentence(api_message)}"
+    advice = call.hint(status, api_message)
+    return f"{message} {advice}" if advice else message
+
+
+def _timeout_message(call: Call) -> str:
+    return (
+        f"{call.service}: no answer within {call.settings.timeout:g} s. Set YADK_MODEL_TIMEOUT"
+        " (seconds) to wait longer, or pass timeout= to the model."
+    )
+
+
+def _size_message(call: Call) -> str:
+    return (
+        f"{call.service}: the answer is larger than {call.settings.max_response_bytes} bytes,"
+        " the response size cap. Set YADK_MODEL_MAX_RESPONSE_BYTES to accept more, or pass"
+        " max_response_bytes= to the model."
+    )
+
+
+def _connect_message(call: Call, exc: Exception) -> str:
+    parts = urllib.parse.urlsplit(call.url)
+    return (
+        f"{call.service}: cannot connect to {parts.scheme}://{parts.netloc}: {_reason(exc)}."
+        " Is the server running and reachable?"
+    )
+
+
+_ERRNO = re.compile(r"^\[Errno -?\d+\]\s*")
+
+
+def _reason(exc: BaseException) -> str:
+    """The operating system's words for a failure (``Connection refused``) when there are any."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, OSError) and seen.errno:
+            return os.strerror(seen.errno)
+        seen = seen.__cause__ or seen.__context__
+    text = _ERRNO.sub("", str(exc)).rstrip(".")
+    return text or type(exc).__name__
+
+
+def _sentence(text: str) -> str:
+    return text if text.endswith((".", "!", "?")) else text + "."

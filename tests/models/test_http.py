@@ -1,0 +1,264 @@
+"""The HTTP layer under the backends, against a real loopback server: pooling, proxies, retries,
+concurrency, cancellation, the call deadline and the response size cap."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+import httpx
+import pytest
+
+from yadk.errors import ModelError
+from yadk.models import LlmRequest, OpenAIChat, override_allow_model_requests
+from yadk.models._client import client_for, close_clients
+from yadk.models._http import Call, _backoff
+from yadk.models._rest import HttpSettings
+from yadk.types import UserContent
+
+if TYPE_CHECKING:
+    from tests.models.conftest import FakeServer
+
+ANSWER = {"choices": [{"message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}]}
+SERVICE = "OpenAI-compatible model 'm'"
+
+
+def local(server: FakeServer, **kw: Any) -> OpenAIChat:
+    kw.setdefault("retries", 0)
+    return OpenAIChat("m", base_url=server.url, **kw)
+
+
+async def ask(model: OpenAIChat) -> str:
+    [response] = [
+        r async for r in model.generate_content_async(LlmRequest(contents=[UserContent("hi")]))
+    ]
+    assert response.content is not None
+    return response.content.parts[0].text or ""
+
+
+async def failure(model: OpenAIChat) -> str:
+    with pytest.raises(ModelError) as caught:
+        await ask(model)
+    return caught.value.message
+
+
+async def test_connection_is_reused(keepalive_server: FakeServer) -> None:
+    for _ in range(3):
+        keepalive_server.reply(ANSWER)
+    model = local(keepalive_server)
+    assert [await ask(model) for _ in range(3)] == ["ok", "ok", "ok"]
+    assert len({r.client_port for r in keepalive_server.requests}) == 1
+
+
+async def test_dropped_idle_connection_is_replaced(keepalive_server: FakeServer) -> None:
+    keepalive_server.reply(ANSWER, drop_connection=True)
+    keepalive_server.reply(ANSWER)
+    model = local(keepalive_server)
+    assert await ask(model) == "ok"
+    assert await ask(model) == "ok"
+    first, second = keepalive_server.requests
+    assert first.client_port != second.client_port
+
+
+async def test_proxy_from_environment(server: FakeServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The fake server plays the proxy: it receives the absolute URL of the real target.
+    monkeypatch.setenv("HTTP_PROXY", server.url)
+    server.reply(ANSWER)
+    assert await ask(OpenAIChat("m", base_url="http://llm.example/v1", retries=0)) == "ok"
+    assert server.requests[0].path == "http://llm.example/v1/chat/completions"
+
+
+async def test_loopback_never_uses_the_proxy(
+    server: FakeServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        dead = probe.getsockname()[1]
+    monkeypatch.setenv("HTTP_PROXY", f"http://127.0.0.1:{dead}")
+    server.reply(ANSWER)
+    assert await ask(local(server)) == "ok"
+    assert server.requests[0].path == "/chat/completions"
+
+
+async def test_unsupported_scheme(server: FakeServer) -> None:
+    model = OpenAIChat("m", base_url="ftp://files.example/v1", retries=0)
+    assert await failure(model) == (
+        "OpenAI-compatible model 'm' at ftp://files.example/v1: unsupported URL"
+        " 'ftp://files.example/v1/chat/completions' (expected http:// or https://). Check the"
+        " base URL."
+    )
+
+
+async def test_connection_reset_is_retried(server: FakeServer) -> None:
+    server.reply(reset=True)
+    server.reply(ANSWER)
+    assert await ask(local(server, retries=1, retry_delay=0)) == "ok"
+    assert len(server.requests) == 2
+
+
+async def test_connection_reset_without_retries(server: FakeServer) -> None:
+    server.reply(reset=True)
+    message = await failure(local(server))
+    assert message.startswith(f"{SERVICE} at {server.url}: cannot connect to {server.url}: ")
+    assert message.endswith(". Is the server running and reachable?")
+
+
+def test_backoff_doubles_with_jitter() -> None:
+    call = Call(
+        client=httpx.AsyncClient(),
+        url="http://x",
+        body={},
+        headers={},
+        settings=HttpSettings(timeout=1, retries=3, retry_delay=1.0),
+        service="s",
+        hint=lambda status, message: "",
+    )
+    for attempt, base in ((1, 1.0), (2, 2.0), (3, 4.0)):
+        delays = {_backoff(call, attempt) for _ in range(50)}
+        assert all(0.5 * base <= d < 1.5 * base for d in delays)
+        assert len(delays) > 40  # jittered, not in step
+
+
+async def test_64_concurrent_calls_take_about_one_call(server: FakeServer) -> None:
+    for _ in range(64):
+        server.reply(ANSWER, delay=0.5)
+    model = local(server)
+    started = time.perf_counter()
+    answers = await asyncio.gather(*(ask(model) for _ in range(64)))
+    elapsed = time.perf_counter() - started
+    assert answers == ["ok"] * 64
+    assert elapsed < 2.0, f"64 calls of 0.5 s took {elapsed:.2f} s"
+
+
+async def test_cancelling_a_call_closes_its_connection(server: FakeServer) -> None:
+    server.reply(ANSWER, delay=10)
+    task = asyncio.create_task(ask(local(server)))
+    while not server.requests:
+        await asyncio.sleep(0.01)
+    started = time.perf_counter()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await asyncio.to_thread(server.disconnected.wait, 5)
+    assert time.perf_counter() - started < 2
+    assert server.disconnects == 1
+
+
+def drip(total: int) -> Iterator[bytes]:
+    body = json.dumps(ANSWER).encode()
+    body += b" " * max(0, total - len(body))
+    for i in range(len(body)):
+        yield body[i : i + 1]
+
+
+async def test_a_dripping_server_hits_the_deadline(server: FakeServer) -> None:
+    server.reply(chunks=drip(1000), interval=0.05, content_type="application/json")
+    started = time.perf_counter()
+    message = await failure(local(server, timeout=5, deadline=0.6))
+    assert message == (
+        f"{SERVICE} at {server.url}: the call did not finish within its deadline of 0.6 s."
+        " Set YADK_MODEL_DEADLINE (seconds) to allow longer calls, or pass deadline= to the model."
+    )
+    assert 0.5 < time.perf_counter() - started < 3
+    assert await asyncio.to_thread(server.disconnected.wait, 5)
+
+
+async def test_deadline_covers_retries(server: FakeServer) -> None:
+    for _ in range(5):
+        server.reply(status=503, body={"error": {"message": "busy"}}, headers={"Retry-After": "1"})
+    message = await failure(local(server, retries=4, deadline=0.5))
+    assert "did not finish within its deadline of 0.5 s" in message
+    assert len(server.requests) == 1
+
+
+def huge(total: int, size: int = 1 << 16) -> Iterator[bytes]:
+    chunk = b"x" * size
+    for _ in range(total // size):
+        yield chunk
+
+
+CAP_MESSAGE = (
+    f"{SERVICE} at {{url}}: the answer is larger than 1048576 bytes, the response size cap. Set"
+    " YADK_MODEL_MAX_RESPONSE_BYTES to accept more, or pass max_response_bytes= to the model."
+)
+
+
+async def test_a_huge_body_hits_the_size_cap(server: FakeServer) -> None:
+    # 300 MB announced by no Content-Length: read in chunks, stopped past the cap.
+    server.reply(chunks=huge(300 * 1024 * 1024), content_type="application/json")
+    started = time.perf_counter()
+    message = await failure(local(server, max_response_bytes=1024 * 1024))
+    assert message == CAP_MESSAGE.format(url=server.url)
+    assert time.perf_counter() - started < 5
+    assert await asyncio.to_thread(server.disconnected.wait, 5)
+    assert server.bytes_sent < 50 * 1024 * 1024
+
+
+async def test_a_declared_huge_body_fails_before_reading(server: FakeServer) -> None:
+    server.reply(
+        chunks=[b"{}"], headers={"Content-Length": str(300 * 1024 * 1024)}, content_type="x/y"
+    )
+    message = await failure(local(server, max_response_bytes=1024 * 1024))
+    assert message == CAP_MESSAGE.format(url=server.url)
+
+
+async def test_settings_from_the_environment(
+    server: FakeServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("YADK_MODEL_DEADLINE", "0.4")
+    monkeypatch.setenv("YADK_MODEL_MAX_RESPONSE_BYTES", "10")
+    model = local(server)
+    assert (model.settings.deadline, model.settings.max_response_bytes) == (0.4, 10)
+    server.reply(ANSWER)
+    assert "larger than 10 bytes" in await failure(model)
+
+
+async def test_injected_transport() -> None:
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, json=ANSWER)
+
+    model = OpenAIChat("m", base_url="http://mock/v1", transport=httpx.MockTransport(handler))
+    with override_allow_model_requests(True):
+        assert await ask(model) == "ok"
+    assert str(seen[0].url) == "http://mock/v1/chat/completions"
+    assert json.loads(seen[0].content)["messages"] == [{"role": "user", "content": "hi"}]
+
+
+async def test_injected_client_is_used_and_left_open() -> None:
+    async with httpx.AsyncClient(
+        transport=httpx.MockTransport(lambda request: httpx.Response(200, json=ANSWER)),
+        headers={"X-Team": "blue"},
+    ) as client:
+        model = OpenAIChat("m", base_url="http://mock/v1", http_client=client)
+        with override_allow_model_requests(True):
+            assert await ask(model) == "ok"
+            assert await ask(model) == "ok"
+        assert not client.is_closed
+
+
+async def test_switch_still_forbids_requests_with_an_injected_client() -> None:
+    seen: list[httpx.Request] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, json=ANSWER)
+
+    model = OpenAIChat("m", base_url="http://mock/v1", transport=httpx.MockTransport(handler))
+    message = await failure(model)
+    assert message.startswith("Real model requests are disabled")
+    assert seen == []
+
+
+async def test_one_client_per_loop_closed_with_it() -> None:
+    client = await client_for()
+    assert await client_for() is client
+    await close_clients()
+    assert client.is_closed
+    assert await client_for() is not client
