@@ -21,6 +21,7 @@ from yadk.errors import (
 )
 from yadk.events import Event, EventActions
 from yadk.sessions import BaseSessionService, InMemorySessionService, Session
+from yadk.tools import close_toolsets
 from yadk.types import Content, UserContent
 
 __all__ = ["Runner"]
@@ -148,6 +149,17 @@ class Runner:
         # Called from inside an event loop: run on a private loop in a worker thread.
         with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
             return pool.submit(asyncio.run, collect()).result()
+
+    async def close(self) -> None:
+        """Release what the agent tree holds open (MCP servers and other toolsets), as
+        google-adk's ``Runner.close``. Also ``async with Runner(...) as runner:``."""
+        await close_toolsets(self.agent)
+
+    async def __aenter__(self) -> Runner:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
 
     def find_agent_to_run(self, session: Session) -> BaseAgent:
         """The agent that last spoke, if it and every ancestor are LlmAgents that allow transfer

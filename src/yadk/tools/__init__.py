@@ -5,8 +5,10 @@ from yadk.errors import ToolErrorType, ToolExecutionError
 from yadk.tools._agent_tool import AgentTool
 from yadk.tools._base import BaseTool, BaseToolset
 from yadk.tools._builtin import exit_loop, transfer_to_agent
+from yadk.tools._closing import close_toolsets
 from yadk.tools._example_tool import ExampleTool
 from yadk.tools._function import FunctionTool
+from yadk.tools.mcp import MCPToolset, McpToolset
 
 __all__ = [
     "AgentTool",
@@ -14,9 +16,12 @@ __all__ = [
     "BaseToolset",
     "ExampleTool",
     "FunctionTool",
+    "MCPToolset",
+    "McpToolset",
     "ToolContext",
     "ToolErrorType",
     "ToolExecutionError",
+    "close_toolsets",
     "exit_loop",
     "transfer_to_agent",
 ]

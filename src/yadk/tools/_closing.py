@@ -1,0 +1,39 @@
+"""Closing what an agent tree holds open: toolsets (MCP servers, ...), also inside AgentTools."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from yadk.tools._base import BaseToolset
+
+__all__ = ["close_toolsets"]
+
+logger = logging.getLogger("yadk.tools")
+
+
+async def close_toolsets(agent: Any) -> None:
+    """Close every toolset of ``agent``'s tree once; a failure to close one is logged, not raised,
+    so the others still close (shutdown must not stop half way)."""
+    seen: set[int] = set()
+    for toolset in _toolsets(agent, seen):
+        try:
+            await toolset.close()
+        except Exception as exc:
+            logger.warning("closing %r failed: %s: %s", toolset, type(exc).__name__, exc)
+
+
+def _toolsets(agent: Any, seen: set[int]) -> list[BaseToolset]:
+    found: list[BaseToolset] = []
+    for node in agent.walk():
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        for tool in getattr(node, "tools", None) or []:
+            if isinstance(tool, BaseToolset) and id(tool) not in seen:
+                seen.add(id(tool))
+                found.append(tool)
+            inner = getattr(tool, "agent", None)
+            if inner is not None and hasattr(inner, "walk"):
+                found.extend(_toolsets(inner, seen))
+    return found
