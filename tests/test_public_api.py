@@ -74,6 +74,7 @@ CONTRACT: dict[str, set[str]] = {
         "ExampleTool",
         "ToolExecutionError",
         "ToolErrorType",
+        "MCPToolset",
         "exit_loop",
         "transfer_to_agent",
     },
@@ -122,7 +123,8 @@ DOCUMENTED: dict[str, set[str]] = {
         "registered_providers",
     },
     # ADK's google.adk.tools exports ToolContext too (docs/engine.md, tools).
-    "yadk.tools": {"ToolContext"},
+    # docs/tools.md: google-adk's current spelling of MCPToolset; closing an agent tree's toolsets.
+    "yadk.tools": {"ToolContext", "McpToolset", "close_toolsets"},
     # docs/examples.md: agent cards.
     "yadk.examples": {"build_agent_card"},
     # docs/skills.md: the refreshable skill set and the config layer's toolset builder.
