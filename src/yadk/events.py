@@ -59,6 +59,7 @@ class Event(BaseModel):
     error_code: str | None = None
     error_message: str | None = None
     custom_metadata: dict[str, Any] | None = None
+    usage_metadata: dict[str, Any] | None = None  # the model call's token counts
 
     def get_function_calls(self) -> list[FunctionCall]:
         if self.content is None:
