@@ -68,6 +68,13 @@ def test_static_validation_never_imports_user_code(write_tree: WriteTree) -> Non
     assert "my_agent.tools" not in sys.modules
     assert [(d.line, d.column, d.rule, d.message) for d in found] == [
         (
+            6,
+            5,
+            "blocked-module",
+            "`my_agent.tools.parse` is `json.loads` under another name: configs cannot reference"
+            " the `json` module.",
+        ),
+        (
             9,
             21,
             "args-not-allowed",

@@ -23,9 +23,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from yadk.config._trust import ARGS_ATTRIBUTE, blocked_module, declared_args
+from yadk.config._source import Definitions, Reexport, literal_args, top_level
+from yadk.config._trust import blocked_module, declared_args, origin_module
 
 __all__ = ["NameProblem", "NameResolver", "Resolution", "describe", "qualify"]
+
+
+_BLOCKED_HINT = (
+    "The standard library and YAML loaders are blocked because they can run arbitrary code; "
+    "wrap what you need in a function in your own agent package."
+)
+# How many `from x import y` hops validate follows to find where a name is defined.
+_MAX_REEXPORTS = 8
 
 
 class NameProblem(Exception):
@@ -52,6 +61,7 @@ class Resolution:
     kind: str = "unknown"
     args: frozenset[str] | None = None
     file: str | None = None
+    warning: tuple[str, str] | None = None  # (message, hint) when its origin is unproven
 
 
 def qualify(name: str, package: str) -> str:
@@ -83,7 +93,7 @@ class NameResolver:
         self.import_code = import_code
         self.search_dirs = list(dict.fromkeys(str(d) for d in search_dirs))
         self.module_files: set[str] = set()
-        self._sources: dict[str, dict[str, tuple[str, ast.AST | None]] | None] = {}
+        self._sources: dict[str, Definitions | None] = {}
         if import_code:
             for folder in self.search_dirs:
                 if folder not in sys.path:
@@ -123,8 +133,7 @@ class NameResolver:
             raise NameProblem(
                 "blocked-module",
                 f"`{name}` is blocked: configs cannot reference the `{blocked}` module.",
-                "The standard library and YAML loaders are blocked because they can run "
-                "arbitrary code; wrap what you need in a function in your own agent package.",
+                _BLOCKED_HINT,
             )
         if name.startswith("google.adk."):
             raise NameProblem(
@@ -165,6 +174,15 @@ class NameResolver:
             if callable(obj) and hasattr(obj, "__code__")
             else "value"
         )
+        origin = origin_module(obj)
+        blocked = None if origin is None else blocked_module(origin)
+        if blocked is not None:
+            raise NameProblem(
+                "blocked-module",
+                f"`{name}` is defined in `{origin}`: configs cannot reference the `{blocked}`"
+                " module, whatever name it is imported under.",
+                _BLOCKED_HINT,
+            )
         return Resolution(name, obj, kind, declared_args(obj), file)
 
     def _import(self, module_name: str) -> Any:
@@ -208,17 +226,22 @@ class NameResolver:
 
     # --- static mode ------------------------------------------------------------------------
 
-    def _static(self, name: str, module_name: str, attribute: str) -> Resolution:
+    def _static(self, name: str, module_name: str, attribute: str, *, depth: int = 0) -> Resolution:
         spec = self._find_spec(module_name)
         origin = spec.origin if spec is not None else None
         if origin and origin not in ("built-in", "frozen"):
             self.module_files.add(origin)
         definitions = self._definitions(module_name, origin)
         if definitions is None:
-            return Resolution(name, file=origin)
+            return self._checked_origin(Resolution(name, file=origin), module_name, origin)
         if attribute in definitions:
             kind, node = definitions[attribute]
-            return Resolution(name, kind=kind, args=_literal_args(node), file=origin)
+            if isinstance(node, Reexport):
+                package = spec.submodule_search_locations is not None
+                source = node.absolute(module_name, is_package=package)
+                return self._reexported(name, f"{source}.{node.name}", origin, depth)
+            found = Resolution(name, kind=kind, args=literal_args(node), file=origin)
+            return self._checked_origin(found, module_name, origin)
         locations = spec.submodule_search_locations if spec is not None else None
         if locations and importlib.machinery.PathFinder.find_spec(name, list(locations)):
             return Resolution(name, kind="module", file=origin)
@@ -228,6 +251,45 @@ class NameResolver:
             f"Module `{module_name}` has no attribute `{attribute}`.",
             _did_you_mean(attribute, public, f"Names in {module_name}"),
         )
+
+    def _reexported(self, name: str, target: str, origin: str | None, depth: int) -> Resolution:
+        """``name`` is ``target`` imported under another module's name: judge ``target``."""
+        blocked = blocked_module(target)
+        if blocked is not None:
+            raise NameProblem(
+                "blocked-module",
+                f"`{name}` is `{target}` under another name: configs cannot reference the "
+                f"`{blocked}` module.",
+                _BLOCKED_HINT,
+            )
+        module_name, _, attribute = target.rpartition(".")
+        if depth < _MAX_REEXPORTS and _valid_dotted(target):
+            try:
+                found = self._static(target, module_name, attribute, depth=depth + 1)
+            except NameProblem as problem:
+                if problem.rule == "blocked-module":
+                    raise
+            else:
+                return dataclasses.replace(found, name=name)
+        return self._checked_origin(Resolution(name, file=origin), module_name, origin)
+
+    def _checked_origin(
+        self, found: Resolution, module_name: str, origin: str | None
+    ) -> Resolution:
+        """``found``, with a warning when it lies in a private module of an installed package:
+        without importing, nothing proves where such an object really comes from."""
+        private = next((p for p in module_name.split(".") if p.startswith("_")), None)
+        if private is None or not origin or not _in_python_install(origin):
+            return found
+        top = module_name.split(".", 1)[0]
+        found.warning = (
+            f"`{found.name}` is in `{module_name}`, a private module of the installed package "
+            f"`{top}`: without importing it, validate cannot prove where this object comes from"
+            " (it may be the standard library under another name).",
+            "Reference your own code or a package's public API; `yadk validate --import` checks"
+            " the object's real origin.",
+        )
+        return found
 
     def _find_spec(self, module_name: str) -> importlib.machinery.ModuleSpec:
         spec, missing = self._locate(module_name)
@@ -257,13 +319,11 @@ class NameResolver:
             spec = importlib.machinery.PathFinder.find_spec(top, self.search_dirs)
         return spec
 
-    def _definitions(
-        self, module_name: str, origin: str | None
-    ) -> dict[str, tuple[str, ast.AST | None]] | None:
+    def _definitions(self, module_name: str, origin: str | None) -> Definitions | None:
         """Top-level names of the module's source, or None when they cannot be known."""
         if module_name in self._sources:
             return self._sources[module_name]
-        found: dict[str, tuple[str, ast.AST | None]] | None = None
+        found: Definitions | None = None
         if origin and origin.endswith(".py"):
             try:
                 source = Path(origin).read_text(encoding="utf-8")
@@ -278,7 +338,7 @@ class NameResolver:
             except (OSError, UnicodeDecodeError):
                 tree = None
             if tree is not None:
-                found = _top_level(tree.body)
+                found = top_level(tree.body)
         self._sources[module_name] = found
         return found
 
@@ -293,66 +353,6 @@ def _safe_find_spec(name: str) -> importlib.machinery.ModuleSpec | None:
         return importlib.util.find_spec(name)
     except (ImportError, ValueError):
         return None
-
-
-def _top_level(body: list[ast.stmt]) -> dict[str, tuple[str, ast.AST | None]] | None:
-    names: dict[str, tuple[str, ast.AST | None]] = {}
-    for node in body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            if node.name == "__getattr__":
-                return None  # the module makes up attributes at run time
-            names[node.name] = ("function", node)
-        elif isinstance(node, ast.ClassDef):
-            names[node.name] = ("class", node)
-        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
-            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            kind = "function" if isinstance(node.value, ast.Lambda) else "value"
-            for target in targets:
-                for leaf in ast.walk(target):
-                    if isinstance(leaf, ast.Name):
-                        names[leaf.id] = (kind, None)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            for alias in node.names:
-                if alias.name == "*":
-                    return None
-                bound = alias.asname or alias.name.split(".", 1)[0]
-                names[bound] = ("unknown", None)
-        elif isinstance(node, (ast.If, ast.Try, ast.With)):
-            blocks: list[list[ast.stmt]] = [node.body]
-            if isinstance(node, ast.If):
-                blocks.append(node.orelse)
-            if isinstance(node, ast.Try):
-                blocks += [node.orelse, node.finalbody, *[h.body for h in node.handlers]]
-            for block in blocks:
-                inner = _top_level(block)
-                if inner is None:
-                    return None
-                for key, value in inner.items():
-                    names.setdefault(key, value)
-    return names
-
-
-def _literal_args(node: ast.AST | None) -> frozenset[str] | None:
-    """A class's ``yadk_config_args = {...}`` when written as a literal in its own body."""
-    if not isinstance(node, ast.ClassDef):
-        return None
-    for statement in node.body:
-        targets: list[ast.expr] = []
-        if isinstance(statement, ast.Assign):
-            targets, value = statement.targets, statement.value
-        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
-            targets, value = [statement.target], statement.value
-        if not any(isinstance(t, ast.Name) and t.id == ARGS_ATTRIBUTE for t in targets):
-            continue
-        if isinstance(value, ast.Call) and not value.keywords and len(value.args) == 1:
-            value = value.args[0]  # frozenset({...})
-        try:
-            literal = ast.literal_eval(value)
-        except ValueError:
-            return None
-        if isinstance(literal, (set, list, tuple, frozenset)):
-            return frozenset(str(item) for item in literal)
-    return None
 
 
 def _import_failed(module_name: str, exc: BaseException) -> NameProblem:

@@ -117,6 +117,8 @@ class LoaderBase(Reporter):
         except NameProblem as problem:
             self.error(scope, at, problem.rule, unresolved_prefix + problem.message, problem.hint)
             return None
+        if found.warning is not None:
+            self.warn(scope, at, "unproven-origin", *found.warning)
         check, static_rejects, expected = expect[kind]
         if self.import_code:
             wrong = not check(found.obj)

@@ -29,6 +29,7 @@ __all__ = [
     "blocked_module",
     "declared_args",
     "find_trust_policy",
+    "origin_module",
 ]
 
 ARGS_ATTRIBUTE: Final = "yadk_config_args"
@@ -84,6 +85,31 @@ def declared_args(obj: Any) -> frozenset[str] | None:
         return frozenset(str(name) for name in declared)
     except TypeError:
         return None
+
+
+def origin_module(obj: Any, _depth: int = 0) -> str | None:
+    """The module that defines ``obj``, whatever name it was imported under; for callables only
+    (data cannot run code). ``functools.partial`` objects and bound methods count as what they
+    wrap, other callable instances as their class."""
+    import functools
+    import inspect
+
+    if _depth > 8 or not callable(obj):
+        return None
+    if isinstance(obj, functools.partial):
+        return origin_module(obj.func, _depth + 1)
+    if inspect.ismethod(obj):
+        return origin_module(obj.__func__, _depth + 1)
+    if inspect.isclass(obj) or inspect.isfunction(obj) or inspect.isbuiltin(obj):
+        module = getattr(obj, "__module__", None)
+        if isinstance(module, str):
+            return module
+        owner = getattr(obj, "__self__", None)
+        if inspect.ismodule(owner):
+            return owner.__name__
+        return None if owner is None else type(owner).__module__
+    module = getattr(type(obj), "__module__", None)
+    return module if isinstance(module, str) else None
 
 
 @dataclasses.dataclass(frozen=True)

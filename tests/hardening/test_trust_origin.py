@@ -1,0 +1,115 @@
+"""Issue 12 item 1: the trust policy judges an object by the module that defines it, not by the
+dotted name a config uses. Standard-library functions re-exported by installed packages are
+refused by ``validate``, ``validate --import``, loading and ``yadk run``, at file:line:col."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from yadk.cli import main
+from yadk.config import ConfigError, load_agent, validate_paths
+
+# (dotted name, the standard-library object it is, the blocked module)
+REEXPORTS = [
+    ("pip._vendor.pyproject_hooks._impl.check_output", "subprocess.check_output", "subprocess"),
+    ("_pytest.tmpdir.rmtree", "shutil.rmtree", "shutil"),
+    ("watchfiles.run.import_module", "importlib.import_module", "importlib"),
+]
+IDS = [case[0] for case in REEXPORTS]
+
+
+def _agent(tmp_path: Path, name: str) -> Path:
+    folder = tmp_path / "my_agent"
+    folder.mkdir()
+    (folder / "root_agent.yaml").write_text(
+        f"name: a\nmodel: scripted:turns.yaml\ninstruction: hi\ntools:\n  - name: {name}\n",
+        encoding="utf-8",
+    )
+    (folder / "turns.yaml").write_text(
+        "turns:\n  - function_calls: [{name: check_output, args: {args: [id]}}]\n  - text: done\n",
+        encoding="utf-8",
+    )
+    return folder
+
+
+@pytest.mark.parametrize(("name", "target", "module"), REEXPORTS, ids=IDS)
+def test_validate_follows_the_reexport(tmp_path: Path, name: str, target: str, module: str) -> None:
+    found = validate_paths([_agent(tmp_path, name)])
+    assert [(d.line, d.column, d.rule, d.severity, d.message) for d in found] == [
+        (
+            5,
+            11,
+            "blocked-module",
+            "error",
+            f"`{name}` is `{target}` under another name: configs cannot reference the"
+            f" `{module}` module.",
+        )
+    ]
+
+
+@pytest.mark.parametrize(("name", "target", "module"), REEXPORTS, ids=IDS)
+def test_import_and_load_check_the_defining_module(
+    tmp_path: Path, name: str, target: str, module: str
+) -> None:
+    folder = _agent(tmp_path, name)
+    message = (
+        f"`{name}` is defined in `{module}`: configs cannot reference the `{module}` module,"
+        " whatever name it is imported under."
+    )
+    found = validate_paths([folder], import_code=True)
+    assert [(d.line, d.column, d.rule, d.message) for d in found] == [
+        (5, 11, "blocked-module", message)
+    ]
+    with pytest.raises(ConfigError) as caught:
+        load_agent(folder)
+    assert [(d.line, d.column, d.rule) for d in caught.value.diagnostics] == [
+        (5, 11, "blocked-module")
+    ]
+
+
+def test_yadk_run_refuses_and_runs_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    folder = tmp_path / "my_agent"
+    folder.mkdir()
+    (folder / "root_agent.yaml").write_text(
+        "name: a\nmodel: scripted:turns.yaml\ninstruction: hi\ntools:\n"
+        "  - name: _pytest.tmpdir.rmtree\n",
+        encoding="utf-8",
+    )
+    (folder / "turns.yaml").write_text(
+        f"turns:\n  - function_calls: [{{name: rmtree, args: {{path: '{victim}'}}}}]\n"
+        "  - text: done\n",
+        encoding="utf-8",
+    )
+    monkeypatch.chdir(tmp_path)
+    code = main(["run", str(folder), "go", "--db", ":memory:"])
+    _, err = capsys.readouterr()
+    assert code == 1
+    assert "my_agent/root_agent.yaml:5:11: error blocked-module:" in err
+    assert victim.is_dir()
+
+
+def test_a_private_module_of_an_installed_package_is_a_warning(tmp_path: Path) -> None:
+    found = validate_paths([_agent(tmp_path, "pip._internal.utils.misc.rmtree")])
+    assert [(d.line, d.column, d.rule, d.severity) for d in found] == [
+        (5, 11, "unproven-origin", "warning")
+    ]
+    assert found[0].message.startswith(
+        "`pip._internal.utils.misc.rmtree` is in `pip._internal.utils.misc`, a private module of"
+        " the installed package `pip`: without importing it, validate cannot prove"
+    )
+
+
+def test_the_projects_own_reexports_are_followed(tmp_path: Path) -> None:
+    folder = _agent(tmp_path, ".tools.search")
+    (folder / "tools.py").write_text("from ._impl import search\n", encoding="utf-8")
+    (folder / "_impl.py").write_text(
+        "def search(query: str) -> str:\n    return query\n", encoding="utf-8"
+    )
+    (folder / "__init__.py").write_text("", encoding="utf-8")
+    assert validate_paths([folder]) == []
