@@ -17,6 +17,7 @@ from yadk import errors
         (errors.AgentDefinitionError, ValueError),
         (errors.SessionNotFoundError, KeyError),
         (errors.AlreadyExistsError, ValueError),
+        (errors.StaleSessionError, ValueError),
     ],
 )
 def test_builtin_bases(cls: type, builtin: type) -> None:

@@ -17,7 +17,11 @@ failures (a model or tool that fails while an invocation runs). Errors that goog
     ├── SessionError
     │   ├── SessionNotFoundError (KeyError) no such session
     │   ├── AlreadyExistsError (ValueError) a session id is taken
-    │   └── StaleSessionError               the session changed since it was read
+    │   ├── StaleSessionError (ValueError)  the session changed since it was read
+    │   └── SessionStoreError               the database cannot be used; the message says why
+    │       ├── SessionStoreBusyError       locked too long, statement timeout, pool exhausted
+    │       ├── SessionStoreSchemaError     foreign, older (``yadk db upgrade``) or newer schema
+    │       └── SessionStoreCorruptError    a stored row cannot be read back
     ├── ArtifactError (ValueError)          an artifact name or version is invalid
     └── RunError                            something failed while an invocation ran
         ├── ModelError                      a model failed or a script is exhausted
@@ -48,6 +52,10 @@ __all__ = [
     "RunError",
     "SessionError",
     "SessionNotFoundError",
+    "SessionStoreBusyError",
+    "SessionStoreCorruptError",
+    "SessionStoreError",
+    "SessionStoreSchemaError",
     "SkillError",
     "StaleSessionError",
     "TemplateError",
@@ -141,8 +149,24 @@ class AlreadyExistsError(SessionError, ValueError):
     """A session with that id already exists."""
 
 
-class StaleSessionError(SessionError):
+class StaleSessionError(SessionError, ValueError):
     """The session object is older than the stored session: re-read it before appending."""
+
+
+class SessionStoreError(SessionError):
+    """The session or artifact database cannot be used (full, read-only, unreachable...)."""
+
+
+class SessionStoreBusyError(SessionStoreError):
+    """The database stayed busy past a bounded wait (a lock, a statement timeout, the pool)."""
+
+
+class SessionStoreSchemaError(SessionStoreError):
+    """The database holds tables yadk did not write, or a schema older or newer than this yadk's."""
+
+
+class SessionStoreCorruptError(SessionStoreError):
+    """A stored row cannot be read back."""
 
 
 class ArtifactError(YadkError, ValueError):

@@ -220,4 +220,7 @@ def test_unusable_session_file(cli: Cli, agent: str) -> None:
     Path("not_a_db").write_text("plain text, not SQLite", encoding="utf-8")
     code, out, err = cli("run", agent, "hi", "--db", "not_a_db")
     assert (code, out) == (1, "")
-    assert err.startswith("yadk run: error: --db not_a_db: Cannot open session database not_a_db:")
+    assert err == (
+        "yadk run: error: --db not_a_db: not_a_db is not a usable SQLite database (file is not"
+        " a database). Give --db a new file name, or restore the file from a backup.\n"
+    )

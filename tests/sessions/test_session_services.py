@@ -7,7 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from yadk.errors import AlreadyExistsError, SessionNotFoundError, StaleSessionError
+from yadk.errors import (
+    AlreadyExistsError,
+    SessionError,
+    SessionNotFoundError,
+    StaleSessionError,
+)
 from yadk.events import Event, EventActions
 from yadk.sessions import (
     BaseSessionService,
@@ -16,6 +21,7 @@ from yadk.sessions import (
     Session,
     SqliteSessionService,
 )
+from yadk.types import Content, Part
 
 
 @pytest.fixture(params=["memory", "sqlite"])
@@ -147,34 +153,75 @@ async def test_list_and_delete(service: BaseSessionService) -> None:
     await service.delete_session(app_name="app", user_id="u1", session_id=a.id)
 
 
-async def test_sqlite_sessions_survive_a_restart(tmp_path: Path) -> None:
-    db = tmp_path / "nested" / "s.db"
-    first = SqliteSessionService(db)
-    s = await first.create_session(app_name="app", user_id="u", state={"app:t": 1})
-    await first.append_event(s, _event({"k": "v", "user:l": "fr"}))
-    first.close()
-    second = SqliteSessionService(f"sqlite:///{db}")
-    again = await second.get_session(app_name="app", user_id="u", session_id=s.id)
-    assert again is not None
-    assert again.state == {"k": "v", "app:t": 1, "user:l": "fr"}
-    assert [e.actions.state_delta for e in again.events] == [{"k": "v", "user:l": "fr"}]
-    await second.append_event(again, _event({"k": "w"}))
-
-
-async def test_sqlite_refuses_values_it_cannot_store(tmp_path: Path) -> None:
-    from yadk.errors import SessionError
-
-    service = SqliteSessionService(tmp_path / "s.db")
+async def test_values_that_are_not_json_are_refused_naming_the_key(
+    service: BaseSessionService,
+) -> None:
     s = await service.create_session(app_name="app", user_id="u")
-    with pytest.raises(SessionError, match="JSON-serialisable"):
+    with pytest.raises(SessionError, match="State key 'obj' .* holds a value of type object"):
         await service.append_event(s, _event({"obj": object()}))
+    with pytest.raises(SessionError, match="State key 'when' .* type bytes"):
+        await service.create_session(app_name="app", user_id="u", state={"when": b"x"})
     stored = await service.get_session(app_name="app", user_id="u", session_id=s.id)
     assert stored is not None and stored.events == [] and "obj" not in s.state
     await service.append_event(s, _event({"ok": 1}))  # the failed write left no trace
 
 
-def test_sqlite_rejects_other_urls(tmp_path: Path) -> None:
-    from yadk.errors import SessionError
+async def test_appending_a_stored_event_again_changes_nothing(service: BaseSessionService) -> None:
+    s = await service.create_session(app_name="app", user_id="u")
+    event = _event({"n": 1})
+    await service.append_event(s, event)
+    copy = await service.get_session(app_name="app", user_id="u", session_id=s.id)
+    assert copy is not None
+    await service.append_event(copy, event)
+    stored = await service.get_session(app_name="app", user_id="u", session_id=s.id)
+    assert stored is not None and [e.id for e in stored.events] == [event.id]
+    await service.append_event(s, _event({"n": 2}))  # the first copy is still current
 
-    with pytest.raises(SessionError, match="sqlite:/// URL"):
-        SqliteSessionService("postgresql://localhost/db")
+
+async def test_events_handed_out_cannot_change_what_is_stored(service: BaseSessionService) -> None:
+    s = await service.create_session(app_name="app", user_id="u")
+    event = Event(
+        author="agent",
+        content=Content(role="model", parts=[Part(text="original")]),
+        actions=EventActions(state_delta={"k": [1]}),
+    )
+    await service.append_event(s, event)
+    event.content.parts[0].text = "edited by the appender"  # type: ignore[union-attr]
+    event.actions.state_delta["k"].append(2)
+    first = await service.get_session(app_name="app", user_id="u", session_id=s.id)
+    assert first is not None
+    first.events[0].content.parts[0].text = "edited by a reader"  # type: ignore[union-attr]
+    first.events[0].actions.state_delta["extra"] = 1
+    first.state["k"].append(3)
+    again = await service.get_session(app_name="app", user_id="u", session_id=s.id)
+    assert again is not None
+    assert again.events[0].text == "original"
+    assert again.events[0].actions.state_delta == {"k": [1]}
+    assert again.state == {"k": [1]}
+
+
+async def test_refresh_reads_what_others_appended(service: BaseSessionService) -> None:
+    mine = await service.create_session(app_name="app", user_id="u")
+    await service.append_event(mine, _event({"a": 1}))
+    theirs = await service.get_session(app_name="app", user_id="u", session_id=mine.id)
+    assert theirs is not None
+    await service.append_event(theirs, _event({"b": 2, "user:c": 3}))
+    await service.append_event(theirs, _event({"temp:t": 4}))
+    other = await service.create_session(app_name="app", user_id="u")
+    await service.append_event(other, _event({"app:d": 5}))
+    assert await service.refresh_session(mine) is True
+    assert [e.id for e in mine.events] == [e.id for e in theirs.events]
+    assert mine.state == {"a": 1, "b": 2, "user:c": 3, "app:d": 5}
+    await service.append_event(mine, _event({"a": 6}))  # no longer stale
+    await service.delete_session(app_name="app", user_id="u", session_id=mine.id)
+    assert await service.refresh_session(mine) is False
+
+
+async def test_delete_removes_the_events_too(service: BaseSessionService) -> None:
+    s = await service.create_session(app_name="app", user_id="u", session_id="again")
+    await service.append_event(s, _event({"x": 1}))
+    await service.delete_session(app_name="app", user_id="u", session_id="again")
+    fresh = await service.create_session(app_name="app", user_id="u", session_id="again")
+    assert fresh.events == [] and fresh.state == {}
+    got = await service.get_session(app_name="app", user_id="u", session_id="again")
+    assert got is not None and got.events == []

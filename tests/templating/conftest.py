@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Mapping
 from typing import Any, Protocol
 
@@ -54,8 +55,12 @@ def make_context() -> MakeContext:
     ) -> ReadonlyContext:
         state = dict(state or {})
         sessions = InMemorySessionService()
-        session = await sessions.create_session(app_name="app", user_id="u", state=state)
-        session.state.update({k: v for k, v in state.items() if k.startswith("temp:")})
+        stored = {k: v for k, v in state.items() if _is_json(v)}
+        session = await sessions.create_session(app_name="app", user_id="u", state=stored)
+        # temp: keys and values no store can hold live on the session, as inside an invocation.
+        session.state.update(
+            {k: v for k, v in state.items() if k not in stored or k[:5] == "temp:"}
+        )
         service = InMemoryArtifactService() if with_artifact_service else None
         for name, value in (artifacts or {}).items():
             assert service is not None
@@ -73,3 +78,11 @@ def make_context() -> MakeContext:
         return ReadonlyContext(ic)
 
     return make
+
+
+def _is_json(value: Any) -> bool:
+    try:
+        json.dumps(value)
+    except (TypeError, ValueError):
+        return False
+    return True

@@ -63,6 +63,25 @@ class BaseSessionService(abc.ABC):
     async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
         """Delete a session; deleting a missing session does nothing."""
 
+    async def refresh_session(self, session: Session) -> bool:
+        """Bring ``session`` (read earlier from this service) up to date in place: the events
+        stored since its ``storage_version`` are appended and its state is reloaded.
+
+        Returns ``False`` when the session no longer exists. yadk's services read only what is
+        new, so a caller that keeps a session between turns (the runner does) pays for the new
+        events, not the whole history; this default reads the whole session.
+        """
+        fresh = await self.get_session(
+            app_name=session.app_name, user_id=session.user_id, session_id=session.id
+        )
+        if fresh is None:
+            return False
+        session.events = fresh.events
+        session.state = fresh.state
+        session.last_update_time = fresh.last_update_time
+        session.storage_version = fresh.storage_version
+        return True
+
     async def aclose(self) -> None:
         """Release connections and threads; the service is unusable afterwards."""
         return None
@@ -97,13 +116,16 @@ def apply_event(session: Session, event: Event) -> None:
 
 
 def select_events(
-    events: list[Event], num_recent_events: int | None, after_timestamp: float | None
-) -> list[Event]:
-    """The events a ``get_session`` call asks for, newest last, without copying the events."""
-    selected = events
+    items: list[int],
+    timestamps: list[float],
+    num_recent_events: int | None,
+    after_timestamp: float | None,
+) -> list[int]:
+    """The positions a ``get_session`` call asks for (``items[i]`` has ``timestamps[i]``)."""
+    selected = items
     if after_timestamp is not None:
         start = len(selected)
-        while start > 0 and selected[start - 1].timestamp >= after_timestamp:
+        while start > 0 and timestamps[start - 1] >= after_timestamp:
             start -= 1
         selected = selected[start:]
     if num_recent_events is not None:

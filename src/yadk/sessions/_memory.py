@@ -1,4 +1,9 @@
-"""InMemorySessionService: sessions in process memory, with ADK's scoping rules."""
+"""InMemorySessionService: sessions in process memory, with ADK's scoping rules.
+
+Events and state are kept as the JSON a durable store would write, so what the service hands out
+is always a fresh copy: a caller that edits an event or a state value it read changes nothing
+stored, and values a database could not hold are refused here too, naming the key.
+"""
 
 from __future__ import annotations
 
@@ -16,6 +21,7 @@ from yadk.sessions._base import (
     apply_event,
     select_events,
 )
+from yadk.sessions._codec import dump_event, dump_state, load_events, load_state, stored_delta
 from yadk.sessions._session import Session
 from yadk.sessions._state import merge_scopes, split_scopes
 
@@ -24,19 +30,24 @@ __all__ = ["InMemorySessionService"]
 
 @dataclass
 class _Record:
-    state: dict[str, Any]
-    events: list[Event] = field(default_factory=list)
+    state: str
+    events: list[str] = field(default_factory=list)
+    timestamps: list[float] = field(default_factory=list)
+    event_ids: set[str] = field(default_factory=set)
     last_update_time: float = 0.0
-    version: int = 0
+
+    @property
+    def version(self) -> int:
+        return len(self.events)
 
 
 class InMemorySessionService(BaseSessionService):
-    """Keeps sessions in memory. Reads copy the state dicts and the event list, not the events."""
+    """Keeps sessions in memory; every read returns fresh copies of the stored events."""
 
     def __init__(self) -> None:
         self._sessions: dict[tuple[str, str, str], _Record] = {}
-        self._app_state: dict[str, dict[str, Any]] = {}
-        self._user_state: dict[tuple[str, str], dict[str, Any]] = {}
+        self._app_state: dict[str, str] = {}
+        self._user_state: dict[tuple[str, str], str] = {}
 
     async def create_session(
         self,
@@ -64,11 +75,10 @@ class InMemorySessionService(BaseSessionService):
         if key in self._sessions:
             raise AlreadyExistsError(f"Session with id {session_id!r} already exists.")
         app_delta, user_delta, session_state = split_scopes(state or {})
-        self._app_state.setdefault(app_name, {}).update(app_delta)
-        self._user_state.setdefault((app_name, user_id), {}).update(user_delta)
-        record = _Record(state=session_state, last_update_time=time.time())
+        record = _Record(state=dump_state(session_state), last_update_time=time.time())
+        self._merge_scopes(app_name, user_id, app_delta, user_delta)
         self._sessions[key] = record
-        return self._snapshot(app_name, user_id, session_id, record, None, None)
+        return self._snapshot(key, record, None, None)
 
     async def get_session(
         self,
@@ -80,23 +90,36 @@ class InMemorySessionService(BaseSessionService):
         num_recent_events: int | None = None,
         after_timestamp: float | None = None,
     ) -> Session | None:
-        record = self._sessions.get((app_name, user_id, session_id))
+        key = (app_name, user_id, session_id)
+        record = self._sessions.get(key)
         if record is None:
             return None
         if config is not None:
             num_recent_events = config.num_recent_events
             after_timestamp = config.after_timestamp
-        return self._snapshot(
-            app_name, user_id, session_id, record, num_recent_events, after_timestamp
-        )
+        return self._snapshot(key, record, num_recent_events, after_timestamp)
+
+    async def refresh_session(self, session: Session) -> bool:
+        key = (session.app_name, session.user_id, session.id)
+        record = self._sessions.get(key)
+        if record is None:
+            return False
+        have = session.storage_version
+        if have is None or have > record.version:
+            return await super().refresh_session(session)
+        session.events.extend(load_events(record.events[have:], f"session {session.id!r}"))
+        session.state = self._state(key, record)
+        session.last_update_time = record.last_update_time
+        session.storage_version = record.version
+        return True
 
     async def list_sessions(
         self, *, app_name: str, user_id: str | None = None
     ) -> ListSessionsResponse:
         sessions = [
-            self._snapshot(app, user, sid, record, 0, None)
-            for (app, user, sid), record in self._sessions.items()
-            if app == app_name and (user_id is None or user == user_id)
+            self._snapshot(key, record, 0, None)
+            for key, record in self._sessions.items()
+            if key[0] == app_name and (user_id is None or key[1] == user_id)
         ]
         return ListSessionsResponse(sessions=sessions)
 
@@ -112,45 +135,68 @@ class InMemorySessionService(BaseSessionService):
                 f"Session {session.id!r} of user {session.user_id!r} in app {session.app_name!r}"
                 " does not exist; create it with create_session() first."
             )
+        if event.id in record.event_ids:
+            return event
         if session.storage_version is not None and session.storage_version != record.version:
             raise StaleSessionError(
                 f"Session {session.id!r} changed since this copy was read"
                 f" (copy is version {session.storage_version}, stored is {record.version});"
                 " read it again with get_session() before appending."
             )
-        apply_event(session, event)
-        app_delta, user_delta, session_delta = split_scopes(event.actions.state_delta)
-        if app_delta:
-            self._app_state.setdefault(session.app_name, {}).update(app_delta)
-        if user_delta:
-            self._user_state.setdefault((session.app_name, session.user_id), {}).update(user_delta)
-        record.state.update(session_delta)
-        record.events.append(event)
+        delta = stored_delta(event)
+        event_json = dump_event(event, delta)
+        app_delta, user_delta, session_delta = split_scopes(delta)
+        if session_delta:
+            stored = load_state(record.state, f"session {session.id!r}")
+            stored.update(session_delta)
+            record.state = dump_state(stored)
+        self._merge_scopes(session.app_name, session.user_id, app_delta, user_delta)
+        record.events.append(event_json)
+        record.timestamps.append(event.timestamp)
+        record.event_ids.add(event.id)
         record.last_update_time = event.timestamp
-        record.version += 1
+        apply_event(session, event)
         session.storage_version = record.version
         return event
 
+    def _merge_scopes(
+        self, app_name: str, user_id: str, app_delta: dict[str, Any], user_delta: dict[str, Any]
+    ) -> None:
+        if app_delta:
+            app = load_state(self._app_state.get(app_name, "{}"), "app state")
+            app.update(app_delta)
+            self._app_state[app_name] = dump_state(app)
+        if user_delta:
+            user = load_state(self._user_state.get((app_name, user_id), "{}"), "user state")
+            user.update(user_delta)
+            self._user_state[(app_name, user_id)] = dump_state(user)
+
+    def _state(self, key: tuple[str, str, str], record: _Record) -> dict[str, Any]:
+        return merge_scopes(
+            load_state(self._app_state.get(key[0], "{}"), "app state"),
+            load_state(self._user_state.get(key[:2], "{}"), "user state"),
+            load_state(record.state, f"session {key[2]!r}"),
+        )
+
     def _snapshot(
         self,
-        app_name: str,
-        user_id: str,
-        session_id: str,
+        key: tuple[str, str, str],
         record: _Record,
         num_recent_events: int | None,
         after_timestamp: float | None,
     ) -> Session:
-        state = merge_scopes(
-            self._app_state.get(app_name, {}),
-            self._user_state.get((app_name, user_id), {}),
-            record.state,
+        indexes = select_events(
+            list(range(len(record.events))),
+            record.timestamps,
+            num_recent_events,
+            after_timestamp,
         )
         return Session(
-            id=session_id,
-            app_name=app_name,
-            user_id=user_id,
-            state=state,
-            events=select_events(record.events, num_recent_events, after_timestamp),
+            id=key[2],
+            app_name=key[0],
+            user_id=key[1],
+            state=self._state(key, record),
+            events=load_events([record.events[i] for i in indexes], f"session {key[2]!r}"),
             last_update_time=record.last_update_time,
             storage_version=record.version,
         )

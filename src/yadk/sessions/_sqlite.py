@@ -1,25 +1,36 @@
-"""SqliteSessionService: durable sessions in one SQLite file.
+"""SqliteSessionService: durable sessions in one SQLite file, off the event loop.
+
+Every database call runs on the service's own thread (one connection, one thread per service),
+so a write that waits for another process's lock never stalls the event loop; the wait is bounded
+by ``busy_timeout``, after which the caller gets ``SessionStoreBusyError``. SQLite failures become
+``SessionStoreError`` subclasses whose message says what to do.
 
 Each ``append_event`` is one transaction: it checks the session's version (a writer holding an
-older copy gets ``StaleSessionError`` instead of silently overwriting), stores the event, merges
-the delta into the session, user and app state rows, and bumps the version. The file uses WAL
-journaling so readers never block the writer.
+older copy gets ``StaleSessionError``), stores the event, merges the delta into the session, user
+and app state rows, and bumps the version. An event's ``seq`` is the version it produced, so
+``refresh_session`` reads only the events after the version a caller holds. WAL journaling lets
+other processes read while one writes.
 """
 
 from __future__ import annotations
 
-import json
+import asyncio
 import os
 import sqlite3
-import threading
 import time
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from yadk.errors import AlreadyExistsError, SessionError, SessionNotFoundError, StaleSessionError
+from yadk.errors import (
+    AlreadyExistsError,
+    SessionError,
+    SessionNotFoundError,
+    SessionStoreError,
+    StaleSessionError,
+)
 from yadk.events import Event
 from yadk.sessions._base import (
     BaseSessionService,
@@ -27,42 +38,17 @@ from yadk.sessions._base import (
     ListSessionsResponse,
     apply_event,
 )
+from yadk.sessions._codec import dump_event, dump_state, load_events, load_state, stored_delta
 from yadk.sessions._session import Session
+from yadk.sessions._sqlite_schema import prepare_schema, translate_error
 from yadk.sessions._state import merge_scopes, split_scopes
 
-__all__ = ["SqliteSessionService"]
+__all__ = ["SqliteSessionService", "sqlite_path"]
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS app_states (
-    app_name TEXT PRIMARY KEY,
-    state TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS user_states (
-    app_name TEXT NOT NULL,
-    user_id TEXT NOT NULL,
-    state TEXT NOT NULL,
-    PRIMARY KEY (app_name, user_id)
-);
-CREATE TABLE IF NOT EXISTS sessions (
-    app_name TEXT NOT NULL,
-    user_id TEXT NOT NULL,
-    id TEXT NOT NULL,
-    state TEXT NOT NULL,
-    create_time REAL NOT NULL,
-    update_time REAL NOT NULL,
-    version INTEGER NOT NULL,
-    PRIMARY KEY (app_name, user_id, id)
-);
-CREATE TABLE IF NOT EXISTS events (
-    app_name TEXT NOT NULL,
-    user_id TEXT NOT NULL,
-    session_id TEXT NOT NULL,
-    seq INTEGER NOT NULL,
-    timestamp REAL NOT NULL,
-    data TEXT NOT NULL,
-    PRIMARY KEY (app_name, user_id, session_id, seq)
-);
-"""
+T = TypeVar("T")
+_Key = tuple[str, str, str]
+_WHERE = "app_name=? AND user_id=? AND id=?"
+_EVENTS_WHERE = "app_name=? AND user_id=? AND session_id=?"
 
 
 def sqlite_path(url_or_path: str | os.PathLike[str]) -> Path:
@@ -75,42 +61,93 @@ def sqlite_path(url_or_path: str | os.PathLike[str]) -> Path:
     else:
         if "://" in text:
             raise SessionError(
-                f"Unsupported session database {text!r}: give a file path or a sqlite:/// URL."
+                f"Unsupported session database {text!r}: give a file path, a sqlite:///PATH"
+                " URL, a postgresql:// URL or :memory:."
             )
     return Path(text)
 
 
 class SqliteSessionService(BaseSessionService):
-    """Sessions stored in a SQLite file (created with its folder if missing)."""
+    """Sessions stored in a SQLite file (created with its folder if missing).
 
-    def __init__(self, db: str | os.PathLike[str]) -> None:
+    ``busy_timeout`` (seconds) bounds how long a write waits for another connection's lock.
+    An existing file with an older schema is refused unless ``migrate=True`` (what
+    ``yadk db upgrade`` does); a file written by a newer yadk is always refused.
+    """
+
+    def __init__(
+        self, db: str | os.PathLike[str], *, busy_timeout: float = 5.0, migrate: bool = False
+    ) -> None:
         self.path = sqlite_path(db)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.busy_timeout = busy_timeout
+        self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="yadk-sqlite")
         try:
-            self._conn = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._conn.execute("PRAGMA journal_mode=WAL")
-            self._conn.execute("PRAGMA synchronous=NORMAL")
-            self._conn.executescript(_SCHEMA)
-        except sqlite3.DatabaseError as exc:
-            raise SessionError(f"Cannot open session database {self.path}: {exc}") from None
-        self._lock = threading.Lock()
+            self._conn = self._open(migrate)
+        except BaseException:
+            self._thread.shutdown(wait=False)
+            raise
+
+    def _open(self, migrate: bool) -> sqlite3.Connection:
+        folder = self.path.parent
+        blocker = _first_file(folder)
+        if blocker is not None:
+            raise SessionStoreError(
+                f"Cannot create the session database {self.path}: {blocker} is a"
+                " file, not a folder. Give --db a path inside a folder."
+            )
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise SessionStoreError(
+                f"Cannot create the folder {folder} for the session database: {exc.strerror}."
+                " Give --db a path in a writable folder."
+            ) from None
+        conn = None
+        try:
+            conn = sqlite3.connect(
+                self.path,
+                timeout=self.busy_timeout,
+                check_same_thread=False,
+                isolation_level=None,
+            )
+            conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            prepare_schema(conn, self.path, migrate=migrate)
+        except sqlite3.Error as exc:
+            if conn is not None:
+                conn.close()
+            raise translate_error(exc, self.path, self.busy_timeout) from None
+        except BaseException:
+            if conn is not None:
+                conn.close()
+            raise
+        return conn
 
     def close(self) -> None:
+        """Close the connection (waits for a call in flight to finish)."""
+        self._thread.shutdown(wait=True)
         self._conn.close()
 
     async def aclose(self) -> None:
-        self.close()
+        await asyncio.to_thread(self.close)
 
-    @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield self._conn
-            except BaseException:
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(conn, *args)`` on the service's thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._thread, self._guarded, fn, args)
+
+    def _guarded(self, fn: Callable[..., T], args: tuple[Any, ...]) -> T:
+        try:
+            return fn(self._conn, *args)
+        except sqlite3.Error as exc:
+            if self._conn.in_transaction:
                 self._conn.execute("ROLLBACK")
-                raise
-            self._conn.execute("COMMIT")
+            raise translate_error(exc, self.path, self.busy_timeout) from None
+        except BaseException:
+            if self._conn.in_transaction:
+                self._conn.execute("ROLLBACK")
+            raise
 
     async def create_session(
         self,
@@ -122,23 +159,30 @@ class SqliteSessionService(BaseSessionService):
     ) -> Session:
         session_id = (session_id or "").strip() or str(uuid.uuid4())
         app_delta, user_delta, session_state = split_scopes(state or {})
+        rows = (dump_state(app_delta), dump_state(user_delta), dump_state(session_state))
+        key = (app_name, user_id, session_id)
+        return await self._run(self._create, key, app_delta, user_delta, rows[2])
+
+    def _create(
+        self,
+        db: sqlite3.Connection,
+        key: _Key,
+        app_delta: dict[str, Any],
+        user_delta: dict[str, Any],
+        state_json: str,
+    ) -> Session:
         now = time.time()
-        with self._transaction() as db:
-            exists = db.execute(
-                "SELECT 1 FROM sessions WHERE app_name=? AND user_id=? AND id=?",
-                (app_name, user_id, session_id),
-            ).fetchone()
-            if exists:
-                raise AlreadyExistsError(f"Session with id {session_id!r} already exists.")
-            self._merge_scope(db, "app", app_name, user_id, app_delta)
-            self._merge_scope(db, "user", app_name, user_id, user_delta)
-            db.execute(
-                "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, 0)",
-                (app_name, user_id, session_id, _dumps(session_state), now, now),
-            )
-        found = await self.get_session(app_name=app_name, user_id=user_id, session_id=session_id)
-        assert found is not None
-        return found
+        db.execute("BEGIN IMMEDIATE")
+        if db.execute(f"SELECT 1 FROM sessions WHERE {_WHERE}", key).fetchone():
+            raise AlreadyExistsError(f"Session with id {key[2]!r} already exists.")
+        _merge_scopes(db, key, app_delta, user_delta)
+        db.execute(
+            "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, 0)", (*key, state_json, now, now)
+        )
+        db.execute("COMMIT")
+        session = self._read(db, key, None, None)
+        assert session is not None
+        return session
 
     async def get_session(
         self,
@@ -153,157 +197,228 @@ class SqliteSessionService(BaseSessionService):
         if config is not None:
             num_recent_events = config.num_recent_events
             after_timestamp = config.after_timestamp
-        with self._lock:
-            row = self._conn.execute(
-                "SELECT state, update_time, version FROM sessions"
-                " WHERE app_name=? AND user_id=? AND id=?",
-                (app_name, user_id, session_id),
+        key = (app_name, user_id, session_id)
+        return await self._run(self._read, key, num_recent_events, after_timestamp)
+
+    def _read(
+        self,
+        db: sqlite3.Connection,
+        key: _Key,
+        num_recent_events: int | None,
+        after_timestamp: float | None,
+    ) -> Session | None:
+        # One read transaction, so the events and the state belong to the same version.
+        db.execute("BEGIN")
+        try:
+            row = db.execute(
+                f"SELECT state, update_time, version FROM sessions WHERE {_WHERE}", key
             ).fetchone()
             if row is None:
                 return None
-            query = "SELECT data FROM events WHERE app_name=? AND user_id=? AND session_id=?"
-            params: list[Any] = [app_name, user_id, session_id]
+            query = f"SELECT data FROM events WHERE {_EVENTS_WHERE}"
+            params: list[Any] = list(key)
             if after_timestamp is not None:
                 query += " AND timestamp >= ?"
                 params.append(after_timestamp)
             if num_recent_events is not None:
                 params.append(max(num_recent_events, 0))
-                rows = self._conn.execute(query + " ORDER BY seq DESC LIMIT ?", params).fetchall()
+                rows = db.execute(query + " ORDER BY seq DESC LIMIT ?", params).fetchall()
                 rows.reverse()
             else:
-                rows = self._conn.execute(query + " ORDER BY seq", params).fetchall()
-            app_state, user_state = self._scopes(app_name, user_id)
+                rows = db.execute(query + " ORDER BY seq", params).fetchall()
+            state = self._state(db, key, row[0])
+        finally:
+            db.execute("COMMIT")
         return Session(
-            id=session_id,
-            app_name=app_name,
-            user_id=user_id,
-            state=merge_scopes(app_state, user_state, json.loads(row[0])),
-            events=[Event.model_validate_json(r[0]) for r in rows],
+            id=key[2],
+            app_name=key[0],
+            user_id=key[1],
+            state=state,
+            events=load_events([r[0] for r in rows], self._where(key)),
             last_update_time=row[1],
             storage_version=row[2],
         )
 
+    async def refresh_session(self, session: Session) -> bool:
+        if session.storage_version is None:
+            return await super().refresh_session(session)
+        key = (session.app_name, session.user_id, session.id)
+        found = await self._run(self._changes, key, session.storage_version)
+        if found is None:
+            return False
+        state, update_time, version, new_events = found
+        if version < session.storage_version:  # deleted and created again: start over
+            return await super().refresh_session(session)
+        session.events.extend(new_events)
+        session.state = state
+        session.last_update_time = update_time
+        session.storage_version = version
+        return True
+
+    def _changes(
+        self, db: sqlite3.Connection, key: _Key, since: int
+    ) -> tuple[dict[str, Any], float, int, list[Event]] | None:
+        db.execute("BEGIN")
+        try:
+            row = db.execute(
+                f"SELECT state, update_time, version FROM sessions WHERE {_WHERE}", key
+            ).fetchone()
+            if row is None:
+                return None
+            rows = []
+            if row[2] > since:
+                rows = db.execute(
+                    f"SELECT data FROM events WHERE {_EVENTS_WHERE} AND seq > ? ORDER BY seq",
+                    (*key, since),
+                ).fetchall()
+            state = self._state(db, key, row[0])
+        finally:
+            db.execute("COMMIT")
+        return state, row[1], row[2], load_events([r[0] for r in rows], self._where(key))
+
     async def list_sessions(
         self, *, app_name: str, user_id: str | None = None
     ) -> ListSessionsResponse:
-        with self._lock:
-            query = "SELECT user_id, id, state, update_time, version FROM sessions WHERE app_name=?"
-            params: list[Any] = [app_name]
-            if user_id is not None:
-                query += " AND user_id=?"
-                params.append(user_id)
-            rows = self._conn.execute(query + " ORDER BY update_time", params).fetchall()
-            sessions = []
-            for uid, sid, state, update_time, version in rows:
-                app_state, user_state = self._scopes(app_name, uid)
-                sessions.append(
-                    Session(
-                        id=sid,
-                        app_name=app_name,
-                        user_id=uid,
-                        state=merge_scopes(app_state, user_state, json.loads(state)),
-                        last_update_time=update_time,
-                        storage_version=version,
-                    )
+        return await self._run(self._list, app_name, user_id)
+
+    def _list(
+        self, db: sqlite3.Connection, app_name: str, user_id: str | None
+    ) -> ListSessionsResponse:
+        query = "SELECT user_id, id, state, update_time, version FROM sessions WHERE app_name=?"
+        params: list[Any] = [app_name]
+        if user_id is not None:
+            query += " AND user_id=?"
+            params.append(user_id)
+        sessions = []
+        for uid, sid, state, update_time, version in db.execute(
+            query + " ORDER BY update_time", params
+        ).fetchall():
+            key = (app_name, uid, sid)
+            sessions.append(
+                Session(
+                    id=sid,
+                    app_name=app_name,
+                    user_id=uid,
+                    state=self._state(db, key, state),
+                    last_update_time=update_time,
+                    storage_version=version,
                 )
+            )
         return ListSessionsResponse(sessions=sessions)
 
     async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
-        with self._transaction() as db:
-            key = (app_name, user_id, session_id)
-            db.execute("DELETE FROM events WHERE app_name=? AND user_id=? AND session_id=?", key)
-            db.execute("DELETE FROM sessions WHERE app_name=? AND user_id=? AND id=?", key)
+        await self._run(self._delete, (app_name, user_id, session_id))
+
+    @staticmethod
+    def _delete(db: sqlite3.Connection, key: _Key) -> None:
+        db.execute("BEGIN IMMEDIATE")
+        db.execute(f"DELETE FROM events WHERE {_EVENTS_WHERE}", key)
+        db.execute(f"DELETE FROM sessions WHERE {_WHERE}", key)
+        db.execute("COMMIT")
 
     async def append_event(self, session: Session, event: Event) -> Event:
         if event.partial:
             return event
+        delta = stored_delta(event)
+        event_json = dump_event(event, delta)
         key = (session.app_name, session.user_id, session.id)
-        with self._transaction() as db:
-            row = db.execute(
-                "SELECT state, version FROM sessions WHERE app_name=? AND user_id=? AND id=?", key
-            ).fetchone()
-            if row is None:
-                raise SessionNotFoundError(
-                    f"Session {session.id!r} of user {session.user_id!r} in app"
-                    f" {session.app_name!r} does not exist; create it with create_session()"
-                    " first."
-                )
-            stored_state, version = json.loads(row[0]), row[1]
-            if session.storage_version is not None and session.storage_version != version:
-                raise StaleSessionError(
-                    f"Session {session.id!r} changed since this copy was read (copy is version"
-                    f" {session.storage_version}, stored is {version}); read it again with"
-                    " get_session() before appending."
-                )
-            delta = {
-                k: v for k, v in event.actions.state_delta.items() if not k.startswith("temp:")
-            }
-            app_delta, user_delta, session_delta = split_scopes(delta)
-            stored_state.update(session_delta)
-            state_json = _dumps(stored_state)
-            try:
-                event_json = event.model_copy(
-                    update={"actions": event.actions.model_copy(update={"state_delta": delta})}
-                ).model_dump_json(exclude_none=True)
-            except ValueError as exc:
-                raise SessionError(
-                    f"Event {event.id} cannot be stored: its values must be JSON-serialisable"
-                    f" ({exc})."
-                ) from None
-            self._merge_scope(db, "app", session.app_name, session.user_id, app_delta)
-            self._merge_scope(db, "user", session.app_name, session.user_id, user_delta)
-            db.execute(
-                "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)",
-                (*key, version + 1, event.timestamp, event_json),
-            )
-            db.execute(
-                "UPDATE sessions SET state=?, update_time=?, version=?"
-                " WHERE app_name=? AND user_id=? AND id=?",
-                (state_json, event.timestamp, version + 1, *key),
-            )
+        seq = await self._run(self._append, key, session.storage_version, event, delta, event_json)
+        if seq is None:  # already stored: appending the same event again changes nothing
+            return event
         # Only once the write is committed does the in-memory session change.
         apply_event(session, event)
-        session.storage_version = version + 1
+        session.storage_version = seq
         return event
 
-    def _scopes(self, app_name: str, user_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
-        app = self._conn.execute(
-            "SELECT state FROM app_states WHERE app_name=?", (app_name,)
-        ).fetchone()
-        user = self._conn.execute(
-            "SELECT state FROM user_states WHERE app_name=? AND user_id=?", (app_name, user_id)
-        ).fetchone()
-        return (json.loads(app[0]) if app else {}), (json.loads(user[0]) if user else {})
-
-    @staticmethod
-    def _merge_scope(
-        db: sqlite3.Connection, scope: str, app_name: str, user_id: str, delta: dict[str, Any]
-    ) -> None:
-        if not delta:
-            return
-        if scope == "app":
-            row = db.execute(
-                "SELECT state FROM app_states WHERE app_name=?", (app_name,)
-            ).fetchone()
-            state = json.loads(row[0]) if row else {}
-            state.update(delta)
-            db.execute("INSERT OR REPLACE INTO app_states VALUES (?, ?)", (app_name, _dumps(state)))
-        else:
-            row = db.execute(
-                "SELECT state FROM user_states WHERE app_name=? AND user_id=?", (app_name, user_id)
-            ).fetchone()
-            state = json.loads(row[0]) if row else {}
-            state.update(delta)
-            db.execute(
-                "INSERT OR REPLACE INTO user_states VALUES (?, ?, ?)",
-                (app_name, user_id, _dumps(state)),
+    def _append(
+        self,
+        db: sqlite3.Connection,
+        key: _Key,
+        expected: int | None,
+        event: Event,
+        delta: dict[str, Any],
+        event_json: str,
+    ) -> int | None:
+        db.execute("BEGIN IMMEDIATE")
+        row = db.execute(f"SELECT state, version FROM sessions WHERE {_WHERE}", key).fetchone()
+        if row is None:
+            raise SessionNotFoundError(
+                f"Session {key[2]!r} of user {key[1]!r} in app {key[0]!r} does not exist;"
+                " create it with create_session() first."
             )
+        if db.execute(
+            f"SELECT 1 FROM events WHERE {_EVENTS_WHERE} AND event_id=?", (*key, event.id)
+        ).fetchone():
+            db.execute("COMMIT")
+            return None
+        version = row[1]
+        if expected is not None and expected != version:
+            raise StaleSessionError(
+                f"Session {key[2]!r} changed since this copy was read (copy is version"
+                f" {expected}, stored is {version}); read it again with get_session() before"
+                " appending."
+            )
+        app_delta, user_delta, session_delta = split_scopes(delta)
+        if session_delta:
+            stored = load_state(row[0], self._where(key))
+            stored.update(session_delta)
+            state_json = dump_state(stored)
+        else:
+            state_json = row[0]
+        _merge_scopes(db, key, app_delta, user_delta)
+        db.execute(
+            "INSERT INTO events (app_name, user_id, session_id, seq, timestamp, data, event_id)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (*key, version + 1, event.timestamp, event_json, event.id),
+        )
+        db.execute(
+            f"UPDATE sessions SET state=?, update_time=?, version=? WHERE {_WHERE}",
+            (state_json, event.timestamp, version + 1, *key),
+        )
+        db.execute("COMMIT")
+        return int(version) + 1
+
+    def _state(self, db: sqlite3.Connection, key: _Key, session_json: str) -> dict[str, Any]:
+        app = db.execute("SELECT state FROM app_states WHERE app_name=?", key[:1]).fetchone()
+        user = db.execute(
+            "SELECT state FROM user_states WHERE app_name=? AND user_id=?", key[:2]
+        ).fetchone()
+        where = self._where(key)
+        return merge_scopes(
+            load_state(app[0], f"app state in {self.path}") if app else {},
+            load_state(user[0], f"user state in {self.path}") if user else {},
+            load_state(session_json, where),
+        )
+
+    def _where(self, key: _Key) -> str:
+        return f"session {key[2]!r} in {self.path}"
 
 
-def _dumps(value: dict[str, Any]) -> str:
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError) as exc:
-        raise SessionError(
-            f"State values must be JSON-serialisable to be stored in SQLite: {exc}"
-        ) from None
+def _merge_scopes(
+    db: sqlite3.Connection, key: _Key, app_delta: dict[str, Any], user_delta: dict[str, Any]
+) -> None:
+    """Merge deltas into the app and user rows. The caller's write transaction holds SQLite's
+    single write lock, so this read-modify-write cannot lose another writer's keys."""
+    if app_delta:
+        row = db.execute("SELECT state FROM app_states WHERE app_name=?", key[:1]).fetchone()
+        state = load_state(row[0], "app state") if row else {}
+        state.update(app_delta)
+        db.execute("INSERT OR REPLACE INTO app_states VALUES (?, ?)", (key[0], dump_state(state)))
+    if user_delta:
+        row = db.execute(
+            "SELECT state FROM user_states WHERE app_name=? AND user_id=?", key[:2]
+        ).fetchone()
+        state = load_state(row[0], "user state") if row else {}
+        state.update(user_delta)
+        db.execute(
+            "INSERT OR REPLACE INTO user_states VALUES (?, ?, ?)",
+            (key[0], key[1], dump_state(state)),
+        )
+
+
+def _first_file(folder: Path) -> Path | None:
+    """The file (if any) standing where ``folder`` or one of its parents should be."""
+    for candidate in (*reversed(folder.parents), folder):
+        if candidate.is_file():
+            return candidate
+    return None

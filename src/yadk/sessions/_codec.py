@@ -1,0 +1,99 @@
+"""How stores write events and state as JSON and read them back, with errors that name the key
+or the row at fault."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from pydantic import TypeAdapter, ValidationError
+
+from yadk.errors import SessionError, SessionStoreCorruptError
+from yadk.events import Event
+from yadk.sessions._state import State
+
+__all__ = ["dump_event", "dump_state", "load_events", "load_state", "stored_delta"]
+
+_EVENTS: TypeAdapter[list[Event]] = TypeAdapter(list[Event])
+
+
+def stored_delta(event: Event) -> dict[str, Any]:
+    """The part of an event's state delta that is persisted: everything but ``temp:`` keys."""
+    return {
+        k: v for k, v in event.actions.state_delta.items() if not k.startswith(State.TEMP_PREFIX)
+    }
+
+
+def dump_event(event: Event, delta: dict[str, Any]) -> str:
+    """The event as stored: its JSON with ``delta`` as the state delta."""
+    if delta:
+        dump_state(delta, f"event {event.id}")
+    stored = event.model_copy(
+        update={"actions": event.actions.model_copy(update={"state_delta": delta})}
+    )
+    try:
+        return stored.model_dump_json(exclude_none=True)
+    except ValueError as exc:
+        raise SessionError(
+            f"Event {event.id} cannot be stored: its content and metadata must be JSON ({exc})."
+        ) from None
+
+
+def dump_state(state: dict[str, Any], what: str = "the state") -> str:
+    """``state`` as JSON text; a value JSON cannot hold is refused, naming its key."""
+    try:
+        return json.dumps(state, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError):
+        _raise_for_key(state, what)
+        raise  # pragma: no cover - _raise_for_key always finds the key json.dumps failed on
+
+
+def load_state(text: str | bytes, where: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise SessionStoreCorruptError(_corrupt(where, exc)) from None
+    if not isinstance(value, dict):
+        raise SessionStoreCorruptError(_corrupt(where, "it is not a JSON object"))
+    return value
+
+
+def load_events(rows: Sequence[str | bytes], where: str) -> list[Event]:
+    """Parse stored events in one pass; a bad row is named by its position."""
+    if not rows:
+        return []
+    parts = [r if isinstance(r, str) else r.decode("utf-8", "replace") for r in rows]
+    try:
+        return _EVENTS.validate_json("[" + ",".join(parts) + "]")
+    except (ValidationError, ValueError):
+        pass
+    for index, part in enumerate(parts):
+        try:
+            Event.model_validate_json(part)
+        except (ValidationError, ValueError) as exc:
+            reason = exc.errors()[0]["msg"] if isinstance(exc, ValidationError) else str(exc)
+            raise SessionStoreCorruptError(
+                _corrupt(f"event {index + 1} of {len(parts)} read from {where}", reason)
+            ) from None
+    raise SessionStoreCorruptError(_corrupt(where, "the events do not parse together"))
+
+
+def _raise_for_key(values: dict[str, Any], what: str) -> None:
+    for key, value in values.items():
+        try:
+            json.dumps(value, allow_nan=False)
+        except (TypeError, ValueError):
+            raise SessionError(
+                f"State key {key!r} in {what} holds a value of type {type(value).__name__}, which"
+                " cannot be stored: state values must be JSON (str, int, float, bool, None, and lists and"
+                " dicts of them). Store an id or a dict instead, or use a 'temp:' key for values"
+                " that live only during the invocation."
+            ) from None
+
+
+def _corrupt(where: str, reason: object) -> str:
+    return (
+        f"Cannot read back {where}: {reason}. The row was changed outside yadk or the file is"
+        " damaged; restore it from a backup, or delete the session with `yadk sessions delete`."
+    )
