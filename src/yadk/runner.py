@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
+from collections import OrderedDict
 from collections.abc import AsyncGenerator
 from typing import Any
 
@@ -39,11 +41,17 @@ _ERROR_CODES: list[tuple[type[BaseException], str]] = [
 class Runner:
     """Runs an agent tree against sessions of one app.
 
+    The runner keeps the sessions of its last ``max_kept_sessions`` invocations and brings them up
+    to date with ``refresh_session`` at the next turn, so a turn costs what is new, not the whole
+    history (whatever another process appended in between is read too).
+
     Every non-partial event is appended to the session before it is yielded, so a consumer that
     stops reading never loses what it has seen. A failure inside the invocation (a callback or
     template error, a model error) becomes a final event with ``error_code``/``error_message``,
     appended like any other; pass ``RunConfig(raise_errors=True)`` to get the exception instead.
     """
+
+    max_kept_sessions = 256
 
     def __init__(
         self,
@@ -61,6 +69,8 @@ class Runner:
             artifact_service if artifact_service is not None else InMemoryArtifactService()
         )
         self.run_config = run_config or RunConfig()
+        # The last-used sessions, so the next turn reads only what is new (see _checkout).
+        self._sessions: OrderedDict[tuple[str, str], Session] = OrderedDict()
 
     async def run_async(
         self,
@@ -73,9 +83,8 @@ class Runner:
     ) -> AsyncGenerator[Event, None]:
         """Append the user's message (with ``state_delta``), then run the agent that should
         answer it: the agent that answered last if it may keep the conversation, else the root."""
-        session = await self.session_service.get_session(
-            app_name=self.app_name, user_id=user_id, session_id=session_id
-        )
+        key = (user_id, session_id)
+        session = await self._checkout(key)
         if session is None:
             raise SessionNotFoundError(
                 f"Session {session_id!r} not found for user {user_id!r} in app"
@@ -95,6 +104,24 @@ class Runner:
             run_config=config,
             root_agent=self.agent,
         )
+        try:
+            async with contextlib.aclosing(
+                self._invoke(ctx, session, message, state_delta, config)
+            ) as events:
+                async for event in events:
+                    yield event
+        finally:
+            self._checkin(key, session)
+
+    async def _invoke(
+        self,
+        ctx: InvocationContext,
+        session: Session,
+        message: Content | None,
+        state_delta: dict[str, Any] | None,
+        config: RunConfig,
+    ) -> AsyncGenerator[Event, None]:
+        agent = ctx.agent
         if message is not None or state_delta:
             user_event = Event(
                 invocation_id=ctx.invocation_id,
@@ -160,6 +187,23 @@ class Runner:
 
     async def __aexit__(self, *exc_info: object) -> None:
         await self.close()
+
+    async def _checkout(self, key: tuple[str, str]) -> Session | None:
+        """The session to run in: the copy kept from this session's last invocation brought up
+        to date (reading only what is new), or a fresh read. A kept copy belongs to one
+        invocation at a time; a concurrent one on the same session reads its own."""
+        session = self._sessions.pop(key, None)
+        if session is not None and await self.session_service.refresh_session(session):
+            return session
+        return await self.session_service.get_session(
+            app_name=self.app_name, user_id=key[0], session_id=key[1]
+        )
+
+    def _checkin(self, key: tuple[str, str], session: Session) -> None:
+        self._sessions[key] = session
+        self._sessions.move_to_end(key)
+        while len(self._sessions) > self.max_kept_sessions:
+            self._sessions.popitem(last=False)
 
     def find_agent_to_run(self, session: Session) -> BaseAgent:
         """The agent that last spoke, if it and every ancestor are LlmAgents that allow transfer

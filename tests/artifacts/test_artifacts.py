@@ -81,3 +81,35 @@ async def test_file_names_cannot_escape_root(tmp_path: Path) -> None:
         app_name="../evil", user_id="../../u", session_id="/etc", filename="../../x"
     )
     assert loaded is not None and loaded.text == "x"
+
+
+async def test_file_service_does_its_file_work_off_the_event_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    from yadk.artifacts import FileArtifactService
+
+    loop_thread = threading.current_thread()
+    seen: list[str] = []
+
+    def spy(method: str) -> None:
+        original = getattr(FileArtifactService, method)
+
+        def wrapper(self: FileArtifactService, *args: object) -> object:
+            seen.append(method)
+            assert threading.current_thread() is not loop_thread, f"{method} ran on the loop"
+            return original(self, *args)
+
+        monkeypatch.setattr(FileArtifactService, method, wrapper)
+
+    for method in ("_write_next", "_read", "_keys", "_delete", "_versions"):
+        spy(method)
+    service = FileArtifactService(tmp_path)
+    where = {"app_name": "a", "user_id": "u", "session_id": "s"}
+    await service.save_artifact(**where, filename="f.txt", artifact=Part(text="x"))
+    assert (await service.load_artifact(**where, filename="f.txt")) == Part(text="x")
+    assert await service.list_artifact_keys(**where) == ["f.txt"]
+    assert await service.list_versions(**where, filename="f.txt") == [0]
+    await service.delete_artifact(**where, filename="f.txt")
+    assert {"_write_next", "_read", "_keys", "_delete", "_versions"} <= set(seen)

@@ -26,6 +26,8 @@ def _q(component: str) -> str:
 
 
 class FileArtifactService(BaseArtifactService):
+    """Artifacts as files; every file operation runs in a worker thread, off the event loop."""
+
     def __init__(self, root: str | os.PathLike[str]) -> None:
         self.root = Path(root)
 
@@ -80,6 +82,10 @@ class FileArtifactService(BaseArtifactService):
         version: int | None = None,
     ) -> Part | None:
         folder = self._dir(app_name, user_id, filename, session_id)
+        text = await asyncio.to_thread(self._read, folder, version)
+        return None if text is None else Part.model_validate_json(text)
+
+    def _read(self, folder: Path, version: int | None) -> str | None:
         versions = self._versions(folder)
         if not versions:
             return None
@@ -87,12 +93,15 @@ class FileArtifactService(BaseArtifactService):
         path = folder / f"{chosen}.json"
         if not path.is_file():
             return None
-        return Part.model_validate_json(path.read_text(encoding="utf-8"))
+        return path.read_text(encoding="utf-8")
 
     async def list_artifact_keys(
         self, *, app_name: str, user_id: str, session_id: str | None = None
     ) -> list[str]:
         base = self.root / _q(app_name) / _q(user_id)
+        return await asyncio.to_thread(self._keys, base, session_id)
+
+    def _keys(self, base: Path, session_id: str | None) -> list[str]:
         names: set[str] = set()
         for scope in (base / "user", base / "sessions" / _q(session_id or "")):
             if scope.is_dir():
@@ -103,10 +112,14 @@ class FileArtifactService(BaseArtifactService):
         self, *, app_name: str, user_id: str, filename: str, session_id: str | None = None
     ) -> None:
         folder = self._dir(app_name, user_id, filename, session_id)
+        await asyncio.to_thread(self._delete, folder)
+
+    def _delete(self, folder: Path) -> None:
         for version in self._versions(folder):
             (folder / f"{version}.json").unlink(missing_ok=True)
 
     async def list_versions(
         self, *, app_name: str, user_id: str, filename: str, session_id: str | None = None
     ) -> list[int]:
-        return self._versions(self._dir(app_name, user_id, filename, session_id))
+        folder = self._dir(app_name, user_id, filename, session_id)
+        return await asyncio.to_thread(self._versions, folder)
