@@ -71,6 +71,12 @@ def _add_session_options(parser: argparse.ArgumentParser, *, db_help: str) -> No
         help="use this model for every agent, e.g. scripted:turns.yaml or gemini-2.5-flash",
     )
     parser.add_argument("--json", action="store_true", help="print each event as one JSON line")
+    parser.add_argument(
+        "--no-stream",
+        dest="stream",
+        action="store_false",
+        help="print each answer whole instead of streaming its text as it arrives",
+    )
 
 
 def _add_run(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -9,7 +9,9 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from yadk._contexts import RunConfig
 from yadk.cli._common import CommandError
+from yadk.cli._live import LivePrinter
 from yadk.cli._transcript import event_lines
 from yadk.errors import YadkError
 from yadk.events import Event
@@ -80,15 +82,29 @@ async def send_message(
     state_delta: dict[str, Any] | None = None,
     json_lines: bool = False,
     echo_user: bool = True,
+    stream: bool = True,
 ) -> bool:
     """Run one invocation for the user's ``text`` and print its events to ``out`` (taken before
-    ``quiet_stdout``); True when it ended in an error."""
+    ``quiet_stdout``); True when it ended in an error. With ``stream`` (and not ``json_lines``,
+    which prints whole events only) the models stream and their text appears as it arrives."""
     failed = False
-    async for event in runner.run_async(
-        user_id=USER_ID, session_id=session_id, new_message=text, state_delta=state_delta
-    ):
-        failed = failed or bool(event.error_code)
-        show_event(event, out, json_lines=json_lines, echo_user=echo_user)
+    printer = LivePrinter(out)
+    run_config = RunConfig(streaming=stream and not json_lines)
+    try:
+        async for event in runner.run_async(
+            user_id=USER_ID,
+            session_id=session_id,
+            new_message=text,
+            state_delta=state_delta,
+            run_config=run_config,
+        ):
+            failed = failed or bool(event.error_code)
+            if json_lines:
+                show_event(event, out, json_lines=True, echo_user=echo_user)
+            else:
+                printer.show(event, echo_user=echo_user)
+    finally:
+        printer.finish()
     return failed
 
 

@@ -63,6 +63,7 @@ def execute(args: argparse.Namespace) -> int:
                 session_service=stores.sessions,
                 artifact_service=stores.artifacts,
                 json_lines=args.json,
+                stream=args.stream,
                 stored_in=stores.where,
             )
         )
@@ -81,6 +82,7 @@ async def dev_loop(
     session_service: BaseSessionService | None = None,
     artifact_service: BaseArtifactService | None = None,
     json_lines: bool = False,
+    stream: bool = True,
     stored_in: str | None = None,
     idle_interval: float = 0.25,
 ) -> int:
@@ -132,6 +134,7 @@ async def dev_loop(
                 out=out,
                 state_delta=pending_delta,
                 json_lines=json_lines,
+                stream=stream,
                 echo_user=not tty,
             )
             pending_delta = None

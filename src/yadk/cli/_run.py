@@ -63,6 +63,7 @@ def execute(args: argparse.Namespace) -> int:
                 session_service=stores.sessions,
                 artifact_service=stores.artifacts,
                 json_lines=args.json,
+                stream=args.stream,
                 stored_in=stores.where,
             )
         )
@@ -109,6 +110,7 @@ async def run_agent(
     session_service: BaseSessionService | None = None,
     artifact_service: BaseArtifactService | None = None,
     json_lines: bool = False,
+    stream: bool = True,
     app_name: str | None = None,
     stdin: TextIO | None = None,
     stored_in: str | None = None,
@@ -144,6 +146,7 @@ async def run_agent(
                 out=out,
                 state_delta=pending_delta,
                 json_lines=json_lines,
+                stream=stream,
                 echo_user=not tty,
             )
             pending_delta = None
