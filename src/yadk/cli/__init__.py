@@ -279,6 +279,72 @@ def _add_card(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     )
 
 
+def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = _subparser(
+        commands,
+        "serve",
+        summary="serve agents over HTTP with google-adk's api_server protocol",
+        description=(
+            "Serve the agents in PATH over HTTP with google-adk's api_server routes\n"
+            "(/list-apps, sessions, artifacts, /run, /run_sse). PATH is an agent folder or a\n"
+            "folder of agent folders (each a sub-folder holding root_agent.yaml, named after\n"
+            "it). Every app is validated at start; an app with errors answers 503 with its\n"
+            "diagnostics while the others serve. Binds 127.0.0.1 unless --host says\n"
+            "otherwise; any other address needs --token or --no-auth."
+        ),
+        epilog=(
+            "examples:\n"
+            "  yadk serve configs\n"
+            "  yadk serve configs/support_desk --port 8080 --reload\n"
+            '  yadk serve configs --host 0.0.0.0 --token "$TOKEN" --allow-origin https://app.example.com'
+        ),
+    )
+    parser.add_argument("path", metavar="PATH", help="an agent folder or a folder of agent folders")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port to bind (default 8000)")
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="the session store, as for yadk run (default .yadk/sessions.db; :memory: keeps nothing)",
+    )
+    parser.add_argument(
+        "--reload",
+        action="store_true",
+        help="reload an app when its files change (a broken edit keeps the last good agent);"
+        " results stream at GET /dev/events",
+    )
+    parser.add_argument(
+        "--token",
+        metavar="T",
+        help="require 'Authorization: Bearer T' on every route but /health"
+        " (or set YADK_SERVE_TOKEN)",
+    )
+    parser.add_argument(
+        "--no-auth",
+        action="store_true",
+        help="allow a non-loopback --host without a token (something else guards the port)",
+    )
+    parser.add_argument(
+        "--allow-origin",
+        metavar="O",
+        action="append",
+        help="allow cross-origin browser requests from origin O (repeatable; default none)",
+    )
+    parser.add_argument(
+        "--log-format",
+        choices=("plain", "json"),
+        default="plain",
+        help="access and invocation log lines on stderr as plain text or JSON (default plain)",
+    )
+    parser.add_argument(
+        "--busy-wait",
+        metavar="SECONDS",
+        type=float,
+        default=10.0,
+        help="how long a turn waits for a busy session before answering 409 (default 10)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``yadk`` argument parser with every command."""
     parser = argparse.ArgumentParser(
@@ -301,6 +367,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_schema(commands)
     _add_new(commands)
     _add_card(commands)
+    _add_serve(commands)
     return parser
 
 

@@ -1,0 +1,125 @@
+"""``create_app``: the ASGI app that serves a folder of agents over google-adk's api_server
+protocol."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, FastAPI, Request
+from fastapi.responses import Response
+
+from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
+from yadk.reload import ChangeSource, WatchfilesChanges
+from yadk.serve._apps import Apps
+from yadk.serve._artifacts import artifact_routes
+from yadk.serve._guard import MAX_BODY, Guard
+from yadk.serve._json import json_response
+from yadk.serve._locks import SessionLocks
+from yadk.serve._meta import meta_routes
+from yadk.serve._problems import Problem, problem_body
+from yadk.serve._run import run_routes
+from yadk.serve._served import Served
+from yadk.serve._sessions import session_routes
+from yadk.sessions import BaseSessionService
+
+__all__ = ["BUSY_WAIT", "DEFAULT_DB", "RouterFactory", "create_app"]
+
+logger = logging.getLogger("yadk.serve")
+
+DEFAULT_DB = str(Path(".yadk") / "sessions.db")
+BUSY_WAIT = 10.0
+
+RouterFactory = Callable[[Served], APIRouter]
+"""Builds extra routes (e.g. the web UI's ``/dev/*``) from what the server serves."""
+
+
+def create_app(
+    path: str | os.PathLike[str],
+    *,
+    session_service: BaseSessionService | None = None,
+    artifact_service: BaseArtifactService | None = None,
+    reload: bool = False,
+    token: str | None = None,
+    allow_origins: Sequence[str] = (),
+    busy_wait: float = BUSY_WAIT,
+    max_body: int = MAX_BODY,
+    routers: Iterable[RouterFactory] = (),
+    watcher: Callable[[], ChangeSource] = WatchfilesChanges,
+) -> Any:
+    """The ASGI app serving the agents at ``path`` (an agent folder, or a folder of them).
+
+    Sessions go to ``session_service`` (default: the SQLite file ``.yadk/sessions.db``, with
+    artifacts in ``.yadk/artifacts``). ``reload`` re-validates and swaps an app's agent when its
+    files change, and streams the results at ``GET /dev/events``. ``token`` requires
+    ``Authorization: Bearer TOKEN`` on every route but ``/health``; ``allow_origins`` enables
+    CORS for those origins only. A turn on a busy session waits up to ``busy_wait`` seconds,
+    then gets 409. ``routers`` add routes (each factory receives the ``Served`` state).
+    """
+    from yadk import __version__
+
+    opened = None
+    if session_service is None:
+        from yadk.stores import open_stores
+
+        opened = open_stores(DEFAULT_DB)
+        session_service = opened.sessions
+        if artifact_service is None:
+            artifact_service = opened.artifacts
+    if artifact_service is None:
+        artifact_service = InMemoryArtifactService()
+    apps = Apps(
+        path,
+        session_service=session_service,
+        artifact_service=artifact_service,
+        reload=reload,
+        watcher=watcher,
+    )
+    served = Served(apps, SessionLocks(wait=busy_wait))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await apps.start()
+        try:
+            yield
+        finally:
+            await apps.stop()
+            if opened is not None:
+                await opened.aclose()
+
+    app = FastAPI(
+        title="yadk",
+        version=__version__,
+        description="yadk agents over google-adk's api_server protocol.",
+        lifespan=lifespan,
+    )
+    app.state.served = served
+
+    @app.exception_handler(Problem)
+    async def answer_problem(_: Request, problem: Exception) -> Response:
+        assert isinstance(problem, Problem)
+        return json_response(problem_body(problem), problem.status)
+
+    for factory in (
+        lambda s: meta_routes(s, version=__version__),
+        session_routes,
+        artifact_routes,
+        run_routes,
+        *routers,
+    ):
+        app.include_router(factory(served))
+    if allow_origins:
+        from starlette.middleware.cors import CORSMiddleware
+
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(allow_origins),
+            allow_methods=["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
+            allow_headers=["authorization", "content-type"],
+        )
+    app.add_middleware(Guard, token=token, max_body=max_body)
+    return app
