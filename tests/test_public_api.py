@@ -115,6 +115,7 @@ DOCUMENTED: dict[str, set[str]] = {
     # docs/models.md: the backends, the switch that forbids real calls, the registry.
     "yadk.models": {
         "ALLOW_MODEL_REQUESTS",
+        "AnthropicLlm",
         "FunctionDeclaration",
         "Gemini",
         "OpenAIChat",

@@ -77,8 +77,9 @@ def test_folder_without_root_agent(cli: Cli, tmp_path: Path) -> None:
         (
             "model: nowhere:x\n",
             (
-                "yadk run: error: agent 'bot': No model backend for 'nowhere:x'. Known: gemini:...,"
-                " openai:..., scripted:..., gemini-*, and names registered with"
+                "yadk run: error: agent 'bot': No model backend for 'nowhere:x'. Known:"
+                " anthropic:..., gemini:..., openai:..., scripted:..., gemini-*, claude-*, and"
+                " names registered with"
                 " yadk.models.register_model() or the 'yadk.models' entry-point group.\n"
                 "  hint: to run offline, pass --model scripted:FILE\n"
             ),

@@ -74,21 +74,22 @@ def test_resolve_scripted_and_instances(tmp_path: Path) -> None:
             ),
         ),
         ("scripted:", "'scripted:' needs a file path, e.g. --model scripted:turns.yaml"),
+        ("anthropic:", "'anthropic:' needs a model name, e.g. --model anthropic:claude-sonnet-4-5"),
         (
             "gpt-4o",
             (
-                "No model backend for 'gpt-4o'. Known: gemini:..., openai:..., scripted:..., gemini-*,"
-                " and names registered with yadk.models.register_model() or the 'yadk.models'"
-                " entry-point group. For a model behind an OpenAI-compatible API, write"
+                "No model backend for 'gpt-4o'. Known: anthropic:..., gemini:..., openai:...,"
+                " scripted:..., gemini-*, claude-*, and names registered with"
+                " yadk.models.register_model() or the 'yadk.models' entry-point group. For a model behind an OpenAI-compatible API, write"
                 " 'openai:gpt-4o'."
             ),
         ),
         (
-            "anthropic:claude",
+            "mistral:large",
             (
-                "No model backend for 'anthropic:claude'. Known: gemini:..., openai:..., scripted:...,"
-                " gemini-*, and names registered with yadk.models.register_model() or the"
-                " 'yadk.models' entry-point group."
+                "No model backend for 'mistral:large'. Known: anthropic:..., gemini:..., openai:...,"
+                " scripted:..., gemini-*, claude-*, and names registered with"
+                " yadk.models.register_model() or the 'yadk.models' entry-point group."
             ),
         ),
     ],
@@ -100,7 +101,7 @@ def test_resolve_errors(name: str, expected: str) -> None:
 
 
 def test_builtin_providers() -> None:
-    assert {"gemini", "openai", "scripted"} <= set(registered_providers())
+    assert {"anthropic", "gemini", "openai", "scripted"} <= set(registered_providers())
 
 
 class Echo(BaseLlm):

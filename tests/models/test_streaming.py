@@ -12,7 +12,7 @@ import pytest
 from tests.models.conftest import sse
 
 from yadk import LlmAgent, Runner
-from yadk._contexts import RunConfig
+from yadk.agents import RunConfig
 from yadk.errors import ModelError
 from yadk.models import Gemini, LlmRequest, LlmResponse, OpenAIChat
 from yadk.models._sse import SseDecoder, SseEvent

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from yadk._contexts import RunConfig
+from yadk.agents import RunConfig
 from yadk.cli._common import CommandError
 from yadk.cli._live import LivePrinter
 from yadk.cli._transcript import event_lines

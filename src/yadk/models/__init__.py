@@ -1,7 +1,7 @@
 """Models: the backend interface, the offline ScriptedModel, REST backends, and name resolution.
 
-``Gemini`` and ``OpenAIChat`` are imported on first use, so ``import yadk.models`` does not load
-urllib or the REST code. ``ALLOW_MODEL_REQUESTS = False`` (or ``YADK_ALLOW_MODEL_REQUESTS=0``)
+``Gemini``, ``OpenAIChat`` and ``AnthropicLlm`` are imported on first use, so
+``import yadk.models`` does not load httpx or the REST code. ``ALLOW_MODEL_REQUESTS = False`` (or ``YADK_ALLOW_MODEL_REQUESTS=0``)
 makes every real backend refuse to send a request.
 """
 
@@ -15,11 +15,13 @@ from yadk.models._scripted import ScriptedModel, ScriptedTurn
 from yadk.models._switch import allowed_by_environment, override_allow_model_requests
 
 if TYPE_CHECKING:
+    from yadk.models._anthropic import AnthropicLlm
     from yadk.models._gemini import Gemini
     from yadk.models._openai import OpenAIChat
 
 __all__ = [
     "ALLOW_MODEL_REQUESTS",
+    "AnthropicLlm",
     "BaseLlm",
     "FunctionDeclaration",
     "Gemini",
@@ -39,6 +41,10 @@ ALLOW_MODEL_REQUESTS: bool = allowed_by_environment()
 
 
 def __getattr__(name: str) -> Any:
+    if name == "AnthropicLlm":
+        from yadk.models._anthropic import AnthropicLlm
+
+        return AnthropicLlm
     if name == "Gemini":
         from yadk.models._gemini import Gemini
 

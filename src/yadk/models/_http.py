@@ -35,7 +35,7 @@ __all__ = ["Call", "Hint", "post_json", "stream_json"]
 
 logger = logging.getLogger("yadk.models")
 
-_RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
+_RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504, 529})  # 529: Anthropic overloaded
 # Failures before any answer arrived: the request can be sent again as it is.
 _RETRY_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.RemoteProtocolError)
 _T = TypeVar("_T")

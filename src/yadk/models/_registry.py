@@ -68,7 +68,7 @@ def resolve_model(name: str | BaseLlm) -> BaseLlm:
         "" if sep else f" For a model behind an OpenAI-compatible API, write 'openai:{name}'."
     )
     raise ModelError(
-        f"No model backend for {name!r}. Known: {known}, gemini-*, and names registered with"
+        f"No model backend for {name!r}. Known: {known}, gemini-*, claude-*, and names registered with"
         f" yadk.models.register_model() or the 'yadk.models' entry-point group.{suggestion}"
     )
 
@@ -115,6 +115,17 @@ def _openai(name: str) -> BaseLlm:
     return OpenAIChat(name)
 
 
+def _anthropic(name: str) -> BaseLlm:
+    from yadk.models._anthropic import AnthropicLlm
+
+    if not name:
+        raise ModelError(
+            "'anthropic:' needs a model name, e.g. --model anthropic:claude-sonnet-4-5"
+        )
+    return AnthropicLlm(name)
+
+
 register_model("scripted", _scripted)
 register_model("gemini", _gemini, pattern=r"gemini-.*")
 register_model("openai", _openai)
+register_model("anthropic", _anthropic, pattern=r"claude-.*")
