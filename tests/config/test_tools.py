@@ -179,7 +179,10 @@ def test_class_without_declaration_gets_no_args(write_tree: WriteTree) -> None:
         '[tool.yadk]\ntrusted_modules = ["my_agent"]\n',
     ],
 )
-def test_project_can_trust_args(write_tree: WriteTree, pyproject: str) -> None:
+def test_project_can_trust_args(
+    write_tree: WriteTree, pyproject: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # trust comes from the project root the user runs in
     agent = load(
         write_tree,
         "  - name: .tools.Plain\n    args: {level: 2}\n",
@@ -188,7 +191,10 @@ def test_project_can_trust_args(write_tree: WriteTree, pyproject: str) -> None:
     assert agent.tools[0].level == 2
 
 
-def test_invalid_trust_table_is_reported(write_tree: WriteTree) -> None:
+def test_invalid_trust_table_is_reported(
+    write_tree: WriteTree, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
     root = write_tree(
         {
             "pyproject.toml": '[tool.yadk]\ntrusted_modules = "my_agent"\nallow_args = ["os.system"]\n',

@@ -18,6 +18,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from yadk import __version__
 from yadk.cli._common import (
@@ -354,6 +355,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"yadk {__version__}")
     parser.add_argument(
+        "--trust",
+        metavar="MODULE",
+        action="append",
+        default=[],
+        help="let configs pass args: to this package's code, as the project root's"
+        " [tool.yadk] trusted_modules would (repeatable)",
+    )
+    parser.add_argument(
         "-v",
         "--verbose",
         action="store_true",
@@ -371,6 +380,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _execute(command: Any, args: argparse.Namespace) -> int:
+    """Run a command's ``execute`` with the global ``--trust`` modules trusted meanwhile."""
+    if not args.trust:
+        return int(command.execute(args))
+    from yadk.config._trust import trust_on_command_line
+
+    trust_on_command_line(args.trust)
+    try:
+        return int(command.execute(args))
+    finally:
+        trust_on_command_line([])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``yadk`` command line; returns the exit status."""
     parser = build_parser()
@@ -385,7 +407,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     prog = f"yadk {module_name.rsplit('_', 1)[-1]}"
     try:
         command = importlib.import_module(module_name)
-        code: int = command.execute(args)
+        code: int = _execute(command, args)
     except CommandError as exc:
         print_error(prog, exc)
         return exc.exit_code

@@ -88,6 +88,7 @@ class Loader(CustomClassReader):
         if document is None:
             return None
         scope = FileScope(document, self.root)
+        self.trust_policy(scope)  # its problems are reported whether or not `args` are used
         self.resolver.add_search_dirs([scope.folder, scope.folder.parent])
         self._stack.append(Path(os.path.realpath(file)))
         try:

@@ -14,7 +14,7 @@ from typing import Any
 
 from yadk.config._context import FileScope, Reporter
 from yadk.config._names import NameProblem, NameResolver, Resolution, describe
-from yadk.config._trust import TrustPolicy, find_trust_policy
+from yadk.config._trust import TrustPolicy, effective_trust_policy
 from yadk.config._yaml import KeyPath
 
 __all__ = ["Expect", "LoaderBase", "expect"]
@@ -90,17 +90,31 @@ class LoaderBase(Reporter):
         self.resolver = resolver
         self.files: set[Path] = set()
         self._policies: dict[Path, TrustPolicy] = {}
+        self._trust_reported: set[tuple[Path, int, int, str]] = set()
         # One ScriptedModel per script file per load: agents naming the same script share its
         # turns, as one conversation.
         self.scripted_models: dict[Path, Any] = {}
 
     def trust_policy(self, scope: FileScope) -> TrustPolicy:
-        """The project's trust policy for a config (from the nearest pyproject.toml)."""
+        """The trust policy for a config: the project root's, narrowed by nested pyproject.toml
+        files (see ``yadk.config._trust``). Its problems are reported once per load."""
         cached = self._policies.get(scope.folder)
         if cached is None:
-            cached, problems = find_trust_policy(scope.folder)
+            cached, problems = effective_trust_policy(scope.folder)
             for problem in problems:
-                self.report(cached.source or scope.file, 0, 0, "pyproject-invalid", problem)
+                key = (problem.path, problem.line, problem.column, problem.message)
+                if key in self._trust_reported:
+                    continue
+                self._trust_reported.add(key)
+                self.report(
+                    problem.path,
+                    problem.line,
+                    problem.column,
+                    problem.rule,
+                    problem.message,
+                    problem.hint,
+                    severity="warning" if problem.severity == "warning" else "error",
+                )
             self._policies[scope.folder] = cached
         return cached
 
