@@ -181,3 +181,70 @@ def test_public_names() -> None:
         assert getattr(yadk.models, name) is not None
     with pytest.raises(AttributeError, match="has no attribute 'Claude'"):
         yadk.models.Claude  # noqa: B018
+
+
+def install_plugin(root: Path, dist: str, entry: str, module: str, code: str) -> None:
+    """A real installed distribution: a module and its dist-info with a yadk.models entry point."""
+    (root / f"{module}.py").write_text(textwrap.dedent(code), encoding="utf-8")
+    info = root / f"{dist}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.1\n", encoding="utf-8"
+    )
+    (info / "entry_points.txt").write_text(f"[yadk.models]\n{entry} = {module}\n", encoding="utf-8")
+
+
+def test_a_broken_plugin_is_reported_for_its_models_and_blocks_no_other(tmp_path: Path) -> None:
+    # "aaa" sorts (and loads) before "echo": its failure must not stop echo from loading.
+    install_plugin(
+        tmp_path, "aaa_broken", "aaa", "aaa_broken", "import a_module_that_is_not_installed\n"
+    )
+    install_plugin(
+        tmp_path,
+        "yadk_echo_plugin",
+        "echo",
+        "yadk_echo_plugin",
+        """
+        from yadk.models import ScriptedModel, register_model
+
+        register_model("echo", lambda name: ScriptedModel([{"text": name}], name="echo:" + name))
+        """,
+    )
+    code = textwrap.dedent(
+        """
+        import yadk.models as m
+        from yadk.errors import ModelError
+
+        print(m.resolve_model("echo:hello").model)
+        print(m.resolve_model("gemini-2.5-flash").model)
+        print("aaa" in m.registered_providers(), "echo" in m.registered_providers())
+        for name in ("aaa:small", "nothing-like-it"):
+            try:
+                m.resolve_model(name)
+            except ModelError as exc:
+                print(exc.message)
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        check=False,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(tmp_path), "PATH": ""},
+    )
+    problem = (
+        "Model plugin 'aaa' (aaa_broken) failed to load: ModuleNotFoundError: No module named"
+        " 'a_module_that_is_not_installed'. Fix or reinstall the package that provides it, or"
+        " uninstall it."
+    )
+    assert (out.returncode, out.stderr) == (0, "")
+    assert out.stdout.splitlines() == [
+        "echo:hello",
+        "gemini-2.5-flash",
+        "False True",
+        f"No model backend for 'aaa:small': {problem}",
+        "No model backend for 'nothing-like-it'. Known: anthropic:..., echo:..., gemini:...,"
+        " openai:..., scripted:..., gemini-*, claude-*, and names registered with"
+        " yadk.models.register_model() or the 'yadk.models' entry-point group. For a model"
+        " behind an OpenAI-compatible API, write 'openai:nothing-like-it'. " + problem,
+    ]

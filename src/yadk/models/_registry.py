@@ -1,12 +1,17 @@
 """Model names to backends: ``resolve_model("scripted:turns.yaml")``, ``register_model(...)``.
 
 A name is ``provider:model`` or a bare model name. Providers come from ``register_model`` calls
-and from the ``yadk.models`` entry-point group (loaded lazily, once). Bare names are matched
-against registered regular expressions (e.g. ``gemini-.*``).
+and from the ``yadk.models`` entry-point group (loaded lazily, once, one by one). Bare names are
+matched against registered regular expressions (e.g. ``gemini-.*``).
+
+A plugin that fails to load never stops the others: its error is kept and reported, naming the
+plugin, when a model it would provide is asked for (``NAME:...`` for an entry point called
+``NAME``, or a bare name nothing else matches).
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
 from typing import Any
@@ -21,6 +26,9 @@ ModelFactory = Callable[[str], BaseLlm]
 _providers: dict[str, ModelFactory] = {}
 _patterns: list[tuple[re.Pattern[str], ModelFactory]] = []
 _entry_points_loaded = False
+_broken_plugins: dict[str, str] = {}  # entry-point name -> what went wrong
+
+logger = logging.getLogger("yadk.models")
 
 
 def register_model(
@@ -63,13 +71,16 @@ def resolve_model(name: str | BaseLlm) -> BaseLlm:
     for regex, factory in _patterns:
         if regex.fullmatch(name):
             return factory(name)
+    if sep and provider in _broken_plugins:
+        raise ModelError(f"No model backend for {name!r}: {_broken_plugins[provider]}")
     known = ", ".join(f"{p}:..." for p in sorted(_providers))
     suggestion = (
         "" if sep else f" For a model behind an OpenAI-compatible API, write 'openai:{name}'."
     )
+    broken = "".join(f" {problem}" for problem in _broken_plugins.values())
     raise ModelError(
         f"No model backend for {name!r}. Known: {known}, gemini-*, claude-*, and names registered with"
-        f" yadk.models.register_model() or the 'yadk.models' entry-point group.{suggestion}"
+        f" yadk.models.register_model() or the 'yadk.models' entry-point group.{suggestion}{broken}"
     )
 
 
@@ -83,8 +94,14 @@ def _load_entry_points() -> None:
     for entry in entry_points(group="yadk.models"):
         try:
             entry.load()
-        except Exception as exc:  # a broken plugin must not break unrelated models
-            raise ModelError(f"Model plugin {entry.name!r} failed to load: {exc}") from exc
+        except Exception as exc:  # a broken plugin must not break the others
+            problem = (
+                f"Model plugin {entry.name!r} ({entry.value}) failed to load:"
+                f" {type(exc).__name__}: {exc}. Fix or reinstall the package that provides it,"
+                " or uninstall it."
+            )
+            _broken_plugins[entry.name] = problem
+            logger.info("%s", problem)
 
 
 def _scripted(path: str) -> BaseLlm:
