@@ -131,7 +131,9 @@ async def test_64_concurrent_calls_take_about_one_call(server: FakeServer) -> No
     answers = await asyncio.gather(*(ask(model) for _ in range(64)))
     elapsed = time.perf_counter() - started
     assert answers == ["ok"] * 64
-    assert elapsed < 2.0, f"64 calls of 0.5 s took {elapsed:.2f} s"
+    # Generous for a loaded machine: calls one after another would take 32 s, the old
+    # thread-pool transport took 5.5 s.
+    assert elapsed < 3.0, f"64 calls of 0.5 s took {elapsed:.2f} s"
 
 
 async def test_cancelling_a_call_closes_its_connection(server: FakeServer) -> None:
@@ -144,7 +146,7 @@ async def test_cancelling_a_call_closes_its_connection(server: FakeServer) -> No
     with pytest.raises(asyncio.CancelledError):
         await task
     assert await asyncio.to_thread(server.disconnected.wait, 5)
-    assert time.perf_counter() - started < 2
+    assert time.perf_counter() - started < 5  # the answer was 10 s away
     assert server.disconnects == 1
 
 
@@ -163,16 +165,18 @@ async def test_a_dripping_server_hits_the_deadline(server: FakeServer) -> None:
         f"{SERVICE} at {server.url}: the call did not finish within its deadline of 0.6 s."
         " Set YADK_MODEL_DEADLINE (seconds) to allow longer calls, or pass deadline= to the model."
     )
-    assert 0.5 < time.perf_counter() - started < 3
+    assert 0.5 < time.perf_counter() - started < 10  # the drip would take 50 s
     assert await asyncio.to_thread(server.disconnected.wait, 5)
 
 
 async def test_deadline_covers_retries(server: FakeServer) -> None:
     for _ in range(5):
-        server.reply(status=503, body={"error": {"message": "busy"}}, headers={"Retry-After": "1"})
-    message = await failure(local(server, retries=4, deadline=0.5))
-    assert "did not finish within its deadline of 0.5 s" in message
-    assert len(server.requests) == 1
+        server.reply(status=503, body={"error": {"message": "busy"}}, headers={"Retry-After": "30"})
+    started = time.perf_counter()
+    message = await failure(local(server, retries=4, deadline=1.0))
+    assert "did not finish within its deadline of 1 s" in message
+    assert time.perf_counter() - started < 10  # not the 30 s the server asked to wait
+    assert len(server.requests) <= 1
 
 
 def huge(total: int, size: int = 1 << 16) -> Iterator[bytes]:
@@ -193,9 +197,9 @@ async def test_a_huge_body_hits_the_size_cap(server: FakeServer) -> None:
     started = time.perf_counter()
     message = await failure(local(server, max_response_bytes=1024 * 1024))
     assert message == CAP_MESSAGE.format(url=server.url)
-    assert time.perf_counter() - started < 5
-    assert await asyncio.to_thread(server.disconnected.wait, 5)
-    assert server.bytes_sent < 50 * 1024 * 1024
+    assert time.perf_counter() - started < 20
+    assert await asyncio.to_thread(server.disconnected.wait, 10)
+    assert server.bytes_sent < 100 * 1024 * 1024
 
 
 async def test_a_declared_huge_body_fails_before_reading(server: FakeServer) -> None:

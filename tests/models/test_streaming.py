@@ -214,19 +214,19 @@ async def test_cancelling_a_stream_closes_the_connection(server: FakeServer) -> 
     with pytest.raises(asyncio.CancelledError):
         await task
     assert await asyncio.to_thread(server.disconnected.wait, 5)
-    assert time.perf_counter() - started < 2
+    assert time.perf_counter() - started < 5  # the stream had 10 s left
 
 
 async def test_a_slow_stream_hits_the_deadline(server: FakeServer) -> None:
     server.reply(chunks=sse(*(chunk({"content": "x"}) for _ in range(100))), interval=0.05)
-    llm = OpenAIChat("m", base_url=server.url, retries=0, deadline=0.5)
+    llm = OpenAIChat("m", base_url=server.url, retries=0, deadline=1.0)
     received: list[LlmResponse] = []
-    with pytest.raises(ModelError, match="did not finish within its deadline of 0.5 s"):
+    with pytest.raises(ModelError, match="did not finish within its deadline of 1 s"):
         async for response in llm.generate_content_async(
             LlmRequest(contents=[UserContent("hi")]), stream=True
         ):
             received.append(response)
-    assert 3 <= len(received) < 12
+    assert len(received) < 60  # the whole stream takes 5 s
 
 
 async def test_runner_streams_partial_events_and_stores_only_final_ones(
