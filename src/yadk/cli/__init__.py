@@ -106,6 +106,11 @@ def _add_run(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         metavar="FILE",
         help='a JSON file {"state": {...}, "queries": ["...", ...]} to run query by query',
     )
+    parser.add_argument(
+        "--save-evalcase",
+        metavar="FILE",
+        help="add the conversation to the eval set FILE (*.evalset.json) as a new eval case",
+    )
     _add_session_options(
         parser,
         db_help="the session store: a SQLite file or sqlite:/// URL, artifacts go beside it"
@@ -346,6 +351,63 @@ def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
 
 
+def _add_eval(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = _subparser(
+        commands,
+        "eval",
+        summary="run google-adk eval sets against an agent and score them offline",
+        description=(
+            "Replay the conversations of eval sets (google-adk's *.evalset.json, the older\n"
+            "list format, or AgentEvaluator's *.test.json) against an agent and score each\n"
+            "case as google-adk does: tool_trajectory_avg_score and response_match_score\n"
+            "(ROUGE-1), with the criteria of the test_config.json beside each eval set\n"
+            "(or --config). Judge-model metrics are reported as not evaluated."
+        ),
+        epilog=(
+            "exit status: 0 every case passed, 1 a case failed, 2 usage or input error\n"
+            "\n"
+            "examples:\n"
+            "  yadk eval configs/support_desk configs/support_desk/evals\n"
+            "  yadk eval my_agent evals/orders.evalset.json:refund,status --format junit -o report.xml"
+        ),
+    )
+    parser.add_argument(
+        "agent", metavar="AGENT", help="a YAML config, or a folder holding root_agent.yaml"
+    )
+    parser.add_argument(
+        "evalsets",
+        metavar="EVALSET[:CASE,...]",
+        nargs="+",
+        help="an eval set file or a folder of them; ':a,b' runs only cases a and b",
+    )
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help="criteria for every eval set (default: test_config.json beside each eval set,"
+        " else google-adk's defaults)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=["text", "json", "junit"],
+        default="text",
+        help="text (default), json (google-adk's EvalSetResult list), or junit (JUnit XML)",
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="write the --format output to FILE and print the text report",
+    )
+    parser.add_argument(
+        "--num-runs", metavar="N", type=int, default=1, help="run every case N times (default 1)"
+    )
+    parser.add_argument(
+        "--model",
+        metavar="NAME",
+        help="use this model for every agent, e.g. scripted:turns.yaml or gemini-2.5-flash",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``yadk`` argument parser with every command."""
     parser = argparse.ArgumentParser(
@@ -377,6 +439,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_new(commands)
     _add_card(commands)
     _add_serve(commands)
+    _add_eval(commands)
     return parser
 
 

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import json
 import sys
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
@@ -52,14 +53,17 @@ def execute(args: argparse.Namespace) -> int:
         set_model(agent, resolve_model_option(args.model))
     check_models(agent)
     stores = open_stores(args.db)
+    session_id = args.session_id
+    if args.save_evalcase and session_id is None:
+        session_id = f"evalcase-{uuid.uuid4().hex[:12]}"
     try:
-        return asyncio.run(
+        status = asyncio.run(
             run_agent(
                 agent,
                 message=args.message,
                 queries=queries,
                 state=state,
-                session_id=args.session_id,
+                session_id=session_id,
                 session_service=stores.sessions,
                 artifact_service=stores.artifacts,
                 json_lines=args.json,
@@ -67,6 +71,17 @@ def execute(args: argparse.Namespace) -> int:
                 stored_in=stores.where,
             )
         )
+        if args.save_evalcase and session_id is not None:
+            from yadk.cli._eval import save_evalcase
+
+            save_evalcase(
+                args.save_evalcase,
+                stores.sessions,
+                app_name=agent.name,
+                session_id=session_id,
+                state=state,
+            )
+        return status
     finally:
         stores.close()
 

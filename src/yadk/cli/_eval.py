@@ -1,0 +1,97 @@
+"""``yadk eval``: run google-adk eval sets against an agent; exit 0 all passed, 1 one failed,
+2 usage or input errors."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from yadk.cli._common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, CommandError, agent_path
+
+if TYPE_CHECKING:
+    from yadk.sessions import BaseSessionService
+
+__all__ = ["execute", "save_evalcase"]
+
+
+def execute(args: argparse.Namespace) -> int:
+    from yadk.errors import ConfigError, YadkError
+    from yadk.eval import agent_factory, check_tool_names, load_targets, run_targets
+    from yadk.eval._report import junit_xml, text_report
+
+    if args.num_runs < 1:
+        raise CommandError("--num-runs must be at least 1", exit_code=EXIT_USAGE)
+    path = agent_path(args.agent)
+    try:
+        targets, warnings = load_targets(args.evalsets, config_path=args.config)
+    except ConfigError as exc:
+        count = sum(1 for d in exc.diagnostics if d.is_error)
+        raise CommandError(
+            f"{count} problem{'s' if count != 1 else ''} in the eval input; nothing was run",
+            exit_code=EXIT_USAGE,
+            details=[d.format() for d in exc.diagnostics],
+        ) from None
+    factory = agent_factory(path, model=args.model)
+    try:
+        agent = factory()
+    except YadkError as exc:
+        from yadk.cli._common import not_loaded
+
+        error = not_loaded(path, exc)
+        error.exit_code = EXIT_USAGE
+        raise error from None
+    warnings = warnings + asyncio.run(check_tool_names(targets, agent))
+    for warning in warnings:
+        print(warning.format(), file=sys.stderr)
+    try:
+        results = asyncio.run(run_targets(factory, targets, num_runs=args.num_runs))
+    except YadkError as exc:
+        raise CommandError(f"the eval could not run: {exc.message}") from None
+    rendered = {
+        "text": lambda: text_report(results),
+        "json": lambda: json.dumps([r.to_dict() for r in results], indent=2, ensure_ascii=False),
+        "junit": lambda: junit_xml(results),
+    }[args.format]()
+    if args.output:
+        try:
+            Path(args.output).write_text(rendered + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise CommandError(f"cannot write {args.output}: {exc.strerror}") from None
+        if args.format != "text":
+            print(text_report(results))
+    else:
+        print(rendered)
+    return EXIT_OK if all(r.passed for r in results) else EXIT_FAILURE
+
+
+def save_evalcase(
+    path: str,
+    sessions: BaseSessionService,
+    *,
+    app_name: str,
+    session_id: str,
+    state: dict[str, Any],
+) -> None:
+    """``yadk run --save-evalcase FILE``: add the session's conversation to FILE as an eval case."""
+    from yadk.cli._conversation import USER_ID, note
+    from yadk.eval._save import add_eval_case, eval_case_from_events
+
+    session = asyncio.run(
+        sessions.get_session(app_name=app_name, user_id=USER_ID, session_id=session_id)
+    )
+    if session is None:
+        raise CommandError(f"--save-evalcase: session {session_id!r} was not found")
+    case = eval_case_from_events(
+        session.events, eval_id="", app_name=app_name, user_id=USER_ID, state=state
+    )
+    if not case["conversation"]:
+        raise CommandError("--save-evalcase: the conversation has no user turns to save")
+    try:
+        eval_id = add_eval_case(path, case)
+    except (ValueError, OSError) as exc:
+        raise CommandError(f"--save-evalcase: {exc}") from None
+    note(f"saved the conversation as eval case {eval_id!r} in {path}")

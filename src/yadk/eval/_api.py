@@ -1,0 +1,248 @@
+"""Evaluating an agent on eval sets: find and check the files, run the cases, score them.
+
+``load_targets`` reads every eval set named (files, folders, ``FILE:case,case`` selections)
+with its criteria, reporting every problem of every file at once as a ``ConfigError``;
+``run_targets`` runs the selected cases in file order and scores them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+from yadk.agents import BaseAgent, LlmAgent
+from yadk.config import Diagnostic, load_agent
+from yadk.config._yaml import parse_document
+from yadk.errors import ConfigError
+from yadk.eval._criteria import CONFIG_FILE_NAME, DEFAULT_CONFIG, EvalConfig, load_eval_config
+from yadk.eval._evalset import load_eval_set_file
+from yadk.eval._inference import AgentFactory, run_case, tool_names
+from yadk.eval._located import did_you_mean
+from yadk.eval._metrics import EvalStatus, case_status, score_metric
+from yadk.eval._model import EvalSet
+from yadk.eval._results import CaseResult, EvalSetResult
+
+__all__ = [
+    "EVAL_FILE_SUFFIXES",
+    "EvalTarget",
+    "agent_factory",
+    "check_tool_names",
+    "find_eval_files",
+    "load_targets",
+    "parse_selection",
+    "run_targets",
+]
+
+EVAL_FILE_SUFFIXES = (".evalset.json", ".test.json")
+_SKIPPED_FOLDERS = {"node_modules", "__pycache__", "venv"}
+
+
+@dataclasses.dataclass
+class EvalTarget:
+    """An eval set, the cases selected from it (all when empty), and its criteria."""
+
+    eval_set: EvalSet
+    eval_ids: list[str]
+    config: EvalConfig
+
+
+def parse_selection(spec: str) -> tuple[str, list[str]]:
+    """``FILE:a,b`` -> (``FILE``, [``a``, ``b``]) as ``adk eval`` reads it; a path that exists
+    as written is never split."""
+    if os.path.exists(spec):
+        return spec, []
+    drive = len(spec) >= 3 and spec[0].isascii() and spec[0].isalpha() and spec[1] == ":"
+    cut = spec.find(":", 2 if drive and spec[2] in "\\/" else 0)
+    if cut == -1:
+        return spec, []
+    ids = spec[cut + 1 :].split(":")[0].split(",")
+    return spec[:cut], [i.strip() for i in ids if i.strip()]
+
+
+def find_eval_files(folder: Path) -> list[Path]:
+    """``*.evalset.json`` and ``*.test.json`` files under ``folder``, sorted, skipping hidden
+    and virtual-environment folders."""
+    found: list[Path] = []
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(
+            d for d in dirs if not d.startswith((".", "_")) and d not in _SKIPPED_FOLDERS
+        )
+        found.extend(Path(root) / f for f in sorted(files) if f.endswith(EVAL_FILE_SUFFIXES))
+    return found
+
+
+def _path_problem(path: Path, rule: str, message: str, hint: str = "") -> Diagnostic:
+    return Diagnostic(str(path), 0, 0, rule, "error", message, hint)
+
+
+def load_targets(
+    specs: Sequence[str], *, config_path: str | os.PathLike[str] | None = None
+) -> tuple[list[EvalTarget], list[Diagnostic]]:
+    """The eval sets ``specs`` name, with their criteria, and any warnings; every error of
+    every file is raised at once as a ``ConfigError``."""
+    problems: list[Diagnostic] = []
+    shared: EvalConfig | None = None
+    configs: dict[Path, EvalConfig | None] = {}
+    if config_path is not None:
+        shared, found = _config(Path(os.path.abspath(config_path)), required=True)
+        problems.extend(found)
+    targets: list[EvalTarget] = []
+    for spec in specs:
+        text, ids = parse_selection(spec)
+        path = Path(os.path.abspath(text))
+        if path.is_dir():
+            files = find_eval_files(path)
+            if not files:
+                problems.append(
+                    _path_problem(
+                        path,
+                        "nothing-to-evaluate",
+                        f"{path} holds no *.evalset.json or *.test.json file.",
+                    )
+                )
+        elif path.is_file():
+            files = [path]
+        else:
+            problems.append(_path_problem(path, "file-not-found", f"{path} does not exist."))
+            continue
+        for file in files:
+            eval_set, found = load_eval_set_file(file)
+            problems.extend(found)
+            if eval_set is None:
+                continue
+            _check_selection(eval_set, ids, problems)
+            config = shared
+            if config is None and config_path is None:
+                beside = file.parent / CONFIG_FILE_NAME
+                if beside not in configs:
+                    configs[beside], found = _config(beside, required=False)
+                    problems.extend(found)
+                config = configs[beside]
+            if config is not None:
+                targets.append(EvalTarget(eval_set, ids, config))
+    errors = [d for d in problems if d.is_error]
+    if errors:
+        raise ConfigError(problems)
+    return targets, problems
+
+
+def _config(path: Path, *, required: bool) -> tuple[EvalConfig | None, list[Diagnostic]]:
+    if path.is_file():
+        return load_eval_config(path)
+    if required:
+        return None, [_path_problem(path, "file-not-found", f"--config {path} does not exist.")]
+    return DEFAULT_CONFIG, []
+
+
+def _check_selection(eval_set: EvalSet, ids: list[str], problems: list[Diagnostic]) -> None:
+    known = [case.eval_id for case in eval_set.cases]
+    for eval_id in ids:
+        if eval_id not in known:
+            problems.append(
+                _path_problem(
+                    eval_set.path,
+                    "unknown-eval-case",
+                    f"No eval case `{eval_id}` in {eval_set.path.name}.",
+                    did_you_mean(eval_id, known) if known else "",
+                )
+            )
+
+
+def agent_factory(path: str | os.PathLike[str], *, model: str | None = None) -> AgentFactory:
+    """A factory that builds the agent tree of ``path`` anew on each call (with every agent's
+    model replaced by ``model``), so each case starts from a fresh agent and model."""
+    from yadk.models import resolve_model
+
+    def build() -> BaseAgent:
+        agent = load_agent(path)
+        if model is not None:
+            llm = resolve_model(model)
+            for node in agent.walk():
+                if isinstance(node, LlmAgent):
+                    node.model = llm
+        return agent
+
+    return build
+
+
+async def check_tool_names(targets: Iterable[EvalTarget], agent: BaseAgent) -> list[Diagnostic]:
+    """A warning for every expected tool call naming a tool the agent does not have."""
+    names = await tool_names(agent)
+    if names is None:
+        return []
+    found: list[Diagnostic] = []
+    for target in targets:
+        unknown = [
+            call
+            for case in target.eval_set.cases
+            for invocation in case.conversation
+            for call in invocation.tool_uses
+            if call.name not in names
+        ]
+        if not unknown:
+            continue
+        path = target.eval_set.path
+        document = parse_document(path, path.read_text(encoding="utf-8"), lambda *_: None)
+        for call in unknown:
+            at = (*call.source, "name") if call.source else ()
+            if target.eval_set.file_format != "evalset" and call.source:
+                at = (*call.source, "tool_name")
+            line, column = document.where(at) if document is not None else (1, 1)
+            found.append(
+                Diagnostic(
+                    str(path),
+                    line,
+                    column,
+                    "unknown-tool",
+                    "warning",
+                    f"Expected tool `{call.name}` is not a tool of agent `{agent.name}`; "
+                    "this call can never match.",
+                    did_you_mean(call.name, sorted(names)) if names else "",
+                )
+            )
+    return found
+
+
+async def run_targets(
+    factory: AgentFactory,
+    targets: Sequence[EvalTarget],
+    *,
+    num_runs: int = 1,
+    on_case: Callable[[CaseResult], None] | None = None,
+) -> list[EvalSetResult]:
+    """Run every selected case ``num_runs`` times, in file order, and score each run."""
+    results: list[EvalSetResult] = []
+    counter = 0
+    for target in targets:
+        set_result = EvalSetResult(target.eval_set, target.config, [])
+        for case in target.eval_set.select(target.eval_ids):
+            for run in range(1, num_runs + 1):
+                counter += 1
+                outcome = await run_case(factory, case, session_id=f"eval-{counter}")
+                if outcome.error is not None:
+                    status, metrics = EvalStatus.FAILED, []
+                else:
+                    metrics = [
+                        score_metric(metric, outcome.actual, case.conversation)
+                        for metric in target.config.metrics
+                    ]
+                    status = case_status(metrics)
+                result = CaseResult(
+                    eval_set_id=target.eval_set.eval_set_id,
+                    eval_id=case.eval_id,
+                    run=run,
+                    status=status,
+                    metrics=metrics,
+                    expected=case.conversation,
+                    actual=outcome.actual,
+                    session_id=outcome.session_id,
+                    user_id=outcome.user_id,
+                    error=outcome.error,
+                )
+                set_result.cases.append(result)
+                if on_case is not None:
+                    on_case(result)
+        results.append(set_result)
+    return results

@@ -1,0 +1,271 @@
+"""Reading eval JSON files with problems located at file:line:col, and checking their shapes.
+
+Files are parsed with ``json.loads`` (exact JSON semantics; duplicate keys are noticed through
+the object hook). Positions are computed only when there is something to report: JSON is YAML,
+so the config layer's position-tracking reader maps each problem's key path to a line and
+column. The fast path (a clean file) never pays for it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import json
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from pydantic.alias_generators import to_camel, to_snake
+
+from yadk.config import Diagnostic, Severity
+from yadk.config._yaml import KeyPath, parse_document
+
+__all__ = ["MAX_FILE_BYTES", "Fields", "JsonFile", "did_you_mean", "read_json"]
+
+MAX_FILE_BYTES = 32 * 1024 * 1024
+
+# A field's checker: True when the value has the expected type; and how to name that type.
+Fields = dict[str, tuple[Callable[[Any], bool], str]]
+
+
+class _Object(dict[str, Any]):
+    """A JSON object that remembers keys it saw more than once."""
+
+    duplicates: tuple[str, ...] = ()
+
+
+def _object_hook(pairs: list[tuple[str, Any]]) -> _Object:
+    result = _Object(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        repeated: list[str] = []
+        for key, _ in pairs:
+            if key in seen:
+                repeated.append(key)
+            seen.add(key)
+        result.duplicates = tuple(repeated)
+    return result
+
+
+@dataclasses.dataclass
+class _Problem:
+    at: KeyPath
+    rule: str
+    message: str
+    hint: str
+    severity: Severity
+    on_key: bool
+
+
+class JsonFile:
+    """One eval JSON file being checked: its data and the problems found so far."""
+
+    def __init__(self, path: Path, text: str, data: Any) -> None:
+        self.path = path
+        self.text = text
+        self.data = data
+        self._problems: list[_Problem] = []
+        self._fixed: list[Diagnostic] = []
+
+    @property
+    def has_errors(self) -> bool:
+        return any(p.severity == "error" for p in self._problems) or any(
+            d.is_error for d in self._fixed
+        )
+
+    def problem(
+        self,
+        at: KeyPath,
+        rule: str,
+        message: str,
+        hint: str = "",
+        *,
+        severity: Severity = "error",
+        on_key: bool = False,
+    ) -> None:
+        self._problems.append(_Problem(at, rule, message, hint, severity, on_key))
+
+    def diagnostics(self) -> list[Diagnostic]:
+        """Every problem, located; positions are computed here, once, only if needed."""
+        if not self._problems:
+            return list(self._fixed)
+        document = parse_document(self.path, self.text, lambda *_: None)
+        located = list(self._fixed)
+        for p in self._problems:
+            line, column = document.where(p.at, key=p.on_key) if document else (1, 1)
+            located.append(
+                Diagnostic(str(self.path), line, column, p.rule, p.severity, p.message, p.hint)
+            )
+        return located
+
+    def add_fixed(self, diagnostic: Diagnostic) -> None:
+        self._fixed.append(diagnostic)
+
+    def check_object(
+        self,
+        value: Any,
+        at: KeyPath,
+        *,
+        what: str,
+        fields: Fields,
+        required: Iterable[str] = (),
+        unknown: Severity | None = "error",
+    ) -> dict[str, Any] | None:
+        """``value`` as a dict with snake_case keys, after checking it is an object whose keys
+        (snake_case or camelCase) are ``fields`` of the right types; ``None`` if not an object.
+
+        Unknown keys are reported with ``unknown`` severity (``None``: accepted silently).
+        """
+        if not isinstance(value, dict):
+            self.problem(
+                at, "wrong-type", f"{_article(what)} must be an object, not {kind(value)}."
+            )
+            return None
+        for duplicate in getattr(value, "duplicates", ()):
+            self.problem(
+                (*at, duplicate),
+                "duplicate-key",
+                f"Key `{duplicate}` appears twice in {_article(what).lower()}; JSON readers "
+                "silently keep only the last value.",
+                "Remove one of them.",
+                on_key=True,
+            )
+        camel = {to_camel(name): name for name in fields}
+        result: dict[str, Any] = {}
+        for key, item in value.items():
+            name = key if key in fields else camel.get(key)
+            if name is None:
+                if unknown is not None:
+                    self.problem(
+                        (*at, key),
+                        "unknown-key",
+                        f"Unknown key `{key}` in {_article(what).lower()}.",
+                        did_you_mean(key, list(fields)),
+                        severity=unknown,
+                        on_key=True,
+                    )
+                continue
+            if name in result:
+                self.problem(
+                    (*at, key),
+                    "duplicate-key",
+                    f"`{name}` is given twice (as snake_case and camelCase).",
+                    "Keep one spelling.",
+                    on_key=True,
+                )
+                continue
+            check, expected = fields[name]
+            if not check(item):
+                self.problem(
+                    (*at, key), "wrong-type", f"`{key}` must be {expected}, not {kind(item)}."
+                )
+                continue
+            result[name] = item
+        missing = [name for name in required if name not in result and _absent(value, name)]
+        for name in missing:
+            self.problem(at, "missing-key", f"{_article(what)} needs `{name}`.")
+        return result
+
+
+def _absent(value: dict[str, Any], name: str) -> bool:
+    # A key given with the wrong type was reported already; do not also call it missing.
+    return name not in value and to_camel(name) not in value
+
+
+def _article(what: str) -> str:
+    return f"An {what}" if what[:1] in "aeiou" else f"A {what}"
+
+
+def kind(value: Any) -> str:
+    """The JSON name of ``value``'s type, with an article, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+def did_you_mean(word: str, choices: list[str]) -> str:
+    """``Did you mean `x`?`` for the closest choice, else the list of valid choices."""
+    normal = {choice.lower().replace("-", "_"): choice for choice in choices}
+    probe = to_snake(word).lower()
+    close = difflib.get_close_matches(probe, list(normal), n=1, cutoff=0.6)
+    if close:
+        return f"Did you mean `{normal[close[0]]}`?"
+    return "Expected one of: " + ", ".join(f"`{c}`" for c in choices) + "."
+
+
+def read_json(path: Path, *, what: str) -> tuple[JsonFile | None, list[Diagnostic]]:
+    """Read and parse ``path``; on failure, ``None`` and the diagnostics saying why."""
+
+    def fail(line: int, column: int, rule: str, message: str, hint: str = "") -> None:
+        found.append(Diagnostic(str(path), line, column, rule, "error", message, hint))
+
+    found: list[Diagnostic] = []
+    try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            fail(0, 0, "file-too-large", f"{what} is {size} bytes; the limit is {MAX_FILE_BYTES}.")
+            return None, found
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        fail(0, 0, "not-utf8", f"{what} is not UTF-8 text ({exc.reason}).")
+        return None, found
+    except OSError as exc:
+        fail(0, 0, "file-not-readable", f"Cannot read {what}: {exc.strerror}.")
+        return None, found
+    try:
+        data = json.loads(text, object_pairs_hook=_object_hook)
+    except json.JSONDecodeError as exc:
+        fail(exc.lineno, exc.colno, "json-syntax", f"Invalid JSON: {exc.msg}.")
+        return None, found
+    except RecursionError:
+        fail(1, 1, "json-too-deep", f"{what} is nested too deeply to read.")
+        return None, found
+    return JsonFile(path, text, data), found
+
+
+def is_str(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def is_opt_str(value: Any) -> bool:
+    return value is None or isinstance(value, str)
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def is_opt_number(value: Any) -> bool:
+    return value is None or is_number(value)
+
+
+def is_bool(value: Any) -> bool:
+    return isinstance(value, bool)
+
+
+def is_list(value: Any) -> bool:
+    return isinstance(value, list)
+
+
+def is_opt_list(value: Any) -> bool:
+    return value is None or isinstance(value, list)
+
+
+def is_object(value: Any) -> bool:
+    return isinstance(value, dict)
+
+
+def is_opt_object(value: Any) -> bool:
+    return value is None or isinstance(value, dict)
+
+
+def anything(value: Any) -> bool:
+    return True

@@ -1,0 +1,114 @@
+"""Eval sets in memory: cases, their invocations and the tool calls they expect.
+
+One shape for all three file formats (EvalSet JSON, the older list format, AgentEvaluator's flat
+``*.test.json``). Tool-call arguments keep google-adk's distinction between an absent ``args``
+(``None``) and an empty one (``{}``): google-adk compares them with ``==``, so they differ.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any, Literal
+
+from yadk.types import Content
+
+__all__ = ["EvalCase", "EvalSet", "FileFormat", "Invocation", "ToolCall"]
+
+FileFormat = Literal["evalset", "list", "test"]
+
+
+@dataclasses.dataclass(frozen=True)
+class ToolCall:
+    """One expected or actual tool call: its name and arguments (``None`` when absent)."""
+
+    name: str
+    args: dict[str, Any] | None = None
+    # Where the call is written (a key path into its file), for diagnostics; not compared.
+    source: tuple[Any, ...] | None = dataclasses.field(default=None, compare=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "args": self.args}
+
+    def format(self) -> str:
+        """``name(key=value, ...)`` for reports."""
+        args = ", ".join(f"{key}={value!r}" for key, value in (self.args or {}).items())
+        return f"{self.name}({args})"
+
+
+@dataclasses.dataclass
+class Invocation:
+    """One turn: what the user said, the tool calls made and the final response.
+
+    ``intermediate`` keeps the turn's ``intermediate_data`` as written (or as produced by a run),
+    so results can show it in google-adk's shape.
+    """
+
+    user_content: Content
+    final_response: Content | None = None
+    tool_uses: list[ToolCall] = dataclasses.field(default_factory=list)
+    invocation_id: str = ""
+    intermediate: dict[str, Any] | None = None
+    model_calls: int | None = None
+
+    def user_text(self) -> str:
+        return _text(self.user_content)
+
+    def response_text(self) -> str:
+        """The final response's text as google-adk's metrics read it: non-empty text parts
+        joined by newlines."""
+        return _text(self.final_response)
+
+    def to_dict(self) -> dict[str, Any]:
+        """google-adk's ``Invocation`` JSON shape (snake_case)."""
+        return {
+            "invocation_id": self.invocation_id,
+            "user_content": self.user_content.to_dict(),
+            "final_response": None
+            if self.final_response is None
+            else self.final_response.to_dict(),
+            "intermediate_data": self.intermediate
+            if self.intermediate is not None
+            else {
+                "tool_uses": [call.to_dict() for call in self.tool_uses],
+                "tool_responses": [],
+                "intermediate_responses": [],
+            },
+        }
+
+
+def _text(content: Content | None) -> str:
+    if content is None:
+        return ""
+    return "\n".join(part.text for part in content.parts if part.text)
+
+
+@dataclasses.dataclass
+class EvalCase:
+    """One eval case: a conversation to replay and the session it starts from."""
+
+    eval_id: str
+    conversation: list[Invocation]
+    state: dict[str, Any] = dataclasses.field(default_factory=dict)
+    app_name: str = ""
+    user_id: str = ""
+    session_id: str | None = None
+
+
+@dataclasses.dataclass
+class EvalSet:
+    """The eval cases of one file, in file order."""
+
+    eval_set_id: str
+    path: Path
+    cases: list[EvalCase]
+    file_format: FileFormat = "evalset"
+    name: str | None = None
+    description: str | None = None
+
+    def select(self, eval_ids: list[str]) -> list[EvalCase]:
+        """The cases named by ``eval_ids`` (all when empty), in file order."""
+        if not eval_ids:
+            return list(self.cases)
+        wanted = set(eval_ids)
+        return [case for case in self.cases if case.eval_id in wanted]
