@@ -110,16 +110,16 @@ def load_targets(
         for file in files:
             eval_set, found = load_eval_set_file(file)
             problems.extend(found)
-            if eval_set is None:
-                continue
-            _check_selection(eval_set, ids, problems)
             config = shared
-            if config is None and config_path is None:
+            if config_path is None:
                 beside = file.parent / CONFIG_FILE_NAME
                 if beside not in configs:
                     configs[beside], found = _config(beside, required=False)
                     problems.extend(found)
                 config = configs[beside]
+            if eval_set is None:
+                continue
+            _check_selection(eval_set, ids, problems)
             if config is not None:
                 targets.append(EvalTarget(eval_set, ids, config))
     errors = [d for d in problems if d.is_error]

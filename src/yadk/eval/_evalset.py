@@ -25,6 +25,7 @@ from yadk.eval._located import (
     Fields,
     JsonFile,
     anything,
+    did_you_mean,
     is_list,
     is_number,
     is_object,
@@ -255,13 +256,16 @@ def _content(file: JsonFile, raw: Any, at: KeyPath) -> Content | None:
     except ValidationError as exc:
         for error in exc.errors():
             location = tuple(part for part in error["loc"] if part != "function-after")
-            file.problem(
-                (*at, *location),
-                "invalid-content",
-                f"Invalid content: {error['msg']}.",
-                'A content is {"role": "user", "parts": [{"text": "..."}]}.',
-            )
+            message, hint = f"Invalid content: {error['msg']}.", _CONTENT_HINT
+            if error["type"] == "extra_forbidden" and location:
+                message = f"Unknown key `{location[-1]}` in a content."
+                hint = did_you_mean(str(location[-1]), _CONTENT_KEYS)
+            file.problem((*at, *location), "invalid-content", message, hint, on_key=True)
         return None
+
+
+_CONTENT_HINT = 'A content is {"role": "user", "parts": [{"text": "..."}]}.'
+_CONTENT_KEYS = sorted({*Content.model_fields, *Part.model_fields, "name", "args", "response"})
 
 
 def _invocation(file: JsonFile, raw: Any, at: KeyPath) -> Invocation | None:

@@ -89,10 +89,22 @@ class JsonFile:
         """Every problem, located; positions are computed here, once, only if needed."""
         if not self._problems:
             return list(self._fixed)
-        document = parse_document(self.path, self.text, lambda *_: None)
+        repeats: list[tuple[str, int, int]] = []
+
+        def keep_repeats(line: int, column: int, rule: str, message: str, hint: str) -> None:
+            # The YAML reader sees the second spelling of a repeated key; json.loads does not.
+            if rule == "duplicate-key":
+                repeats.append((message.split("`")[1], line, column))
+
+        document = parse_document(self.path, self.text, keep_repeats)
         located = list(self._fixed)
         for p in self._problems:
             line, column = document.where(p.at, key=p.on_key) if document else (1, 1)
+            if p.rule == "duplicate-key":
+                spot = next((r for r in repeats if r[0] == str(p.at[-1])), None)
+                if spot is not None:
+                    repeats.remove(spot)
+                    line, column = spot[1], spot[2]
             located.append(
                 Diagnostic(str(self.path), line, column, p.rule, p.severity, p.message, p.hint)
             )
