@@ -14,7 +14,7 @@ from typing import Any
 
 from yadk.config._context import FileScope, did_you_mean
 from yadk.config._dialect import ADK_ONLY_TOOLS, BUILTIN_TOOL_SPELLINGS
-from yadk.config._fields import FieldReader
+from yadk.config._mcp import MCP_ARGS, McpToolReader
 from yadk.config._names import describe
 from yadk.config._yaml import KeyPath
 
@@ -23,6 +23,7 @@ __all__ = ["ToolReader"]
 _BUILTIN_ARGS: dict[str, tuple[str, ...]] = {
     "AgentTool": ("agent", "include_plugins", "skip_summarization"),
     "ExampleTool": ("cache_size", "examples", "timeout"),
+    "MCPToolset": MCP_ARGS,
     "SkillToolset": ("allow_scripts", "max_resource_bytes", "script_timeout", "skills"),
     "exit_loop": (),
     "transfer_to_agent": (),
@@ -34,7 +35,7 @@ _EXAMPLE_SHAPE = (
 )
 
 
-class ToolReader(FieldReader):
+class ToolReader(McpToolReader):
     """Tools of an LlmAgent."""
 
     def tools(self, scope: FileScope, at: KeyPath, value: Any) -> list[Any] | None:
@@ -197,6 +198,8 @@ class ToolReader(FieldReader):
             return self.skill_toolset(scope, at, args)
         if name == "AgentTool":
             return self.agent_tool(scope, at, args)
+        if name == "MCPToolset":
+            return self.mcp_toolset(scope, at, args)
         if not self.import_code:
             return None
         from yadk import tools

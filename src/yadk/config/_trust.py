@@ -13,6 +13,7 @@ than its project intends:
       [tool.yadk]
       trusted_modules = ["my_agents"]          # anything under these packages
       allow_args = ["vendor.tools.Search"]     # exactly these names
+      allow_stdio_mcp_servers = true           # configs may launch stdio MCP servers
 
 Trust is the user's, not the config's: it comes from the project root (the nearest
 pyproject.toml at or above the working directory) and ``yadk --trust``. A pyproject.toml inside
@@ -135,6 +136,13 @@ class TrustPolicy:
     allow_args: tuple[str, ...] = ()
     source: Path | None = None
     narrowed_by: tuple[TrustPolicy, ...] = ()
+    allow_stdio_mcp_servers: bool = False
+
+    def allows_stdio_mcp_servers(self) -> bool:
+        """Whether configs may declare stdio MCP servers (whose ``command`` yadk launches)."""
+        return self.allow_stdio_mcp_servers and all(
+            nested.allows_stdio_mcp_servers() for nested in self.narrowed_by
+        )
 
     def allows_args(self, qualified_name: str) -> bool:
         """Whether the project lets ``qualified_name`` receive any ``args:``."""
@@ -350,7 +358,26 @@ def _read(path: Path) -> tuple[TrustPolicy | None, list[TrustProblem]]:
             )
             raw = []
         values[key] = tuple(_checked_names(raw, f"[tool.yadk] {key}", path, text, problems))
-    return TrustPolicy(values["trusted_modules"], values["allow_args"], source=path), problems
+    stdio = table.get("allow_stdio_mcp_servers", False)
+    if not isinstance(stdio, bool):
+        line, column = _locate_key(text, "allow_stdio_mcp_servers")
+        problems.append(
+            TrustProblem(
+                path,
+                line,
+                column,
+                "pyproject-invalid",
+                "[tool.yadk] allow_stdio_mcp_servers must be true or false",
+            )
+        )
+        stdio = False
+    policy = TrustPolicy(
+        values["trusted_modules"],
+        values["allow_args"],
+        source=path,
+        allow_stdio_mcp_servers=stdio,
+    )
+    return policy, problems
 
 
 def _checked_names(

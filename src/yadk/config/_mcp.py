@@ -1,0 +1,212 @@
+"""``- name: MCPToolset`` entries: google-adk 2.13's ``McpToolsetConfig``, checked without
+starting anything.
+
+A stdio server's ``command`` is launched as a local process, so, as in google-adk, a config may
+declare one only when the project trusts its configs to: ``ADK_ALLOW_CONFIG_STDIO_MCP_SERVERS=1``
+in the environment, or ``allow_stdio_mcp_servers = true`` under ``[tool.yadk]`` in the project's
+pyproject.toml. Validation checks that the command exists (on ``PATH``, or as a path) and that
+URLs are well formed; it never starts a server or opens a connection.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pydantic
+
+from yadk.config._context import FileScope
+from yadk.config._fields import FieldReader
+from yadk.config._yaml import KeyPath
+
+__all__ = ["STDIO_ENV_VAR", "McpToolReader", "stdio_allowed_by_env"]
+
+STDIO_ENV_VAR = "ADK_ALLOW_CONFIG_STDIO_MCP_SERVERS"
+
+_CONNECTION_KEYS = (
+    "stdio_server_params",
+    "stdio_connection_params",
+    "sse_connection_params",
+    "streamable_http_connection_params",
+)
+_OPTION_KEYS = (
+    "tool_filter",
+    "tool_name_prefix",
+    "tool_list_cache_ttl_seconds",
+    "use_mcp_resources",
+)
+# google-adk keys for Google auth flows; yadk has no credential service.
+_AUTH_KEYS = ("auth_scheme", "auth_credential", "credential_key")
+MCP_ARGS = (*_CONNECTION_KEYS, *_OPTION_KEYS, *_AUTH_KEYS)
+
+
+def stdio_allowed_by_env() -> bool:
+    """google-adk's switch: the variable set to 1/true/yes (any case)."""
+    return os.environ.get(STDIO_ENV_VAR, "").strip().lower() in ("1", "true", "yes")
+
+
+class McpToolReader(FieldReader):
+    """The ``MCPToolset`` built-in of ``tools:``."""
+
+    def mcp_toolset(self, scope: FileScope, at: KeyPath, args: dict[str, Any]) -> Any:
+        before = self.errors
+        for key in _AUTH_KEYS:
+            if key in args:
+                self.error(
+                    scope,
+                    (*at, key),
+                    "unsupported-key",
+                    f"`{key}` (google-adk's Google auth flow) is not supported by yadk.",
+                    "Pass credentials as HTTP headers: "
+                    "`streamable_http_connection_params: {url: ..., headers: {Authorization: "
+                    "'Bearer ${env:TOKEN}'}}`.",
+                    key=True,
+                )
+        given = [key for key in _CONNECTION_KEYS if key in args]
+        if len(given) != 1:
+            self.error(
+                scope,
+                at if not given else (*at, given[1]),
+                "mcp-connection",
+                "MCPToolset needs exactly one of "
+                + ", ".join(f"`{k}`" for k in _CONNECTION_KEYS)
+                + (f"; got {len(given)}." if given else "."),
+                "e.g. `streamable_http_connection_params: {url: http://127.0.0.1:8000/mcp}`.",
+                key=bool(given),
+            )
+            return None
+        key = given[0]
+        params = self._connection(scope, (*at, key), key, args[key])
+        options = self._options(scope, at, args)
+        if params is None or options is None or self.errors != before:
+            return None
+        if not self.import_code:
+            return None
+        from yadk.tools import McpToolset
+
+        return McpToolset(connection_params=params, **options)
+
+    def _connection(self, scope: FileScope, at: KeyPath, key: str, value: Any) -> Any:
+        from yadk.tools.mcp import (
+            SseConnectionParams,
+            StdioConnectionParams,
+            StdioServerParameters,
+            StreamableHTTPConnectionParams,
+        )
+
+        models: dict[str, type[pydantic.BaseModel]] = {
+            "stdio_server_params": StdioServerParameters,
+            "stdio_connection_params": StdioConnectionParams,
+            "sse_connection_params": SseConnectionParams,
+            "streamable_http_connection_params": StreamableHTTPConnectionParams,
+        }
+        if not self.expect(scope, at, value, dict, "a mapping"):
+            return None
+        try:
+            params: Any = models[key].model_validate(value)
+        except pydantic.ValidationError as exc:
+            self._invalid(scope, at, exc)
+            return None
+        if isinstance(params, StdioConnectionParams):
+            server = self._stdio(scope, at, (*at, "server_params"), params.server_params)
+            return None if server is None else params.model_copy(update={"server_params": server})
+        if isinstance(params, StdioServerParameters):
+            return self._stdio(scope, at, at, params)
+        return params
+
+    def _stdio(self, scope: FileScope, at: KeyPath, server_at: KeyPath, server: Any) -> Any:
+        if not self._stdio_trusted(scope, at):
+            return None
+        server = self._resolve_cwd(scope, server)
+        return server if self._command_exists(scope, server_at, server) else None
+
+    def _invalid(self, scope: FileScope, at: KeyPath, exc: pydantic.ValidationError) -> None:
+        for problem in exc.errors():
+            loc = tuple(problem["loc"])
+            where = (*at, *loc)
+            kind = problem["type"]
+            if kind == "missing":
+                self.error(
+                    scope,
+                    (*at, *loc[:-1]),
+                    "missing-field",
+                    f"`{loc[-1]}` is required here.",
+                )
+            elif kind == "extra_forbidden":
+                self.error(scope, where, "unknown-key", f"Unknown key `{loc[-1]}`.", key=True)
+            else:
+                message = str(problem["msg"]).removeprefix("Value error, ")
+                self.error(scope, where, "invalid-value", f"`{loc[-1]}`: {message}.")
+
+    def _stdio_trusted(self, scope: FileScope, at: KeyPath) -> bool:
+        if stdio_allowed_by_env() or self.trust_policy(scope).allows_stdio_mcp_servers():
+            return True
+        self.error(
+            scope,
+            at,
+            "untrusted-stdio-mcp",
+            "Stdio MCP servers are not allowed in agent configs: the config-supplied `command` is"
+            " launched as a local process, so an untrusted config could run arbitrary code.",
+            f"If this project trusts its configs, set {STDIO_ENV_VAR}=1 or add "
+            "`allow_stdio_mcp_servers = true` under [tool.yadk] in pyproject.toml; or use "
+            "streamable_http_connection_params / sse_connection_params, or build the toolset "
+            "in Python.",
+            key=True,
+        )
+        return False
+
+    def _resolve_cwd(self, scope: FileScope, server: Any) -> Any:
+        """A relative ``cwd`` is relative to the config file's folder."""
+        if server.cwd is None or Path(server.cwd).is_absolute():
+            return server
+        return server.model_copy(update={"cwd": str(scope.folder / server.cwd)})
+
+    def _command_exists(self, scope: FileScope, at: KeyPath, server: Any) -> bool:
+        command: str = server.command
+        base = Path(server.cwd) if server.cwd is not None else Path.cwd()
+        if os.sep in command or (os.altsep and os.altsep in command):
+            candidate = base / command
+            found = candidate.is_file() and os.access(candidate, os.X_OK)
+        else:
+            search = (server.env or {}).get("PATH") or os.environ.get("PATH")
+            found = shutil.which(command, path=search) is not None
+        if not found:
+            self.error(
+                scope,
+                (*at, "command"),
+                "command-not-found",
+                f"MCP server command `{command}` was not found"
+                + (" on PATH." if os.sep not in command else f" (looked for {base / command})."),
+                "Install it, or give its full path.",
+            )
+        return found
+
+    def _options(
+        self, scope: FileScope, at: KeyPath, args: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        before = self.errors
+        options: dict[str, Any] = {}
+        if "tool_filter" in args:
+            value = args["tool_filter"]
+            if self.expect(scope, (*at, "tool_filter"), value, list, "a list of tool names"):
+                for index, item in enumerate(value):
+                    self.expect(scope, (*at, "tool_filter", index), item, str, "a tool name")
+            options["tool_filter"] = value
+        if "tool_name_prefix" in args:
+            self.expect(scope, (*at, "tool_name_prefix"), args["tool_name_prefix"], str, "a string")
+            options["tool_name_prefix"] = args["tool_name_prefix"]
+        if "tool_list_cache_ttl_seconds" in args:
+            ttl = args["tool_list_cache_ttl_seconds"]
+            if ttl is not None:
+                self.expect(
+                    scope, (*at, "tool_list_cache_ttl_seconds"), ttl, (int, float), "a number"
+                )
+            options["tool_list_cache_ttl_seconds"] = ttl
+        if "use_mcp_resources" in args:
+            self.expect(
+                scope, (*at, "use_mcp_resources"), args["use_mcp_resources"], bool, "true or false"
+            )
+            options["use_mcp_resources"] = args["use_mcp_resources"]
+        return options if self.errors == before else None
