@@ -188,6 +188,11 @@ def _add_inspect(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         action="store_true",
         help="do not run before_agent/before_model callbacks",
     )
+    parser.add_argument(
+        "--no-mcp",
+        action="store_true",
+        help="do not start MCP servers to list their tools",
+    )
     parser.add_argument("--json", action="store_true", help="print the request as one JSON object")
 
 

@@ -107,8 +107,41 @@ async def dev_loop(
     # The prompt stays off stdout when stdout carries JSON lines.
     prompt_to = (sys.stderr if json_lines else out) if tty else None
     reloads = _Reloads(reloader, changes, runner, prompt_to=prompt_to)
-    status = EXIT_OK
     reader = LineReader(source)
+    try:
+        return await _converse(
+            reloader,
+            runner,
+            reloads,
+            reader,
+            session.id,
+            pending_delta,
+            tty=tty,
+            prompt_to=prompt_to,
+            json_lines=json_lines,
+            stored_in=stored_in,
+            idle_interval=idle_interval,
+        )
+    finally:
+        await reloader.aclose()
+
+
+async def _converse(
+    reloader: AgentReloader,
+    runner: Runner,
+    reloads: _Reloads,
+    reader: LineReader,
+    session_id: str,
+    pending_delta: dict[str, Any] | None,
+    *,
+    tty: bool,
+    prompt_to: TextIO | None,
+    json_lines: bool,
+    stored_in: str | None,
+    idle_interval: float,
+) -> int:
+    out = sys.stdout
+    status = EXIT_OK
     with quiet_stdout(json_lines):
         note(f"watching {_count(reloader.files)} of agent {reloader.agent.name}", prog=PROG)
         if tty:
@@ -127,9 +160,10 @@ async def dev_loop(
             if not text:
                 continue
             reloads.apply()
+            await reloader.close_retired()
             failed = await send_message(
                 runner,
-                session.id,
+                session_id,
                 text,
                 out=out,
                 state_delta=pending_delta,
@@ -141,7 +175,7 @@ async def dev_loop(
             if failed:
                 status = EXIT_FAILURE
     if stored_in is not None:
-        note_saved(session.id, stored_in, prog=PROG)
+        note_saved(session_id, stored_in, prog=PROG)
     return status
 
 

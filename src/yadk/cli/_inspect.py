@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import re
 import sys
@@ -60,6 +61,7 @@ def execute(args: argparse.Namespace) -> int:
             agent_name=args.agent_name,
             model=args.model,
             callbacks=not args.no_callbacks,
+            mcp=not args.no_mcp,
         )
     )
     if args.json:
@@ -72,6 +74,38 @@ def execute(args: argparse.Namespace) -> int:
     for note in inspection.notes:
         print(f"yadk inspect: note: {note}", file=sys.stderr)
     return EXIT_OK
+
+
+@contextlib.asynccontextmanager
+async def mcp_tools_listed(
+    target: LlmAgent, *, enabled: bool, notes: list[str]
+) -> AsyncIterator[None]:
+    """The target's MCP toolsets started (a failure to start is a note), or, when not
+    ``enabled``, left out of the request; every toolset closed afterwards."""
+    from yadk.tools import McpToolset, close_toolsets
+
+    toolsets = [t for t in target.tools if isinstance(t, McpToolset)]
+    if not toolsets:
+        yield
+        return
+    saved = list(target.tools)
+    try:
+        if not enabled:
+            target.tools = [t for t in saved if not isinstance(t, McpToolset)]
+            for toolset in toolsets:
+                notes.append(
+                    f"the tools of MCP server {toolset.connection.describe()} are not listed (--no-mcp)"
+                )
+        else:
+            for toolset in toolsets:
+                try:
+                    await toolset.list_server_tools()
+                except YadkError as exc:
+                    notes.append(f"{exc.message} Its tools are missing from this request.")
+        yield
+    finally:
+        target.tools = saved
+        await close_toolsets(target)
 
 
 def _artifact_files(values: list[str]) -> dict[str, Part]:
@@ -154,14 +188,37 @@ async def inspect_agent(
     agent_name: str | None = None,
     model: str | None = None,
     callbacks: bool = True,
+    mcp: bool = True,
 ) -> Inspection:
     """Build the request the first model call of ``agent_name`` (default: the first LlmAgent to
     run) would receive. Model names are never resolved and no model is called; callbacks that
-    run before the model (agent and model callbacks) do run unless ``callbacks=False``."""
+    run before the model (agent and model callbacks) do run unless ``callbacks=False``. MCP
+    servers are started to list their tools (and stopped after) unless ``mcp=False``."""
     notes: list[str] = []
     target = _target(root, agent_name)
     _name_models(root, target, model, notes)
+    async with mcp_tools_listed(target, enabled=mcp, notes=notes):
+        return await _inspect(
+            root,
+            target,
+            state=state,
+            message=message,
+            artifacts=artifacts,
+            callbacks=callbacks,
+            notes=notes,
+        )
 
+
+async def _inspect(
+    root: BaseAgent,
+    target: LlmAgent,
+    *,
+    state: dict[str, Any] | None,
+    message: str | None,
+    artifacts: dict[str, Part] | None,
+    callbacks: bool,
+    notes: list[str],
+) -> Inspection:
     sessions = InMemorySessionService()
     session = await sessions.create_session(app_name=_APP, user_id=_USER, state=state)
     for key, value in (state or {}).items():

@@ -142,6 +142,31 @@ async def run_agent(
         session_service=sessions,
         artifact_service=artifact_service or InMemoryArtifactService(),
     )
+    async with runner:  # closes MCP toolsets (stops their servers) however the run ends
+        return await _converse(
+            runner,
+            message=message,
+            queries=queries,
+            state=state,
+            session_id=session_id,
+            json_lines=json_lines,
+            stdin=stdin,
+            stored_in=stored_in,
+        )
+
+
+async def _converse(
+    runner: Runner,
+    *,
+    message: str | None,
+    queries: list[str] | None,
+    state: dict[str, Any] | None,
+    session_id: str | None,
+    json_lines: bool,
+    stdin: TextIO | None,
+    stored_in: str | None,
+) -> int:
+    agent = runner.agent
     session, pending_delta = await open_session(runner, state=state, session_id=session_id)
     interactive = queries is None and message is None
     source = stdin or sys.stdin

@@ -77,6 +77,8 @@ class AgentReloader:
         self.model_hint = model_hint
         self.loads = 0
         self._problem_files: set[Path] = set()
+        # Agents replaced by a reload whose toolsets (MCP servers, ...) are still to be closed.
+        self.retired: list[BaseAgent] = []
         self.loaded = self._load(reload_modules=False)
 
     @property
@@ -108,9 +110,26 @@ class AgentReloader:
             ms = (time.perf_counter() - started) * 1000
             return Reload(False, names, ms, exc.message, exc.details, exc.diagnostics)
         self._carry_scripted_models(self.loaded.agent, loaded.agent)
+        self.retired.append(self.loaded.agent)
         self.loaded = loaded
         self._problem_files = set()
         return Reload(True, names, (time.perf_counter() - started) * 1000)
+
+    async def close_retired(self) -> None:
+        """Close what agents replaced by reloads hold open (MCP servers and other toolsets).
+        Call it when no invocation still runs on them."""
+        from yadk.tools import close_toolsets
+
+        retired, self.retired = self.retired, []
+        for agent in retired:
+            await close_toolsets(agent)
+
+    async def aclose(self) -> None:
+        """``close_retired``, and close the current agent's toolsets too (at shutdown)."""
+        from yadk.tools import close_toolsets
+
+        await self.close_retired()
+        await close_toolsets(self.agent)
 
     def _load(self, *, reload_modules: bool) -> LoadedAgent:
         self.loads += 1

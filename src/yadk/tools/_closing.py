@@ -7,7 +7,7 @@ from typing import Any
 
 from yadk.tools._base import BaseToolset
 
-__all__ = ["close_toolsets"]
+__all__ = ["close_toolsets", "find_toolsets"]
 
 logger = logging.getLogger("yadk.tools")
 
@@ -15,12 +15,16 @@ logger = logging.getLogger("yadk.tools")
 async def close_toolsets(agent: Any) -> None:
     """Close every toolset of ``agent``'s tree once; a failure to close one is logged, not raised,
     so the others still close (shutdown must not stop half way)."""
-    seen: set[int] = set()
-    for toolset in _toolsets(agent, seen):
+    for toolset in find_toolsets(agent):
         try:
             await toolset.close()
         except Exception as exc:
             logger.warning("closing %r failed: %s: %s", toolset, type(exc).__name__, exc)
+
+
+def find_toolsets(agent: Any) -> list[BaseToolset]:
+    """Every toolset of ``agent``'s tree (and of the agents its AgentTools wrap), once each."""
+    return _toolsets(agent, set())
 
 
 def _toolsets(agent: Any, seen: set[int]) -> list[BaseToolset]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import subprocess
 import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -202,7 +203,7 @@ class McpConnection:
             sdk_params = SdkParameters(
                 command=params.command, args=params.args, env=params.env, cwd=params.cwd
             )
-            return stdio_client(sdk_params, errlog=self._errlog or sys.stderr)
+            return stdio_client(sdk_params, errlog=self._errlog or _stderr())
         if isinstance(params, SseConnectionParams):
             from mcp.client.sse import sse_client
 
@@ -256,6 +257,16 @@ class McpConnection:
         if isinstance(params, StdioServerParameters):
             return "`" + " ".join([params.command, *params.args]) + "`"
         return params.url
+
+
+def _stderr() -> Any:
+    """Where a stdio server's stderr goes: ours, when it is a real file (a replaced
+    ``sys.stderr``, as under test capture, has no descriptor to hand to a subprocess)."""
+    try:
+        sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):
+        return subprocess.DEVNULL
+    return sys.stderr
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
