@@ -119,6 +119,7 @@ async def dev_loop(
             tty=tty,
             prompt_to=prompt_to,
             json_lines=json_lines,
+            stream=stream,
             stored_in=stored_in,
             idle_interval=idle_interval,
         )
@@ -137,6 +138,7 @@ async def _converse(
     tty: bool,
     prompt_to: TextIO | None,
     json_lines: bool,
+    stream: bool,
     stored_in: str | None,
     idle_interval: float,
 ) -> int:

@@ -150,6 +150,7 @@ async def run_agent(
             state=state,
             session_id=session_id,
             json_lines=json_lines,
+            stream=stream,
             stdin=stdin,
             stored_in=stored_in,
         )
@@ -163,6 +164,7 @@ async def _converse(
     state: dict[str, Any] | None,
     session_id: str | None,
     json_lines: bool,
+    stream: bool,
     stdin: TextIO | None,
     stored_in: str | None,
 ) -> int:
