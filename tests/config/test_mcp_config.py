@@ -143,8 +143,10 @@ def test_a_trusted_project_may_declare_a_stdio_server(
     if trust == "env":
         monkeypatch.setenv("ADK_ALLOW_CONFIG_STDIO_MCP_SERVERS", "1")
     else:
+        # Trust comes from the project root: the pyproject.toml of the working directory.
         files["pyproject.toml"] = "[tool.yadk]\nallow_stdio_mcp_servers = true\n"
     root = write_tree(files)
+    monkeypatch.chdir(root)
     assert validate_paths([root / "my_agent"]) == []
     agent = load_agent(root / "my_agent")
     (toolset,) = agent.tools  # type: ignore[attr-defined]
