@@ -132,7 +132,7 @@ def read_bytes(
         if info.st_size > cap:
             raise FileProblem(
                 "file-too-large",
-                f"The {what} {text} is {info.st_size:,} bytes; the limit for a {what} is"
+                f"The {what} {text} is {info.st_size:,} bytes; the limit for {_a(what)} is"
                 f" {cap:,} bytes.",
                 "Split it or shorten it.",
             )
@@ -154,7 +154,7 @@ def read_bytes(
     if size > cap:  # it grew after fstat
         raise FileProblem(
             "file-too-large",
-            f"The {what} {text} is over the limit of {cap:,} bytes for a {what}.",
+            f"The {what} {text} is over the limit of {cap:,} bytes for {_a(what)}.",
             "Split it or shorten it.",
         )
     return b"".join(chunks)
@@ -182,6 +182,10 @@ def read_text(
             line=line,
             column=column,
         ) from None
+
+
+def _a(noun: str) -> str:
+    return f"an {noun}" if noun[:1].lower() in "aeiou" else f"a {noun}"
 
 
 def _kind_of(mode: int) -> str:

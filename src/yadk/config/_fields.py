@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from yadk._files import FileProblem, check_path, read_text
 from yadk.config._context import FileScope, TextSource, did_you_mean, inside
 from yadk.config._dialect import CONTENT_CONFIG_KEYS
 from yadk.config._refs import LoaderBase
@@ -44,6 +45,11 @@ class FieldReader(LoaderBase):
     def local_file(self, scope: FileScope, at: KeyPath, relative: str, what: str) -> Path | None:
         """``relative`` resolved against the config's folder, checked to exist and to stay in
         the agent folder."""
+        try:
+            check_path(relative)
+        except FileProblem as problem:
+            self.error(scope, at, problem.rule, f"{what}: {problem.message}", problem.hint)
+            return None
         path = Path(relative)
         if path.is_absolute():
             self.error(
@@ -82,9 +88,9 @@ class FieldReader(LoaderBase):
         if target is None:
             return None
         try:
-            text = target.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            self.error(scope, at, "file-unreadable", f"Cannot read `{relative}`: {exc}.")
+            text = read_text(target, kind="prompt", root=scope.root)
+        except FileProblem as problem:
+            self.error(scope, at, problem.rule, problem.message, problem.hint)
             return None
         self.files.add(target)
         return TextSource(text, file=target)
@@ -158,15 +164,15 @@ class FieldReader(LoaderBase):
         ):
             return None
         provider, sep, rest = value.partition(":")
-        if sep and provider == "scripted" and rest and not Path(rest).is_absolute():
-            # A script next to the config is meant, whatever the working directory is; the model
-            # keeps the name as written, so requests look the same on every machine.
+        if sep and provider == "scripted" and rest:
+            # A script next to the config is meant, whatever the working directory is (and, as
+            # for every file a config names, inside the agent folder); the model keeps the name
+            # as written, so requests look the same on every machine. The script is data, so
+            # validate reads it too.
             script = self.local_file(scope, at, rest, "Scripted model file")
             if script is None:
                 return None
             self.files.add(script)
-            if not self.import_code:
-                return str(value)
             model = self.scripted_models.get(script)
             if model is None:
                 try:
@@ -181,7 +187,7 @@ class FieldReader(LoaderBase):
                     )
                     return None
                 self.scripted_models[script] = model
-            return model
+            return model if self.import_code else str(value)
         return str(value)
 
     def model_code(self, scope: FileScope, at: KeyPath, value: Any) -> Any:

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from yadk._files import FileProblem, read_text
 from yadk.config._context import AgentRecord, FileScope
 from yadk.config._custom import CustomClassReader, base_kind
 from yadk.config._dialect import (
@@ -75,9 +76,11 @@ class Loader(CustomClassReader):
     def load_file(self, file: Path) -> AgentRecord | None:
         """The agent defined by ``file`` (its problems are recorded either way)."""
         try:
-            text = file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            self.report(file, 0, 0, "file-unreadable", f"Cannot read the config file: {exc}.")
+            text = read_text(file, kind="config")
+        except FileProblem as problem:
+            self.report(
+                file, problem.line, problem.column, problem.rule, problem.message, problem.hint
+            )
             return None
         self.files.add(file)
         document = parse_document(

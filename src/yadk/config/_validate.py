@@ -31,7 +31,7 @@ def validate_paths(
         path = Path(os.path.abspath(raw))
         if not path.exists():
             found.append(_path_problem(path, "file-not-found", f"{path} does not exist.", ""))
-        elif path.is_file():
+        elif not path.is_dir():  # a file, or something else the loader refuses to read
             if path.name in _SKILL_FILES:
                 skills.append(path.parent)
             elif path.suffix.lower() in _CONFIG_SUFFIXES:

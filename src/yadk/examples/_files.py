@@ -14,6 +14,7 @@ from typing import Any
 import yaml
 
 from yadk import _yaml as bounded
+from yadk._files import FileProblem, read_text
 from yadk.examples._example import Example, ExampleValidationError, coerce_examples
 
 __all__ = ["EXAMPLE_FILE_SUFFIXES", "load_examples_file", "yaml_node_line"]
@@ -36,12 +37,16 @@ def load_examples_file(path: str | os.PathLike[str]) -> list[Example]:
             path=str(file),
         )
     try:
-        text = file.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ExampleValidationError(f"{file}: examples file not found.", path=str(file)) from None
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_text(file, kind="examples")
+    except FileProblem as problem:
+        if problem.rule == "file-not-found":
+            message = f"{file}: examples file not found."
+        elif problem.line:
+            message = f"{file}:{problem.line}:{problem.column}: {problem.message}"
+        else:
+            message = f"{file}: {problem.message}"
         raise ExampleValidationError(
-            f"{file}: cannot read examples file: {exc}", path=str(file)
+            message, path=str(file), line=problem.line or None, column=problem.column or None
         ) from None
     if suffix == ".jsonl":
         return _load_jsonl(file, text)

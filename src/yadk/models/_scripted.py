@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from yadk import _yaml as bounded
+from yadk._files import FileProblem, read_text
 from yadk.errors import ModelError
 from yadk.models._base import BaseLlm, LlmRequest, LlmResponse
 from yadk.types import Content, FunctionCall, Part
@@ -116,9 +117,13 @@ class ScriptedModel(BaseLlm):
         """
         file = Path(path)
         try:
-            data = bounded.load(file.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ModelError(f"Cannot read scripted model file {file}: {exc.strerror}") from None
+            data = bounded.load(read_text(file, kind="scripted"))
+        except FileProblem as exc:
+            if exc.rule == "file-not-found":
+                raise ModelError(
+                    f"Cannot read scripted model file {file}: No such file or directory"
+                ) from None
+            raise ModelError(exc.message) from None
         except bounded.YamlProblem as exc:
             raise ModelError(
                 f"{file}:{exc.line}:{exc.column}: scripted model file is not valid YAML:"

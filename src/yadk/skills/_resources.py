@@ -15,6 +15,7 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, Field, PrivateAttr
 
+from yadk._files import FileProblem, read_bytes
 from yadk.errors import SkillError
 
 __all__ = [
@@ -51,6 +52,8 @@ class Script(BaseModel):
 
 def normalize_resource_path(path: str) -> str | None:
     """``path`` as a clean relative POSIX path, or ``None`` if it could point outside."""
+    if "\x00" in path or any("\ud800" <= c <= "\udfff" for c in path):
+        return None  # no file name holds a NUL byte or a lone surrogate
     posix = path.replace("\\", "/")
     pure = PurePosixPath(posix)
     normalized = pure.as_posix()
@@ -147,10 +150,12 @@ class Resources(BaseModel):
         size = os.path.getsize(path)
         if size > max_bytes:
             raise ResourceTooLargeError(f"{kind}/{name}", size, max_bytes)
-        with open(path, "rb") as handle:
-            data = handle.read(max_bytes + 1)
-        if len(data) > max_bytes:  # the file grew between stat and read
-            raise ResourceTooLargeError(f"{kind}/{name}", len(data), max_bytes)
+        try:
+            data = read_bytes(path, kind="resource", root=self._root, limit=max_bytes)
+        except FileProblem as problem:
+            if problem.rule == "file-too-large":  # the file grew between stat and read
+                raise ResourceTooLargeError(f"{kind}/{name}", max_bytes + 1, max_bytes) from None
+            return None
         try:
             return data.decode("utf-8")
         except UnicodeDecodeError:

@@ -13,6 +13,7 @@ from typing import Any, Final, Literal
 import yaml
 
 from yadk import _yaml as bounded
+from yadk._files import FileProblem, read_bytes
 
 __all__ = [
     "SKILL_MD_NAMES",
@@ -85,7 +86,12 @@ _EXAMPLE = (
 def parse_skill_md(path: Path, text: str | None = None) -> ParsedSkillMd:
     """Split SKILL.md into frontmatter and body and read the frontmatter as YAML."""
     if text is None:
-        raw = path.read_bytes()
+        try:
+            # SKILL.md must be a regular file inside its skill folder (a symlink may not lead
+            # out of it), of at most LIMITS["skill_md"] bytes.
+            raw = read_bytes(path, kind="skill_md", root=path.parent)
+        except FileProblem as problem:
+            return _failed(path, Issue(problem.rule, problem.message, problem.hint))
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:

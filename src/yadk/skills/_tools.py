@@ -4,6 +4,7 @@ as exceptions, with google-adk's codes and wording."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import mimetypes
 from typing import TYPE_CHECKING, Any, Final
@@ -186,6 +187,11 @@ class LoadSkillResourceTool(_SkillTool):
         skill = self._skill(skill_name)
         if skill is None:
             return _not_found(skill_name)
+        if "\x00" in file_path or any("\ud800" <= c <= "\udfff" for c in file_path):
+            return error(
+                "Path must be plain text: it contains a NUL byte or a lone surrogate.",
+                "INVALID_RESOURCE_PATH",
+            )
         where = _split(file_path)
         if where is None:
             return error(
@@ -193,7 +199,10 @@ class LoadSkillResourceTool(_SkillTool):
                 "INVALID_RESOURCE_PATH",
             )
         try:
-            content = skill.resources.read(*where, max_bytes=self._toolset.max_resource_bytes)
+            # File reads run off the event loop.
+            content = await asyncio.to_thread(
+                skill.resources.read, *where, max_bytes=self._toolset.max_resource_bytes
+            )
         except ResourceTooLargeError as exc:
             return error(
                 f"Resource '{file_path}' in skill '{skill_name}' is {exc.size} bytes, over the "
