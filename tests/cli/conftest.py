@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from collections.abc import Callable, Iterator
@@ -80,3 +81,109 @@ def golden() -> Callable[[str, str], None]:
         assert text == path.read_text(encoding="utf-8")
 
     return check
+
+
+class Terminal:
+    """A real ``python -m yadk.cli`` process on a pseudo-terminal, driven like a person would:
+    ``type`` keys (``\\x03`` is Ctrl-C, ``\\x1b[D`` the left arrow), ``expect`` text on screen.
+
+    TERM=dumb and an empty INPUTRC keep readline's output plain (no colours, no bracketed
+    paste), so the screen can be compared exactly; ``screen`` has ``\\r\\n`` turned into ``\\n``.
+    """
+
+    def __init__(self, argv: list[str], *, cwd: Path, env: dict[str, str] | None = None) -> None:
+        import pty
+
+        environment = {**os.environ, "TERM": "dumb", "INPUTRC": os.devnull, **(env or {})}
+        environment.pop("YADK_DEBUG", None)
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # the child: becomes yadk, with the pty as its controlling terminal
+            try:
+                os.chdir(cwd)
+                os.execve(sys.executable, [sys.executable, "-m", "yadk.cli", *argv], environment)
+            finally:
+                os._exit(127)
+        self.raw = b""
+        self.status: int | None = None
+        self._mark = 0
+
+    @property
+    def screen(self) -> str:
+        return self.raw.decode("utf-8", "replace").replace("\r\n", "\n")
+
+    def type(self, keys: str) -> None:
+        os.write(self.fd, keys.encode())
+
+    def _read(self, timeout: float) -> bool:
+        """Read what arrives within ``timeout``; False once the pty is closed."""
+        import select
+
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return True
+        try:
+            chunk = os.read(self.fd, 65536)
+        except OSError:  # EIO: the process has gone and the pty is closed
+            return False
+        self.raw += chunk
+        return bool(chunk)
+
+    def expect(self, text: str, *, timeout: float = 30.0) -> None:
+        """Wait until ``text`` appears on the screen after what the last ``expect`` matched
+        (generous timeout: the machine is shared, and a slow start is not a failure)."""
+        import time
+
+        deadline = time.monotonic() + timeout
+        while text not in self.screen[self._mark :] and time.monotonic() < deadline:
+            if not self._read(0.05):
+                break
+        found = self.screen.find(text, self._mark)
+        assert found >= 0, f"{text!r} not on screen after {self._mark}:\n{self.screen}"
+        self._mark = found + len(text)
+
+    def wait(self, *, timeout: float = 30.0) -> int:
+        """Read to the end and return the exit status."""
+        import time
+
+        deadline = time.monotonic() + timeout
+        open_ = True
+        while time.monotonic() < deadline:
+            if open_:
+                open_ = self._read(0.05)
+            else:
+                time.sleep(0.05)
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                while open_:  # what the process wrote before it ended
+                    before = len(self.raw)
+                    open_ = self._read(0.2)
+                    if len(self.raw) == before:
+                        break
+                self.status = os.waitstatus_to_exitcode(status)
+                return self.status
+        self.kill()
+        raise AssertionError(f"yadk did not exit:\n{self.screen}")
+
+    def kill(self) -> None:
+        import signal
+
+        if self.status is None:
+            with contextlib.suppress(ProcessLookupError, ChildProcessError):
+                os.kill(self.pid, signal.SIGKILL)
+                os.waitpid(self.pid, 0)
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+
+
+@pytest.fixture
+def terminal(tmp_path: Path) -> Iterator[Callable[..., Terminal]]:
+    """``terminal("run", "agent")`` starts yadk on a pseudo-terminal in ``tmp_path``."""
+    started: list[Terminal] = []
+
+    def start(*argv: str, env: dict[str, str] | None = None) -> Terminal:
+        started.append(Terminal(list(argv), cwd=tmp_path, env=env))
+        return started[-1]
+
+    yield start
+    for term in started:
+        term.kill()

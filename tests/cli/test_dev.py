@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -348,7 +349,14 @@ def test_the_command_runs_a_conversation_with_the_real_watcher(
     write(bot / "turns.yaml", SCRIPT)
     monkeypatch.setattr(sys, "stdin", io.StringIO("hi\n\nthere\nexit\nnever sent\n"))
     code, out, err = cli("dev", "bot", "--model", "scripted:bot/turns.yaml", "--json")
-    assert (code, err) == (0, "yadk dev: watching 1 file of agent bot\n")
+    # The same default store as yadk run: the session is kept in .yadk/sessions.db.
+    assert code == 0
+    assert re.fullmatch(
+        r"yadk dev: watching 1 file of agent bot\n"
+        r"yadk dev: session (\S+) is saved in \.yadk/sessions\.db;"
+        r" continue it with --session-id \1\n",
+        err,
+    )
     events = [json.loads(line) for line in out.splitlines()]
     assert [(e["author"], e["content"]["parts"][0]["text"]) for e in events] == [
         ("user", "hi"),

@@ -35,3 +35,9 @@ def test_docs_quote_the_help_verbatim(cli: Cli, command: str) -> None:
     code, out, err = cli(command, "--help")
     assert (code, err) == (0, "")
     assert documented_help()[command] == out
+
+
+def test_docs_quote_the_slash_command_help_verbatim() -> None:
+    from yadk.cli._slash import HELP
+
+    assert f"```text\n{HELP}\n```" in DOCS.read_text(encoding="utf-8")

@@ -71,6 +71,13 @@ def _add_session_options(parser: argparse.ArgumentParser, *, db_help: str) -> No
         metavar="NAME",
         help="use this model for every agent, e.g. scripted:turns.yaml or gemini-2.5-flash",
     )
+    parser.add_argument(
+        "--artifact",
+        metavar="NAME=FILE",
+        action="append",
+        default=[],
+        help="save FILE as artifact NAME in the session before the first message (repeatable)",
+    )
     parser.add_argument("--json", action="store_true", help="print each event as one JSON line")
     parser.add_argument(
         "--no-stream",
@@ -88,7 +95,9 @@ def _add_run(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         description=(
             "Run an agent. With MESSAGE, send that one message; with --replay, send the\n"
             "queries of a replay file; otherwise read messages from stdin, one per line,\n"
-            "until EOF or 'exit'."
+            "until EOF or 'exit'. At a terminal the prompt has line editing and a history\n"
+            "per agent (.yadk/history/), and answers /state, /events [N], /request, /reset\n"
+            "and /help itself. Ctrl-C cancels a running turn; at the prompt it quits."
         ),
         epilog=(
             "examples:\n"
@@ -128,7 +137,8 @@ def _add_dev(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
             "while watching every file it depends on: configs, instruction and example\n"
             "files, skills, its Python modules, and new files in its folder. A saved edit\n"
             "reloads the agent and the conversation goes on; an edit that breaks a file\n"
-            "prints the problems and keeps the last good agent answering."
+            "prints the problems and keeps the last good agent answering. The prompt is\n"
+            "yadk run's: line editing, history, /help commands, Ctrl-C cancels a turn."
         ),
         epilog=(
             "examples:\n"
@@ -142,8 +152,8 @@ def _add_dev(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
     _add_session_options(
         parser,
-        db_help="keep the session in a SQLite file or sqlite:/// URL, artifacts beside it"
-        " (default: in memory)",
+        db_help="the session store, as for yadk run: a SQLite file or sqlite:/// URL, artifacts"
+        " beside it (default .yadk/sessions.db; :memory: keeps nothing)",
     )
 
 

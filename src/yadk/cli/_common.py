@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from yadk.agents import BaseAgent, LlmAgent
     from yadk.errors import YadkError
     from yadk.models import BaseLlm
+    from yadk.types import Part
 
 __all__ = [
     "EXIT_FAILURE",
@@ -25,6 +26,7 @@ __all__ = [
     "llm_agents",
     "load_agent",
     "not_loaded",
+    "parse_artifacts",
     "parse_state",
     "print_error",
     "print_unexpected",
@@ -117,6 +119,35 @@ def parse_state(text: str | None, *, option: str = "--state") -> dict[str, Any]:
             exit_code=EXIT_USAGE,
         )
     return value
+
+
+def parse_artifacts(values: list[str]) -> dict[str, Part]:
+    """``--artifact NAME=FILE`` values as artifact parts: text if the file is UTF-8, else bytes
+    with a MIME type guessed from its name."""
+    from yadk.types import Part
+
+    artifacts: dict[str, Part] = {}
+    for value in values:
+        name, sep, file = value.partition("=")
+        if not sep or not name or not file:
+            raise CommandError(
+                f"--artifact {value!r}: expected NAME=FILE, e.g. --artifact notes.txt=./notes.txt",
+                exit_code=EXIT_USAGE,
+            )
+        try:
+            data = Path(file).read_bytes()
+        except OSError as exc:
+            raise CommandError(
+                f"--artifact {name}: cannot read {file!r}: {exc.strerror}", exit_code=EXIT_USAGE
+            ) from None
+        try:
+            artifacts[name] = Part(text=data.decode("utf-8"))
+        except UnicodeDecodeError:
+            import mimetypes  # only binary artifacts need a type guess
+
+            mime = mimetypes.guess_type(file)[0] or "application/octet-stream"
+            artifacts[name] = Part.from_bytes(data=data, mime_type=mime)
+    return artifacts
 
 
 def agent_path(text: str) -> Path:

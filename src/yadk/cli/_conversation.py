@@ -90,19 +90,22 @@ async def send_message(
     failed = False
     printer = LivePrinter(out)
     run_config = RunConfig(streaming=stream and not json_lines)
+    events = runner.run_async(
+        user_id=USER_ID,
+        session_id=session_id,
+        new_message=text,
+        state_delta=state_delta,
+        run_config=run_config,
+    )
+    # aclosing: a turn cancelled with Ctrl-C closes the invocation here, not at garbage collection.
     try:
-        async for event in runner.run_async(
-            user_id=USER_ID,
-            session_id=session_id,
-            new_message=text,
-            state_delta=state_delta,
-            run_config=run_config,
-        ):
-            failed = failed or bool(event.error_code)
-            if json_lines:
-                show_event(event, out, json_lines=True, echo_user=echo_user)
-            else:
-                printer.show(event, echo_user=echo_user)
+        async with contextlib.aclosing(events):
+            async for event in events:
+                failed = failed or bool(event.error_code)
+                if json_lines:
+                    show_event(event, out, json_lines=True, echo_user=echo_user)
+                else:
+                    printer.show(event, echo_user=echo_user)
     finally:
         printer.finish()
     return failed

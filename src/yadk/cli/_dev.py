@@ -10,16 +10,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
 from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
 from yadk.cli._common import (
-    EXIT_FAILURE,
-    EXIT_OK,
     OFFLINE_HINT,
     CommandError,
     agent_path,
+    parse_artifacts,
     parse_state,
     resolve_model_option,
 )
@@ -29,15 +30,17 @@ from yadk.cli._conversation import (
     open_session,
     open_stores,
     quiet_stdout,
-    send_message,
 )
 from yadk.cli._input import LineReader
+from yadk.cli._interactive import Conversation, terminal_loop
+from yadk.cli._prompt import TerminalPrompt
 from yadk.errors import AgentLoadError
 from yadk.reload import AgentReloader, ChangeSource, WatchFailed, WatchfilesChanges
 from yadk.runner import Runner
 from yadk.sessions import BaseSessionService, InMemorySessionService
+from yadk.types import Part
 
-__all__ = ["dev_loop", "execute"]
+__all__ = ["dev_interactive", "dev_loop", "execute"]
 
 PROG = "yadk dev"
 PROMPT = "[user]: "
@@ -51,9 +54,22 @@ def execute(args: argparse.Namespace) -> int:
         reloader = AgentReloader(path, model=model, model_hint=OFFLINE_HINT)
     except AgentLoadError as exc:
         raise CommandError(exc.message, details=exc.details) from None
-    stores = open_stores(args.db or ":memory:")
+    stores = open_stores(args.db)  # the same default store as yadk run
     changes = WatchfilesChanges()
     try:
+        if sys.stdin.isatty():
+            return dev_interactive(
+                reloader,
+                changes,
+                state=state,
+                session_id=args.session_id,
+                session_service=stores.sessions,
+                artifact_service=stores.artifacts,
+                json_lines=args.json,
+                stream=args.stream,
+                artifacts=parse_artifacts(args.artifact),
+                stored_in=stores.where,
+            )
         return asyncio.run(
             dev_loop(
                 reloader,
@@ -64,6 +80,7 @@ def execute(args: argparse.Namespace) -> int:
                 artifact_service=stores.artifacts,
                 json_lines=args.json,
                 stream=args.stream,
+                artifacts=parse_artifacts(args.artifact),
                 stored_in=stores.where,
             )
         )
@@ -83,6 +100,7 @@ async def dev_loop(
     artifact_service: BaseArtifactService | None = None,
     json_lines: bool = False,
     stream: bool = True,
+    artifacts: dict[str, Part] | None = None,
     stored_in: str | None = None,
     idle_interval: float = 0.25,
 ) -> int:
@@ -92,59 +110,43 @@ async def dev_loop(
 
     ``idle_interval`` is how often (seconds) changes are checked while waiting for a line.
     """
-    runner = Runner(
-        app_name=reloader.agent.name,
-        agent=reloader.agent,
-        session_service=session_service or InMemorySessionService(),
-        artifact_service=artifact_service or InMemoryArtifactService(),
-    )
-    session, pending_delta = await open_session(
-        runner, state=state, session_id=session_id, prog=PROG
+    conversation = await _start(
+        reloader,
+        state=state,
+        session_id=session_id,
+        session_service=session_service,
+        artifact_service=artifact_service,
+        json_lines=json_lines,
+        artifacts=artifacts,
+        stream=stream,
     )
     source = stdin or sys.stdin
     tty = source.isatty()
-    out = sys.stdout
+    conversation.echo_user = not tty
     # The prompt stays off stdout when stdout carries JSON lines.
-    prompt_to = (sys.stderr if json_lines else out) if tty else None
-    reloads = _Reloads(reloader, changes, runner, prompt_to=prompt_to)
+    prompt_to = (sys.stderr if json_lines else sys.stdout) if tty else None
+    reloads = _Reloads(reloader, changes, conversation.runner, prompt_to=prompt_to)
     reader = LineReader(source)
     try:
-        return await _converse(
-            reloader,
-            runner,
-            reloads,
-            reader,
-            session.id,
-            pending_delta,
-            tty=tty,
-            prompt_to=prompt_to,
-            json_lines=json_lines,
-            stream=stream,
-            stored_in=stored_in,
-            idle_interval=idle_interval,
-        )
+        await _converse(conversation, reloads, reader, prompt_to, idle_interval=idle_interval)
     finally:
         await reloader.aclose()
+    if stored_in is not None:
+        note_saved(conversation.session.id, stored_in, prog=PROG)
+    return conversation.status
 
 
 async def _converse(
-    reloader: AgentReloader,
-    runner: Runner,
+    conversation: Conversation,
     reloads: _Reloads,
     reader: LineReader,
-    session_id: str,
-    pending_delta: dict[str, Any] | None,
-    *,
-    tty: bool,
     prompt_to: TextIO | None,
-    json_lines: bool,
-    stream: bool,
-    stored_in: str | None,
+    *,
     idle_interval: float,
-) -> int:
-    out = sys.stdout
-    status = EXIT_OK
-    with quiet_stdout(json_lines):
+) -> None:
+    reloader = reloads.reloader
+    tty = prompt_to is not None
+    with quiet_stdout(conversation.json_lines):
         note(f"watching {_count(reloader.files)} of agent {reloader.agent.name}", prog=PROG)
         if tty:
             print("Type exit or press Ctrl-D to quit.", file=sys.stderr)
@@ -156,29 +158,114 @@ async def _converse(
                 if tty:
                     print(file=sys.stderr)
                 break
-            text = line.strip()
-            if text == "exit":
+            if line.strip():
+                reloads.apply()
+            if not await conversation.handle(line):
                 break
-            if not text:
-                continue
-            reloads.apply()
-            await reloader.close_retired()
-            failed = await send_message(
-                runner,
-                session_id,
-                text,
-                out=out,
-                state_delta=pending_delta,
+
+
+def dev_interactive(
+    reloader: AgentReloader,
+    changes: ChangeSource,
+    *,
+    state: dict[str, Any] | None = None,
+    session_id: str | None = None,
+    session_service: BaseSessionService | None = None,
+    artifact_service: BaseArtifactService | None = None,
+    json_lines: bool = False,
+    artifacts: dict[str, Part] | None = None,
+    stream: bool = True,
+    stored_in: str | None = None,
+    idle_interval: float = 0.25,
+) -> int:
+    """``dev_loop`` at a terminal: the readline prompt (editing, history, slash commands,
+    Ctrl-C rules), with reloads applied by a watcher thread while the prompt waits; a reload
+    notice is printed above the prompt, which is drawn again with the half-typed line."""
+    with asyncio.Runner() as aio:
+        conversation = aio.run(
+            _start(
+                reloader,
+                state=state,
+                session_id=session_id,
+                session_service=session_service,
+                artifact_service=artifact_service,
                 json_lines=json_lines,
+                artifacts=artifacts,
                 stream=stream,
-                echo_user=not tty,
             )
-            pending_delta = None
-            if failed:
-                status = EXIT_FAILURE
+        )
+        conversation.echo_user = False
+        prompt = TerminalPrompt(
+            PROMPT,
+            agent_name=reloader.agent.name,
+            out=sys.stderr if json_lines else sys.stdout,
+        )
+        reloads = _Reloads(reloader, changes, conversation.runner, prompt_to=None)
+        reloads.notice = prompt.notice
+        turn = threading.Lock()
+        stop = threading.Event()
+
+        def watch_while_idle() -> None:
+            while not stop.wait(idle_interval):
+                with turn:
+                    reloads.apply_idle()
+
+        watcher = threading.Thread(target=watch_while_idle, name="yadk-dev-reload", daemon=True)
+        with quiet_stdout(json_lines):
+            note(f"watching {_count(reloader.files)} of agent {reloader.agent.name}", prog=PROG)
+            print("Type /help for commands, exit or Ctrl-D to quit.", file=sys.stderr)
+            watcher.start()
+            try:
+                status = terminal_loop(
+                    aio.get_loop(),
+                    conversation,
+                    prompt,
+                    before_turn=reloads.apply,
+                    turn_lock=turn,
+                )
+            finally:
+                stop.set()
+                watcher.join()
+                aio.run(reloader.aclose())
     if stored_in is not None:
-        note_saved(session_id, stored_in, prog=PROG)
+        note_saved(conversation.session.id, stored_in, prog=PROG)
     return status
+
+
+async def _start(
+    reloader: AgentReloader,
+    *,
+    state: dict[str, Any] | None,
+    session_id: str | None,
+    session_service: BaseSessionService | None,
+    artifact_service: BaseArtifactService | None,
+    json_lines: bool,
+    artifacts: dict[str, Part] | None = None,
+    stream: bool = True,
+) -> Conversation:
+    runner = Runner(
+        app_name=reloader.agent.name,
+        agent=reloader.agent,
+        session_service=session_service or InMemorySessionService(),
+        artifact_service=artifact_service or InMemoryArtifactService(),
+    )
+    session, pending_delta = await open_session(
+        runner, state=state, session_id=session_id, prog=PROG
+    )
+    conversation = Conversation(
+        runner,
+        session,
+        out=sys.stdout,
+        prog=PROG,
+        initial_state=state,
+        pending_delta=pending_delta,
+        json_lines=json_lines,
+        artifacts=artifacts,
+        stream=stream,
+    )
+    conversation.before_message = reloader.close_retired
+    await conversation.save_artifacts()
+    return conversation
 
 
 class _Reloads:
@@ -196,6 +283,7 @@ class _Reloads:
         self.changes = changes
         self.runner = runner
         self.prompt_to = prompt_to
+        self.notice: Callable[[list[str]], None] | None = None
         self.watching = True
         changes.watch(reloader.root, reloader.files)
 
@@ -224,6 +312,9 @@ class _Reloads:
         self._report(result.lines, idle)
 
     def _report(self, lines: list[str], idle: bool) -> None:
+        if self.notice is not None:
+            self.notice(lines)
+            return
         prompt_to = self.prompt_to if idle else None
         if prompt_to is not None:
             print(file=prompt_to, flush=True)

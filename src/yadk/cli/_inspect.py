@@ -10,14 +10,13 @@ import re
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from yadk._contexts import Context, InvocationContext, RunConfig, new_invocation_id
 from yadk.agents import BaseAgent, LlmAgent
 from yadk.agents._callbacks import run_callbacks
 from yadk.agents._request import build_request
-from yadk.artifacts import InMemoryArtifactService
+from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
 from yadk.cli._common import (
     EXIT_OK,
     EXIT_USAGE,
@@ -25,15 +24,16 @@ from yadk.cli._common import (
     agent_path,
     llm_agents,
     load_agent,
+    parse_artifacts,
     parse_state,
 )
 from yadk.errors import AgentDefinitionError, TemplateKeyError, YadkError
 from yadk.events import Event
 from yadk.models import BaseLlm, LlmRequest, LlmResponse
-from yadk.sessions import InMemorySessionService
+from yadk.sessions import BaseSessionService, InMemorySessionService, Session
 from yadk.types import Part, UserContent
 
-__all__ = ["Inspection", "execute", "inspect_agent"]
+__all__ = ["Inspection", "execute", "inspect_agent", "inspect_session"]
 
 _APP = "yadk_inspect"
 _USER = "user"
@@ -50,7 +50,7 @@ class Inspection:
 def execute(args: argparse.Namespace) -> int:
     path = agent_path(args.agent)
     state = parse_state(args.state)
-    artifacts = _artifact_files(args.artifact)
+    artifacts = parse_artifacts(args.artifact)
     root = load_agent(path)
     inspection = asyncio.run(
         inspect_agent(
@@ -106,31 +106,6 @@ async def mcp_tools_listed(
     finally:
         target.tools = saved
         await close_toolsets(target)
-
-
-def _artifact_files(values: list[str]) -> dict[str, Part]:
-    artifacts: dict[str, Part] = {}
-    for value in values:
-        name, sep, file = value.partition("=")
-        if not sep or not name or not file:
-            raise CommandError(
-                f"--artifact {value!r}: expected NAME=FILE, e.g. --artifact notes.txt=./notes.txt",
-                exit_code=EXIT_USAGE,
-            )
-        try:
-            data = Path(file).read_bytes()
-        except OSError as exc:
-            raise CommandError(
-                f"--artifact {name}: cannot read {file!r}: {exc.strerror}", exit_code=EXIT_USAGE
-            ) from None
-        try:
-            artifacts[name] = Part(text=data.decode("utf-8"))
-        except UnicodeDecodeError:
-            import mimetypes  # only binary artifacts need a type guess
-
-            mime = mimetypes.guess_type(file)[0] or "application/octet-stream"
-            artifacts[name] = Part.from_bytes(data=data, mime_type=mime)
-    return artifacts
 
 
 class _NamedModel(BaseLlm):
@@ -262,6 +237,37 @@ async def _inspect(
                 )
     except TemplateKeyError as exc:
         raise CommandError(_missing_hint(exc.message)) from None
+    except YadkError as exc:
+        raise CommandError(exc.message) from None
+    return Inspection(request=request, notes=notes)
+
+
+async def inspect_session(
+    root: BaseAgent,
+    session: Session,
+    *,
+    session_service: BaseSessionService,
+    artifact_service: BaseArtifactService,
+    next_agent: BaseAgent | None = None,
+) -> Inspection:
+    """The request the next model call of a live ``session`` would receive (``/request`` at the
+    prompt): its history and state as they are, for ``next_agent`` (the agent that answers the
+    next message; default the first LlmAgent to run). Nothing is appended, no callback runs and
+    no model is called."""
+    notes = ["callbacks were not run; the next user message is not part of the request"]
+    target = _target(next_agent or root, None)
+    ctx = InvocationContext(
+        invocation_id=new_invocation_id(),
+        agent=root,
+        session=session,
+        session_service=session_service,
+        artifact_service=artifact_service,
+        user_content=None,
+        run_config=RunConfig(),
+        root_agent=root,
+    )
+    try:
+        request = await build_request(target, ctx.for_agent(target))
     except YadkError as exc:
         raise CommandError(exc.message) from None
     return Inspection(request=request, notes=notes)

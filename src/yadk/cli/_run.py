@@ -7,7 +7,6 @@ import asyncio
 import json
 import sys
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -15,12 +14,12 @@ from yadk.agents import BaseAgent
 from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
 from yadk.cli._common import (
     EXIT_FAILURE,
-    EXIT_OK,
     EXIT_USAGE,
     CommandError,
     agent_path,
     check_models,
     load_agent,
+    parse_artifacts,
     parse_state,
     resolve_model_option,
     set_model,
@@ -33,10 +32,16 @@ from yadk.cli._conversation import (
     quiet_stdout,
     send_message,
 )
+from yadk.cli._interactive import Conversation, terminal_loop
+from yadk.cli._prompt import TerminalPrompt
 from yadk.runner import Runner
 from yadk.sessions import BaseSessionService, InMemorySessionService
+from yadk.types import Part
 
-__all__ = ["execute", "read_replay", "run_agent"]
+__all__ = ["execute", "read_replay", "run_agent", "run_interactive", "start_conversation"]
+
+PROG = "yadk run"
+PROMPT = "[user]: "
 
 
 def execute(args: argparse.Namespace) -> int:
@@ -57,20 +62,34 @@ def execute(args: argparse.Namespace) -> int:
     if args.save_evalcase and session_id is None:
         session_id = f"evalcase-{uuid.uuid4().hex[:12]}"
     try:
-        status = asyncio.run(
-            run_agent(
+        if args.message is None and queries is None and sys.stdin.isatty():
+            status = run_interactive(
                 agent,
-                message=args.message,
-                queries=queries,
                 state=state,
                 session_id=session_id,
                 session_service=stores.sessions,
                 artifact_service=stores.artifacts,
                 json_lines=args.json,
                 stream=args.stream,
+                artifacts=parse_artifacts(args.artifact),
                 stored_in=stores.where,
             )
-        )
+        else:
+            status = asyncio.run(
+                run_agent(
+                    agent,
+                    message=args.message,
+                    queries=queries,
+                    state=state,
+                    session_id=session_id,
+                    session_service=stores.sessions,
+                    artifact_service=stores.artifacts,
+                    json_lines=args.json,
+                    stream=args.stream,
+                    artifacts=parse_artifacts(args.artifact),
+                    stored_in=stores.where,
+                )
+            )
         if args.save_evalcase and session_id is not None:
             from yadk.cli._eval import save_evalcase
 
@@ -126,109 +145,149 @@ async def run_agent(
     artifact_service: BaseArtifactService | None = None,
     json_lines: bool = False,
     stream: bool = True,
+    artifacts: dict[str, Part] | None = None,
     app_name: str | None = None,
     stdin: TextIO | None = None,
     stored_in: str | None = None,
 ) -> int:
     """Run ``agent`` on ``queries`` (a replay), on one ``message``, or on lines read from
-    ``stdin`` (interactive); returns the exit status: 1 if an invocation ended in an error.
+    ``stdin`` (piped input; slash commands work there too); returns the exit status: 1 if an
+    invocation ended in an error. The terminal prompt is ``run_interactive``.
 
     ``stored_in`` names the durable session store, for notes on stderr about resuming.
     """
-    sessions = session_service or InMemorySessionService()
-    runner = Runner(
-        app_name=app_name or agent.name,
-        agent=agent,
-        session_service=sessions,
-        artifact_service=artifact_service or InMemoryArtifactService(),
+    conversation = await start_conversation(
+        agent,
+        state=state,
+        session_id=session_id,
+        session_service=session_service,
+        artifact_service=artifact_service,
+        json_lines=json_lines,
+        artifacts=artifacts,
+        app_name=app_name,
+        echo_user=True,
+        stream=stream,
     )
-    async with runner:  # closes MCP toolsets (stops their servers) however the run ends
+    # Closes MCP toolsets (stops their servers) however the run ends.
+    async with conversation.runner:
         return await _converse(
-            runner,
-            message=message,
-            queries=queries,
-            state=state,
-            session_id=session_id,
-            json_lines=json_lines,
-            stream=stream,
-            stdin=stdin,
-            stored_in=stored_in,
+            conversation, message=message, queries=queries, stdin=stdin, stored_in=stored_in
         )
 
 
 async def _converse(
-    runner: Runner,
+    conversation: Conversation,
     *,
     message: str | None,
     queries: list[str] | None,
-    state: dict[str, Any] | None,
-    session_id: str | None,
-    json_lines: bool,
-    stream: bool,
     stdin: TextIO | None,
     stored_in: str | None,
 ) -> int:
-    agent = runner.agent
-    session, pending_delta = await open_session(runner, state=state, session_id=session_id)
-    interactive = queries is None and message is None
-    source = stdin or sys.stdin
-    tty = interactive and source.isatty()
-    out = sys.stdout
-    status = EXIT_OK
+    json_lines, stream = conversation.json_lines, conversation.stream
     with quiet_stdout(json_lines):
-        if tty:
-            print(
-                f"Running agent {agent.name}; type exit or press Ctrl-D to quit.", file=sys.stderr
-            )
-        for text in _messages(message, queries, source, tty):
-            failed = await send_message(
-                runner,
-                session.id,
-                text,
-                out=out,
-                state_delta=pending_delta,
-                json_lines=json_lines,
-                stream=stream,
-                echo_user=not tty,
-            )
-            pending_delta = None
-            if failed:
-                status = EXIT_FAILURE
-                if queries is not None:
-                    note("replay stopped: the last query ended in an error")
+        if queries is not None or message is not None:
+            for text in queries if queries is not None else [message or ""]:
+                failed = await send_message(
+                    conversation.runner,
+                    conversation.session.id,
+                    text,
+                    out=conversation.out,
+                    state_delta=conversation.pending_delta,
+                    json_lines=json_lines,
+                    stream=stream,
+                )
+                conversation.pending_delta = None
+                if failed:
+                    conversation.status = EXIT_FAILURE
+                    if queries is not None:
+                        note("replay stopped: the last query ended in an error")
+                        break
+        else:
+            source = stdin or sys.stdin
+            while line := source.readline():
+                if not await conversation.handle(line):
                     break
     if stored_in is not None:
-        note_saved(session.id, stored_in)
-    return status
+        note_saved(conversation.session.id, stored_in)
+    return conversation.status
 
 
-def _messages(
-    message: str | None, queries: list[str] | None, source: TextIO, tty: bool
-) -> Iterator[str]:
-    if queries is not None:
-        yield from queries
-        return
-    if message is not None:
-        yield message
-        return
-    for line in _lines(source, tty):
-        text = line.strip()
-        if text == "exit":
-            return
-        if text:
-            yield text
+async def start_conversation(
+    agent: BaseAgent,
+    *,
+    state: dict[str, Any] | None,
+    session_id: str | None,
+    session_service: BaseSessionService | None,
+    artifact_service: BaseArtifactService | None,
+    json_lines: bool,
+    artifacts: dict[str, Part] | None = None,
+    app_name: str | None = None,
+    echo_user: bool,
+    stream: bool = True,
+) -> Conversation:
+    """A runner for ``agent`` and the session to talk in (``session_id``'s, or a new one)."""
+    runner = Runner(
+        app_name=app_name or agent.name,
+        agent=agent,
+        session_service=session_service or InMemorySessionService(),
+        artifact_service=artifact_service or InMemoryArtifactService(),
+    )
+    session, pending_delta = await open_session(runner, state=state, session_id=session_id)
+    conversation = Conversation(
+        runner,
+        session,
+        out=sys.stdout,
+        prog=PROG,
+        initial_state=state,
+        pending_delta=pending_delta,
+        json_lines=json_lines,
+        artifacts=artifacts,
+        echo_user=echo_user,
+        stream=stream,
+    )
+    await conversation.save_artifacts()
+    return conversation
 
 
-def _lines(source: TextIO, tty: bool) -> Iterator[str]:
-    while True:
-        if tty:
+def run_interactive(
+    agent: BaseAgent,
+    *,
+    state: dict[str, Any],
+    session_id: str | None,
+    session_service: BaseSessionService,
+    artifact_service: BaseArtifactService,
+    json_lines: bool,
+    artifacts: dict[str, Part] | None = None,
+    stream: bool = True,
+    stored_in: str | None,
+) -> int:
+    """The terminal prompt: line editing and history, slash commands, Ctrl-C rules."""
+    with asyncio.Runner() as aio:
+        conversation = aio.run(
+            start_conversation(
+                agent,
+                state=state,
+                session_id=session_id,
+                session_service=session_service,
+                artifact_service=artifact_service,
+                json_lines=json_lines,
+                stream=stream,
+                artifacts=artifacts,
+                echo_user=False,
+            )
+        )
+        prompt = TerminalPrompt(
+            PROMPT, agent_name=agent.name, out=sys.stderr if json_lines else sys.stdout
+        )
+        with quiet_stdout(json_lines):
+            print(
+                f"Running agent {agent.name}; type /help for commands, exit or Ctrl-D to quit.",
+                file=sys.stderr,
+            )
             try:
-                yield input("[user]: ")
-            except EOFError:
-                print(file=sys.stderr)
-                return
-            continue
-        line = source.readline()
-        if not line:
-            return
-        yield line
+                status = terminal_loop(aio.get_loop(), conversation, prompt)
+            finally:
+                aio.run(conversation.runner.close())  # MCP toolsets: stop their servers
+    if stored_in is not None:
+        note_saved(conversation.session.id, stored_in)
+    return status

@@ -28,7 +28,7 @@ def stored_delta(event: Event) -> dict[str, Any]:
 def dump_event(event: Event, delta: dict[str, Any]) -> str:
     """The event as stored: its JSON with ``delta`` as the state delta."""
     if delta:
-        dump_state(delta, f"event {event.id}")
+        dump_state(delta, f"event {event.id} ({_written_by(event)})")
     stored = event.model_copy(
         update={"actions": event.actions.model_copy(update={"state_delta": delta})}
     )
@@ -38,6 +38,16 @@ def dump_event(event: Event, delta: dict[str, Any]) -> str:
         raise SessionError(
             f"Event {event.id} cannot be stored: its content and metadata must be JSON ({exc})."
         ) from None
+
+
+def _written_by(event: Event) -> str:
+    """Who wrote an event's state delta, for errors: its tools, else its agent's callbacks."""
+    parts = event.content.parts if event.content is not None else []
+    tools = [p.function_response.name for p in parts if p.function_response is not None]
+    if tools:
+        names = ", ".join(f"`{name}`" for name in tools)
+        return f"written by tool {names} of agent `{event.author}`"
+    return f"written by agent `{event.author}`: a callback or its output_key"
 
 
 def dump_state(state: dict[str, Any], what: str = "the state") -> str:

@@ -1,0 +1,112 @@
+"""What run and dev share: --artifact, slash commands on piped input, one default store and
+a storage error that names the state key and its writer (issue 13, items 3, 5, 12)."""
+
+from __future__ import annotations
+
+import io
+import re
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+Cli = Callable[..., tuple[int, str, str]]
+
+ROOT = """\
+name: bot
+model: scripted:turns.yaml
+instruction: "Notes: {artifact.notes.txt}"
+"""
+TURNS = "turns:\n  - text: Noted.\n"
+
+
+@pytest.fixture
+def bot(tmp_path: Path) -> Path:
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    (folder / "root_agent.yaml").write_text(ROOT)
+    (folder / "turns.yaml").write_text(TURNS)
+    (tmp_path / "notes.txt").write_text("buy milk")
+    return folder
+
+
+@pytest.mark.parametrize("command", ["run", "dev"])
+def test_artifact_files_are_in_the_session_from_the_start(
+    cli: Cli, bot: Path, command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("/request\n"))
+    code, out, err = cli(command, "bot", "--db", ":memory:", "--artifact", "notes.txt=notes.txt")
+    assert code == 0, err
+    assert "== system instruction ==\nNotes: buy milk\n" in out
+
+
+def test_an_unreadable_artifact_is_a_usage_error(cli: Cli, bot: Path) -> None:
+    code, out, err = cli("run", "bot", "hi", "--artifact", "notes.txt")
+    assert (code, out) == (2, "")
+    assert err == (
+        "yadk run: error: --artifact 'notes.txt': expected NAME=FILE,"
+        " e.g. --artifact notes.txt=./notes.txt\n"
+    )
+
+
+def test_piped_slash_commands_are_not_sent_to_the_model(
+    cli: Cli, bot: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("/state\n/typo\n//x\n/events\nexit\n/never\n"))
+    code, out, err = cli(
+        "run", "bot", "--db", ":memory:", "--state", '{"app:tier": "gold"}',
+        "--artifact", "notes.txt=notes.txt",
+    )  # fmt: skip
+    assert (code, err) == (0, "")
+    assert out == (
+        "session (empty)\n"
+        "user: (empty)\n"
+        "app:\n"
+        '  app:tier = "gold"\n'
+        "unknown command /typo; the commands are /state /events /request /reset /help"
+        " (/help explains them)\n"
+        "[user]: /x\n"
+        "[bot]: Noted.\n"
+        "#1 [user]: /x\n"
+        "#2 [bot]: Noted.\n"
+    )
+
+
+STORES_SET = """\
+name: tagger
+model: scripted:turns.yaml
+instruction: Tag things.
+tools:
+  - name: tools.tag
+"""
+TAG_TURNS = """\
+turns:
+  - function_calls: [{name: tag, args: {label: red}}]
+  - text: Tagged.
+"""
+TAG_TOOL = """\
+def tag(label: str, tool_context) -> dict:
+    tool_context.state["tags"] = {label}
+    return {"ok": True}
+"""
+
+
+@pytest.mark.parametrize("command", ["run", "dev"])
+def test_a_set_in_state_fails_in_both_commands_naming_the_key_and_the_tool(
+    cli: Cli, tmp_path: Path, command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "tagger"
+    folder.mkdir()
+    (folder / "root_agent.yaml").write_text(STORES_SET)
+    (folder / "turns.yaml").write_text(TAG_TURNS)
+    (folder / "tools.py").write_text(TAG_TOOL)
+    monkeypatch.setattr(sys, "stdin", io.StringIO("tag it\n"))
+    code, _, err = cli(command, "tagger")  # no --db: the default store, .yadk/sessions.db
+    assert code == 1
+    assert re.search(
+        r"\[tagger\] error INTERNAL_ERROR: State key 'tags' in event \S+ \(written by tool"
+        r" `tag` of agent `tagger`\) holds a value of type set, which cannot be stored",
+        err,
+    )
+    assert (tmp_path / ".yadk" / "sessions.db").exists()
