@@ -114,6 +114,16 @@ class Terminal:
     def type(self, keys: str) -> None:
         os.write(self.fd, keys.encode())
 
+    def interrupt_at_prompt(self) -> None:
+        """Ctrl-C at a prompt that has just been drawn. Python's readline notices a signal only
+        when it interrupts its select(); one that lands in the microseconds between drawing
+        the prompt and entering select() waits for the next key. A person never hits that
+        window; a test typing at machine speed can, so it lets the prompt settle first."""
+        import time
+
+        time.sleep(0.5)
+        self.type("\x03")
+
     def _read(self, timeout: float) -> bool:
         """Read what arrives within ``timeout``; False once the pty is closed."""
         import select

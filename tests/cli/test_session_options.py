@@ -78,7 +78,7 @@ name: tagger
 model: scripted:turns.yaml
 instruction: Tag things.
 tools:
-  - name: tools.tag
+  - name: tagger_tools.tag
 """
 TAG_TURNS = """\
 turns:
@@ -100,7 +100,7 @@ def test_a_set_in_state_fails_in_both_commands_naming_the_key_and_the_tool(
     folder.mkdir()
     (folder / "root_agent.yaml").write_text(STORES_SET)
     (folder / "turns.yaml").write_text(TAG_TURNS)
-    (folder / "tools.py").write_text(TAG_TOOL)
+    (folder / "tagger_tools.py").write_text(TAG_TOOL)
     monkeypatch.setattr(sys, "stdin", io.StringIO("tag it\n"))
     code, _, err = cli(command, "tagger")  # no --db: the default store, .yadk/sessions.db
     assert code == 1

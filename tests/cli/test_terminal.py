@@ -61,9 +61,24 @@ BANNER = "Running agent bot; type /help for commands, exit or Ctrl-D to quit.\n"
 def test_ctrl_c_at_the_prompt_exits_cleanly(terminal: Start, bot: Path) -> None:
     term = terminal("run", "bot", "--db", ":memory:")
     term.expect(PROMPT)
-    term.type("\x03")
+    term.interrupt_at_prompt()
     assert term.wait() == 0
     assert term.screen == BANNER + PROMPT + "\n"
+
+
+def test_ctrl_c_at_the_prompt_exits_with_store_and_watcher_threads_running(
+    terminal: Start, bot: Path
+) -> None:
+    """With the store's, the watcher's and the executor's threads running, Ctrl-C at the
+    prompt still quits at once."""
+    for command in ("run", "dev"):
+        term = terminal(command, "bot")  # the default store: a SQLite file and its thread
+        term.expect(PROMPT)
+        for _ in range(3):  # a few turns, so the executor has threads too
+            term.type("hi\r")
+            term.expect(PROMPT)
+        term.interrupt_at_prompt()
+        assert term.wait(timeout=20) == 0, term.screen
 
 
 def test_ctrl_c_during_a_turn_cancels_it_and_the_session_keeps_what_it_appended(

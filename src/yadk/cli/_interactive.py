@@ -13,7 +13,6 @@ import signal
 import sys
 import threading
 from collections.abc import Awaitable, Callable, Coroutine
-from types import FrameType
 from typing import Any, TextIO, TypeVar
 
 from yadk.cli._common import EXIT_FAILURE, EXIT_OK
@@ -129,28 +128,38 @@ def run_cancellable(
     loop: asyncio.AbstractEventLoop, coro: Coroutine[Any, Any, T]
 ) -> T | _Cancelled:
     """Run ``coro`` on ``loop`` (not running) until it ends. The first Ctrl-C cancels it and
-    returns ``CANCELLED``; a second one raises KeyboardInterrupt at once."""
+    returns ``CANCELLED``; a second one raises KeyboardInterrupt at once.
+
+    The handler is the loop's own (``add_signal_handler``): the signal wakes the loop through
+    its self-pipe even when it sleeps in ``epoll_wait``, so no Ctrl-C is missed.
+    """
     task = loop.create_task(coro)
     interrupts = 0
 
-    def on_sigint(signum: int, frame: FrameType | None) -> None:
+    def on_sigint() -> None:
         nonlocal interrupts
         interrupts += 1
-        if interrupts > 1:
-            raise KeyboardInterrupt
-        loop.call_soon_threadsafe(task.cancel)
+        if interrupts == 1:
+            task.cancel()
+        else:
+            loop.stop()  # run_until_complete gives up on the task: quit now
 
     on_main_thread = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, on_sigint) if on_main_thread else None
+    if on_main_thread:
+        loop.add_signal_handler(signal.SIGINT, on_sigint)
     try:
         return loop.run_until_complete(task)
     except asyncio.CancelledError:
         if interrupts:
             return CANCELLED
         raise
+    except RuntimeError:
+        if interrupts > 1:  # "Event loop stopped before Future completed."
+            raise KeyboardInterrupt from None
+        raise
     finally:
         if on_main_thread:
-            signal.signal(signal.SIGINT, previous)
+            loop.remove_signal_handler(signal.SIGINT)
 
 
 def terminal_loop(
