@@ -94,6 +94,30 @@ CONTRACT: dict[str, set[str]] = {
     },
     "yadk.config": {"load_agent", "validate_paths", "Diagnostic", "agent_config_json_schema"},
     "yadk.testing": {"ScriptedModel", "readonly_context", "tool_context"},
+    # issue 17 (docs/eval.md): eval sets, their criteria, running and scoring them.
+    "yadk.eval": {
+        "CaseResult",
+        "EvalCase",
+        "EvalConfig",
+        "EvalSet",
+        "EvalSetResult",
+        "EvalStatus",
+        "EvalTarget",
+        "Invocation",
+        "Metric",
+        "MetricResult",
+        "RougeScore",
+        "ToolCall",
+        "agent_factory",
+        "find_eval_files",
+        "load_eval_config",
+        "load_eval_set_file",
+        "load_targets",
+        "rouge_1",
+        "run_targets",
+        "tokenize",
+        "trajectory_matches",
+    },
     "yadk.errors": {"YadkError", "ConfigError", "TemplateError", "SkillError", "ModelError"},
 }
 
@@ -142,8 +166,8 @@ DOCUMENTED: dict[str, set[str]] = {
         "load_agent_with_sources",
         "resolve_config_path",
     },
-    # docs/engine.md: an InvocationContext for testing agents directly.
-    "yadk.testing": {"invocation_context"},
+    # docs/engine.md: an InvocationContext for testing agents directly; docs/eval.md: evaluate.
+    "yadk.testing": {"evaluate", "invocation_context"},
     # The whole error tree drawn in yadk/errors.py's docstring.
     "yadk.errors": {
         "AgentDefinitionError",

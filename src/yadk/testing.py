@@ -3,13 +3,17 @@
 ``readonly_context(state={"customer_name": "Ada"})`` gives what an InstructionProvider receives;
 ``tool_context(...)`` what a tool receives. Both are backed by in-memory services, so
 ``inject_session_state`` and artifact helpers work on them. Unlike ``create_session``, ``temp:``
-keys in ``state`` are kept, as they would be inside an invocation.
+keys in ``state`` are kept, as they would be inside an invocation. ``evaluate(agent, evalset)``
+runs google-adk eval sets from pytest and fails with every failing case, metric and score.
 """
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import os
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yadk._contexts import InvocationContext, ReadonlyContext, ToolContext, new_invocation_id
 from yadk.agents import LlmAgent
@@ -18,7 +22,16 @@ from yadk.models import ScriptedModel
 from yadk.sessions import InMemorySessionService
 from yadk.types import Content, Part
 
-__all__ = ["ScriptedModel", "invocation_context", "readonly_context", "tool_context"]
+if TYPE_CHECKING:
+    from yadk.eval import EvalSetResult
+
+__all__ = [
+    "ScriptedModel",
+    "evaluate",
+    "invocation_context",
+    "readonly_context",
+    "tool_context",
+]
 
 
 def invocation_context(
@@ -109,3 +122,40 @@ def _as_part(value: str | bytes | Part) -> Part:
     if isinstance(value, bytes):
         return Part.from_bytes(data=value, mime_type="application/octet-stream")
     return Part(text=value)
+
+
+def evaluate(
+    agent_path: str | os.PathLike[str],
+    evalset_path: str | os.PathLike[str],
+    *,
+    num_runs: int = 1,
+) -> list[EvalSetResult]:
+    """Run the eval set(s) at ``evalset_path`` (a file, ``FILE:case,...``, or a folder) against
+    the agent at ``agent_path``, as ``yadk eval`` does, and return the results.
+
+    Raises ``AssertionError`` naming each failing case, metric, score and threshold, and
+    ``ConfigError`` (a ``ValueError``) listing every problem of a malformed eval set or config.
+    """
+    from yadk.eval import agent_factory, load_targets, run_targets
+
+    targets, _ = load_targets([os.fspath(evalset_path)])
+    factory = agent_factory(agent_path)
+    coroutine = run_targets(factory, targets, num_runs=num_runs)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        results = asyncio.run(coroutine)
+    else:
+        # Called from an async test: run on a private loop in a worker thread.
+        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+            results = pool.submit(asyncio.run, coroutine).result()
+    failed = [(r, c) for r in results for c in r.cases if not c.passed]
+    if failed:
+        total = sum(len(r.cases) for r in results)
+        lines = [f"{len(failed)} of {total} eval cases failed:"]
+        for result, case in failed:
+            run = f" (run {case.run})" if num_runs > 1 else ""
+            for reason in case.failures():
+                lines.append(f"  {result.eval_set.path.name} {case.eval_id}{run}: {reason}")
+        raise AssertionError("\n".join(lines))
+    return results

@@ -20,7 +20,8 @@ __all__ = ["execute", "save_evalcase"]
 
 def execute(args: argparse.Namespace) -> int:
     from yadk.errors import ConfigError, YadkError
-    from yadk.eval import agent_factory, check_tool_names, load_targets, run_targets
+    from yadk.eval import agent_factory, load_targets, run_targets
+    from yadk.eval._api import check_tool_names
     from yadk.eval._report import junit_xml, text_report
 
     if args.num_runs < 1:

@@ -12,13 +12,11 @@ from __future__ import annotations
 from yadk.eval._api import (
     EvalTarget,
     agent_factory,
-    check_tool_names,
     find_eval_files,
     load_targets,
-    parse_selection,
     run_targets,
 )
-from yadk.eval._criteria import DEFAULT_CONFIG, EvalConfig, Metric, load_eval_config
+from yadk.eval._criteria import EvalConfig, Metric, load_eval_config
 from yadk.eval._evalset import load_eval_set_file
 from yadk.eval._metrics import EvalStatus, MetricResult, trajectory_matches
 from yadk.eval._model import EvalCase, EvalSet, Invocation, ToolCall
@@ -26,7 +24,6 @@ from yadk.eval._results import CaseResult, EvalSetResult
 from yadk.eval._rouge import RougeScore, rouge_1, tokenize
 
 __all__ = [
-    "DEFAULT_CONFIG",
     "CaseResult",
     "EvalCase",
     "EvalConfig",
@@ -40,12 +37,10 @@ __all__ = [
     "RougeScore",
     "ToolCall",
     "agent_factory",
-    "check_tool_names",
     "find_eval_files",
     "load_eval_config",
     "load_eval_set_file",
     "load_targets",
-    "parse_selection",
     "rouge_1",
     "run_targets",
     "tokenize",
