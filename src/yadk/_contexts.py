@@ -46,20 +46,25 @@ def new_invocation_id() -> str:
 class RunConfig:
     """Per-invocation settings.
 
-    ``max_llm_calls`` stops runaway tool loops with a clear error; ``raise_errors`` makes the
+    ``max_llm_calls`` (google-adk's default, 500; 0 or less means no limit) ends an invocation
+    that keeps calling the model (a tool loop, a loop that never exits) with one error event; ``raise_errors`` makes the
     runner raise failures instead of ending the invocation with an error event; ``streaming``
     asks models to stream, and the runner yields their chunks as ``partial`` events (never stored)
     before the final event.
     """
 
-    max_llm_calls: int = 100
+    max_llm_calls: int = 500
     raise_errors: bool = False
     streaming: bool = False
 
 
 @dataclasses.dataclass
 class _Counter:
+    """What every agent of one invocation shares: the model calls made so far, and whether a
+    failure (a model error, the call limit) has ended the invocation for all of them."""
+
     llm_calls: int = 0
+    failed: bool = False
 
 
 @dataclasses.dataclass

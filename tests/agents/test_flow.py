@@ -141,7 +141,7 @@ async def test_model_call_limit_ends_with_a_clear_error() -> None:
     agent = LlmAgent(name="a", model=m, tools=[slow_echo])
     events = await run(agent, "loop", run_config=RunConfig(max_llm_calls=3))
     assert events[-1].error_code == "MODEL_CALL_LIMIT"
-    assert "exceeded the limit of 3 model calls" in (events[-1].error_message or "")
+    assert "reached its limit of 3 model calls" in (events[-1].error_message or "")
     assert len(m.requests) == 3
     with pytest.raises(ModelCallLimitError):
         await run(agent, "loop", run_config=RunConfig(max_llm_calls=1, raise_errors=True))

@@ -137,7 +137,7 @@ class BaseAgent(BaseModel):
                 return
             async for event in self._run_async_impl(ctx):
                 yield event
-            if ctx.end_invocation:
+            if ctx.end_invocation or ctx.counter.failed:
                 return
             event = await self._after_agent(ctx)
             if event is not None:

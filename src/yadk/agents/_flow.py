@@ -34,11 +34,19 @@ async def run_llm_flow(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerato
         async for event in _step(agent, ctx):
             last = event
             yield event
-        if last is None or last.is_final_response() or last.error_code or ctx.end_invocation:
+        if (
+            last is None
+            or last.is_final_response()
+            or last.error_code
+            or ctx.end_invocation
+            or ctx.counter.failed
+        ):
             return
 
 
 async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
+    if ctx.counter.failed:  # a parallel branch failed: this one stops before its next call
+        return
     request = await build_request(agent, ctx)
     model_event = Event(invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch)
     callback_context = Context(ctx, event_actions=model_event.actions)
@@ -69,7 +77,9 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
         except ModelError as exc:
             if ctx.run_config.raise_errors:
                 raise
-            # Keep what callbacks already wrote: the error event carries their delta.
+            # As in google-adk, a model that fails ends the whole invocation (loops and
+            # sequences do not go on); the error event keeps what callbacks already wrote.
+            ctx.counter.failed = True
             model_event.error_code = (
                 "MODEL_CALL_LIMIT" if isinstance(exc, ModelCallLimitError) else "MODEL_ERROR"
             )
@@ -122,9 +132,11 @@ async def _model_responses(
     limit = ctx.run_config.max_llm_calls
     if limit > 0 and ctx.counter.llm_calls > limit:
         raise ModelCallLimitError(
-            f"Agent {request.agent_name!r} exceeded the limit of {limit} model calls in one"
-            " invocation (the model kept calling tools). Raise RunConfig.max_llm_calls if the"
-            " task really needs more."
+            f"The invocation reached its limit of {limit} model calls (RunConfig.max_llm_calls)"
+            f" when agent {request.agent_name!r} asked for one more, so it ended. A tool the"
+            " model keeps calling, or a LoopAgent without max_iterations whose agents never call"
+            " exit_loop, usually causes this; if the task really needs more calls, raise"
+            " RunConfig(max_llm_calls=...) (0 means no limit)."
         )
     stream = ctx.run_config.streaming
     try:
