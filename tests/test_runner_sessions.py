@@ -3,7 +3,6 @@ does not grow with history, and what others appended in between is seen."""
 
 from __future__ import annotations
 
-import statistics
 import time
 from pathlib import Path
 
@@ -67,8 +66,9 @@ async def test_turn_cost_stays_flat_as_history_grows(service: BaseSessionService
         async for _ in runner.run_async(user_id="u", session_id=session.id, new_message=f"q{i}"):
             pass
         times.append(time.perf_counter() - start)
-    early = statistics.median(times[10:60])
-    late = statistics.median(times[-50:])
+    # The fastest turn of each window is the least disturbed by other processes on the machine.
+    early = min(times[10:60])
+    late = min(times[-50:])
     # Re-reading the whole session each turn made turn 400 ~10x turn 10 on SQLite; the bench
     # holds the tight figure (1.5x), this only catches a return to linear cost on a busy machine.
     assert late < early * 4 + 0.002, (early, late)

@@ -31,7 +31,8 @@ def test_unknown_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert (code, out) == (2, "")
     assert err.endswith(
         "yadk: error: argument COMMAND: invalid choice: 'deploy'"
-        " (choose from 'run', 'dev', 'inspect', 'validate', 'schema', 'new', 'card', 'serve', 'eval')\n"
+        " (choose from 'run', 'dev', 'inspect', 'validate', 'schema', 'new', 'card', 'serve',"
+        " 'eval', 'db')\n"
     )
 
 

@@ -363,6 +363,24 @@ def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=float,
         default=10.0,
         help="how long a turn waits for a busy session before answering 409 (default 10)",
+def _add_db(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = _subparser(
+        commands,
+        "db",
+        summary="upgrade a session database to this yadk's schema",
+        description=(
+            "'yadk db upgrade' applies the schema migrations a session database written by an\n"
+            "older yadk needs (the services refuse an old schema until then). Back the\n"
+            "database up first. A database written by a newer yadk is refused."
+        ),
+        epilog="example:\n  yadk db upgrade --db .yadk/sessions.db",
+    )
+    parser.add_argument("action", choices=["upgrade"], help="what to do: upgrade")
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        required=True,
+        help="the database: a SQLite file path or sqlite:///PATH",
     )
 
 
@@ -455,6 +473,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_card(commands)
     _add_serve(commands)
     _add_eval(commands)
+    _add_db(commands)
     return parser
 
 

@@ -6,9 +6,10 @@ import os
 
 from yadk.sessions._base import BaseSessionService
 from yadk.sessions._memory import InMemorySessionService
-from yadk.sessions._sqlite import SqliteSessionService
+from yadk.sessions._sqlite import SqliteSessionService, sqlite_path
+from yadk.sessions._sqlite_schema import upgrade_file
 
-__all__ = ["open_session_service"]
+__all__ = ["open_session_service", "upgrade_schema"]
 
 
 def open_session_service(url: str | os.PathLike[str]) -> BaseSessionService:
@@ -17,3 +18,9 @@ def open_session_service(url: str | os.PathLike[str]) -> BaseSessionService:
     if text == ":memory:":
         return InMemorySessionService()
     return SqliteSessionService(text)
+
+
+def upgrade_schema(url: str | os.PathLike[str]) -> tuple[int, int]:
+    """Apply the schema migrations the database at ``url`` needs (what ``yadk db upgrade``
+    does); returns the schema version before and after."""
+    return upgrade_file(sqlite_path(url))

@@ -18,7 +18,14 @@ from yadk.errors import (
     SessionStoreSchemaError,
 )
 
-__all__ = ["SCHEMA_VERSION", "prepare_schema", "schema_version", "translate_error", "upgrade"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "prepare_schema",
+    "schema_version",
+    "translate_error",
+    "upgrade",
+    "upgrade_file",
+]
 
 SCHEMA_VERSION = 2
 
@@ -165,3 +172,23 @@ def translate_error(exc: sqlite3.Error, path: Path, busy_timeout: float) -> Sess
             " file name."
         )
     return SessionStoreError(f"The session database {path} failed: {text}.")
+
+
+def upgrade_file(path: Path) -> tuple[int, int]:
+    """Migrate an existing session file to this yadk's schema: (version before, version after)."""
+    if not path.is_file():
+        raise SessionStoreError(
+            f"There is no session database at {path}; yadk creates it on first use, with the"
+            " current schema."
+        )
+    conn = sqlite3.connect(path, isolation_level=None, timeout=5.0)
+    try:
+        before = schema_version(conn, path)
+        if before > SCHEMA_VERSION:
+            prepare_schema(conn, path, migrate=True)  # raises: written by a newer yadk
+        after = upgrade(conn, before) if before < SCHEMA_VERSION else before
+    except sqlite3.Error as exc:
+        raise translate_error(exc, path, 5.0) from None
+    finally:
+        conn.close()
+    return before, after

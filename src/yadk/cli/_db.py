@@ -1,0 +1,23 @@
+"""``yadk db upgrade``: apply the session database's schema migrations."""
+
+from __future__ import annotations
+
+import argparse
+
+from yadk.cli._common import EXIT_OK, CommandError
+from yadk.errors import YadkError
+from yadk.sessions._open import upgrade_schema
+
+__all__ = ["execute"]
+
+
+def execute(args: argparse.Namespace) -> int:
+    try:
+        before, after = upgrade_schema(args.db)
+    except YadkError as exc:
+        raise CommandError(f"--db {args.db}: {exc.message}") from None
+    if before == after:
+        print(f"{args.db}: schema version {after}, already current")
+    else:
+        print(f"{args.db}: schema version {before} -> {after}")
+    return EXIT_OK
