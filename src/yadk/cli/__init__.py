@@ -363,6 +363,9 @@ def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=float,
         default=10.0,
         help="how long a turn waits for a busy session before answering 409 (default 10)",
+    )
+
+
 def _add_db(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = _subparser(
         commands,
