@@ -2,8 +2,11 @@
 built with ``allow_scripts=True``.
 
 A script runs as a subprocess from an argument list (never a shell string, so model-chosen
-arguments cannot inject commands), in its skill's folder, in its own process group so a timeout
-kills everything it started, with stdout and stderr captured up to a cap.
+arguments cannot inject commands), in its skill's folder, in its own session, with stdout and
+stderr captured up to a cap. The timeout holds whatever the script does: at the deadline yadk
+stops reading (a grandchild that keeps stdout open cannot stall it) and kills the script, its
+process group and every process it started, ``setsid`` ones included (see ``_process_tree``);
+a run that ends normally also kills what it left behind.
 """
 
 from __future__ import annotations
@@ -11,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-import signal
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -19,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from yadk.models import FunctionDeclaration
+from yadk.skills._process_tree import MARKER_VARIABLE, kill_everything, new_marker
 from yadk.skills._resources import RESOURCE_KINDS, Script, normalize_resource_path
 from yadk.skills._tools import _SkillTool, error
 
@@ -79,18 +82,26 @@ def _argument_errors(args: dict[str, Any]) -> list[str]:
     return errors
 
 
-async def _drain(stream: asyncio.StreamReader | None, limit: int) -> tuple[bytes, bool]:
-    """Read a pipe to the end, keeping the first ``limit`` bytes (so the child never blocks)."""
-    if stream is None:
-        return b"", False
-    kept = bytearray()
-    truncated = False
-    while chunk := await stream.read(65536):
-        room = limit - len(kept)
-        if len(chunk) > room:
-            truncated = True
-        kept += chunk[: max(room, 0)]
-    return bytes(kept), truncated
+class _Drain:
+    """Reads a pipe to the end, keeping the first ``limit`` bytes (so the child never blocks);
+    what was read so far stays available if reading is cancelled at the deadline."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.kept = bytearray()
+        self.truncated = False
+
+    async def read(self, stream: asyncio.StreamReader | None) -> None:
+        if stream is None:
+            return
+        while chunk := await stream.read(65536):
+            room = self.limit - len(self.kept)
+            if len(chunk) > room:
+                self.truncated = True
+            self.kept += chunk[: max(room, 0)]
+
+    def text(self) -> str:
+        return _text(bytes(self.kept), self.truncated)
 
 
 def _text(data: bytes, truncated: bool) -> str:
@@ -98,12 +109,8 @@ def _text(data: bytes, truncated: bool) -> str:
     return text + f"\n[output truncated after {len(data)} bytes]" if truncated else text
 
 
-def _kill(process: asyncio.subprocess.Process) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        if hasattr(os, "killpg"):
-            os.killpg(process.pid, signal.SIGKILL)
-        else:  # pragma: no cover - Windows
-            process.kill()
+async def _kill(process: asyncio.subprocess.Process, marker: str) -> None:
+    await asyncio.to_thread(kill_everything, process.pid, marker)
 
 
 @contextlib.contextmanager
@@ -234,6 +241,7 @@ class RunSkillScriptTool(_SkillTool):
         self, skill_name: str, file_path: str, argv: list[str], cwd: Path
     ) -> dict[str, Any]:
         timeout = self._toolset.script_timeout
+        marker = new_marker()
         process = await asyncio.create_subprocess_exec(
             *argv,
             cwd=cwd,
@@ -241,26 +249,32 @@ class RunSkillScriptTool(_SkillTool):
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             start_new_session=True,
+            env={**os.environ, MARKER_VARIABLE: marker},
         )
-        readers = asyncio.gather(
-            _drain(process.stdout, MAX_OUTPUT_BYTES), _drain(process.stderr, MAX_OUTPUT_BYTES)
-        )
+        out, err = _Drain(MAX_OUTPUT_BYTES), _Drain(MAX_OUTPUT_BYTES)
+        reading = asyncio.gather(out.read(process.stdout), err.read(process.stderr))
         timed_out = False
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
         try:
-            (out, out_cut), (err, err_cut) = await asyncio.wait_for(
-                asyncio.shield(readers), timeout
-            )
-            code = await process.wait()
+            await asyncio.wait_for(asyncio.shield(reading), timeout)
+            # The pipes closed; the script itself may still run until the deadline.
+            code = await asyncio.wait_for(process.wait(), max(deadline - loop.time(), 0.01))
         except TimeoutError:
+            # The deadline: stop reading, whoever still holds the pipes, and kill them all.
             timed_out = True
-            _kill(process)
-            (out, out_cut), (err, err_cut) = await readers
+            reading.cancel()
+            await _kill(process, marker)
             code = await process.wait()
         except BaseException:
-            _kill(process)
-            readers.cancel()
+            reading.cancel()
+            await asyncio.shield(_kill(process, marker))
             raise
-        stdout, stderr = _text(out, out_cut), _text(err, err_cut)
+        else:
+            await _kill(process, marker)  # whatever it left running in the background
+        with contextlib.suppress(asyncio.CancelledError):
+            await reading
+        stdout, stderr = out.text(), err.text()
         if timed_out:
             stderr = f"{stderr.rstrip()}\nTimed out after {timeout}s".lstrip("\n")
             status = "error"
