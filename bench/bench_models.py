@@ -1,8 +1,8 @@
 """Model backend overhead: a Gemini generateContent round trip on loopback, and import cost.
 
 Both sides call the same kind of fake Gemini server on 127.0.0.1 (started in their own process)
-with a 20-message conversation and 3 tools; what differs is the client: yadk's standard-library
-REST backend versus google-adk's Gemini (google-genai over httpx). Also timed: a fresh interpreter
+with a 20-message conversation and 3 tools; what differs is the client: yadk's
+REST backend (httpx) versus google-adk's Gemini (google-genai). Also timed: a fresh interpreter
 importing the backend and resolving ``gemini-2.5-flash``.
 Run: python bench/bench_models.py
 """

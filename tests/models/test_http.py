@@ -4,6 +4,7 @@ concurrency, cancellation, the call deadline and the response size cap."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import socket
 import time
@@ -15,7 +16,7 @@ import pytest
 
 from yadk.errors import ModelError
 from yadk.models import LlmRequest, OpenAIChat, override_allow_model_requests
-from yadk.models._client import client_for, close_clients
+from yadk.models._client import SHARDS, client_for, close_clients, in_flight
 from yadk.models._http import Call, _backoff
 from yadk.models._rest import HttpSettings
 from yadk.types import UserContent
@@ -260,9 +261,20 @@ async def test_switch_still_forbids_requests_with_an_injected_client() -> None:
     assert seen == []
 
 
-async def test_one_client_per_loop_closed_with_it() -> None:
-    client = await client_for()
-    assert await client_for() is client
+async def test_shared_clients_per_loop_closed_with_it() -> None:
+    first = await client_for()
+    assert await client_for() is first  # nothing in flight: the same warm pool
+    busy = []
+    with contextlib.ExitStack() as stack:
+        for _ in range(SHARDS):
+            client = await client_for()
+            busy.append(client)
+            stack.enter_context(in_flight(client))
+        assert len({id(c) for c in busy}) == SHARDS  # each call took the least busy shard
+        assert (await client_for()) is first
+    transport = httpx.MockTransport(lambda request: httpx.Response(200))
+    own = await client_for(transport)
+    assert await client_for(transport) is own
     await close_clients()
-    assert client.is_closed
-    assert await client_for() is not client
+    assert all(c.is_closed for c in [*busy, own])
+    assert await client_for() is not first

@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 import httpx
 
 from yadk.errors import ModelError
+from yadk.models._client import in_flight
 from yadk.models._rest import HttpSettings, api_error_message, retry_after, snippet
 from yadk.models._sse import SseDecoder
 from yadk.models._switch import check_allow_model_requests
@@ -63,13 +64,14 @@ class Call:
 async def post_json(call: Call) -> dict[str, Any]:
     """POST the body as JSON and return the decoded JSON object of the answer."""
     deadline_at = _deadline_at(call)
-    response = await _open(call, deadline_at)
-    try:
-        body = bytearray()
-        async for chunk in _chunks(call, response, deadline_at):
-            body += chunk
-    finally:
-        await response.aclose()
+    with in_flight(call.client):
+        response = await _open(call, deadline_at)
+        try:
+            body = bytearray()
+            async for chunk in _chunks(call, response, deadline_at):
+                body += chunk
+        finally:
+            await response.aclose()
     return _object(call, bytes(body), f"the server answered HTTP {response.status_code} with")
 
 
@@ -77,16 +79,19 @@ async def stream_json(call: Call) -> AsyncIterator[dict[str, Any]]:
     """POST the body and yield the JSON object of each server-sent event, until ``[DONE]`` or
     the end of the stream."""
     deadline_at = _deadline_at(call)
-    response = await _open(call, deadline_at)
-    try:
-        decoder = SseDecoder()
-        async for chunk in _chunks(call, response, deadline_at):
-            for event in decoder.feed(chunk):
-                if event.data == "[DONE]":
-                    return
-                yield _object(call, event.data.encode("utf-8"), "the stream carried an event with")
-    finally:
-        await response.aclose()
+    with in_flight(call.client):
+        response = await _open(call, deadline_at)
+        try:
+            decoder = SseDecoder()
+            async for chunk in _chunks(call, response, deadline_at):
+                for event in decoder.feed(chunk):
+                    if event.data == "[DONE]":
+                        return
+                    yield _object(
+                        call, event.data.encode("utf-8"), "the stream carried an event with"
+                    )
+        finally:
+            await response.aclose()
 
 
 def _deadline_at(call: Call) -> float:
