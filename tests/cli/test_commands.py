@@ -69,6 +69,11 @@ def test_new_scaffolds_an_agent_that_runs_offline_and_validates(cli: Cli) -> Non
     )
 
 
+def test_create_is_an_alias_of_new(cli: Cli) -> None:
+    assert cli("create", "my_agent") == (0, NEW_OUTPUT, "")
+    assert Path("my_agent/agent.schema.json").read_text(encoding="utf-8") == SCHEMA_TEXT
+
+
 def test_new_refuses_to_overwrite(cli: Cli) -> None:
     Path("taken").mkdir()
     assert cli("new", "taken") == (

@@ -47,9 +47,11 @@ def _subparser(
     summary: str,
     description: str,
     epilog: str,
+    aliases: Sequence[str] = (),
 ) -> argparse.ArgumentParser:
     parser = commands.add_parser(
         name,
+        aliases=list(aliases),
         help=summary,
         description=description,
         epilog=epilog,
@@ -259,6 +261,7 @@ def _add_new(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser = _subparser(
         commands,
         "new",
+        aliases=["create"],  # as google-adk's `adk create`
         summary="scaffold a config agent that runs offline",
         description=(
             "Create the folder NAME with a root_agent.yaml, a tools module, an instruction\n"
