@@ -29,11 +29,12 @@ def test_no_command_prints_help_and_is_a_usage_error(capsys: pytest.CaptureFixtu
 def test_unknown_command(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "deploy")
     assert (code, out) == (2, "")
-    assert err.endswith(
-        "yadk: error: argument COMMAND: invalid choice: 'deploy'"
-        " (choose from 'run', 'dev', 'inspect', 'validate', 'schema', 'new', 'card', 'serve',"
-        " 'eval', 'db')\n"
+    # The list of choices grows as commands are added; its start and the alias are fixed.
+    assert (
+        "\nyadk: error: argument COMMAND: invalid choice: 'deploy' (choose from 'run', 'dev',"
+        in err
     )
+    assert "'new', 'create'," in err
 
 
 @pytest.fixture

@@ -67,3 +67,27 @@ def test_usage_error_exit_code(configs: Path) -> None:
         "",
         "yadk run: error: Cannot provide both MESSAGE and --replay.\n",
     )
+
+
+def test_validate_imports_no_engine(tmp_path: Path) -> None:
+    """`yadk validate` of a plain config needs neither the engine nor pydantic (it must start
+    fast: bench/bench_startup.py); `yadk inspect` needs the engine."""
+    (tmp_path / "root_agent.yaml").write_text(
+        "name: plain\nmodel: gemini-2.5-flash\ninstruction: Answer about {topic?}.\n"
+    )
+    code = (
+        "import sys, io, contextlib\n"
+        "from yadk.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    status = main([sys.argv[1], {str(tmp_path)!r}])\n"
+        "heavy = ('pydantic', 'yadk.agents', 'yadk.models', 'yadk.types', 'yadk.runner', 'jinja2')\n"
+        "print(status, sorted(m for m in heavy if m in sys.modules))\n"
+    )
+    outputs = [
+        subprocess.run(
+            [sys.executable, "-c", code, command], capture_output=True, text=True, check=True
+        ).stdout
+        for command in ("validate", "inspect")
+    ]
+    assert outputs[0] == "0 []\n"
+    assert outputs[1].startswith("0 ['pydantic', 'yadk.agents'")

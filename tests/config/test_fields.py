@@ -269,9 +269,14 @@ def test_missing_or_invalid_script_is_a_diagnostic(write_tree: WriteTree) -> Non
             "name: a\ninstruction: hi\nmodel: scripted:turns.yaml\n",
             **{"my_agent/turns.yaml": "turns:\n  - txt: typo\n"},
         )
+    # Located in the scripted file itself, with a did-you-mean (issue 13, item 8).
     (diagnostic,) = caught.value.diagnostics
-    assert (diagnostic.rule, diagnostic.line, diagnostic.column) == ("scripted-invalid", 3, 8)
-    assert "turn 1: txt: Extra inputs are not permitted" in diagnostic.message
+    assert (Path(diagnostic.path).name, diagnostic.line, diagnostic.column) == ("turns.yaml", 2, 5)
+    assert (diagnostic.rule, diagnostic.message, diagnostic.hint) == (
+        "unknown-key",
+        "Unknown key `txt` in a scripted turn.",
+        "Did you mean `text`?",
+    )
 
 
 def test_model_code_names_a_model_instance(write_tree: WriteTree) -> None:

@@ -20,7 +20,6 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from yadk import __version__
 from yadk.cli._common import (
     EXIT_FAILURE,
     EXIT_USAGE,
@@ -38,6 +37,19 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
 
     def __init__(self, prog: str) -> None:
         super().__init__(prog, max_help_position=28, width=92)
+
+
+class _VersionAction(argparse.Action):
+    """``--version``, reading the package metadata only when asked (it costs an import)."""
+
+    def __init__(self, option_strings: list[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        import yadk
+
+        print(f"yadk {yadk.__version__}")
+        parser.exit()
 
 
 def _subparser(
@@ -454,7 +466,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="yadk: declarative LLM agents in YAML, checked, inspected and run.",
         formatter_class=_Formatter,
     )
-    parser.add_argument("--version", action="version", version=f"yadk {__version__}")
+    parser.add_argument(
+        "--version", action=_VersionAction, help="show the version of yadk and exit"
+    )
     parser.add_argument(
         "--trust",
         metavar="MODULE",

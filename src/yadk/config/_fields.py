@@ -11,10 +11,10 @@ from yadk._files import FileProblem, check_path, read_text
 from yadk.config._context import FileScope, TextSource, did_you_mean, inside
 from yadk.config._dialect import CONTENT_CONFIG_KEYS
 from yadk.config._refs import LoaderBase
+from yadk.config._scripted import check_scripted_file
 from yadk.config._trust import declared_args
 from yadk.config._yaml import KeyPath
 from yadk.errors import ModelError
-from yadk.models import ScriptedModel
 
 __all__ = ["FieldReader"]
 
@@ -175,7 +175,15 @@ class FieldReader(LoaderBase):
             self.files.add(script)
             model = self.scripted_models.get(script)
             if model is None:
+                if script not in self.checked_scripts:
+                    self.checked_scripts[script] = check_scripted_file(self, script)
+                if not self.checked_scripts[script]:
+                    return None  # reported once, at the scripted file's own lines
+                if not self.import_code:
+                    return str(value)  # checked without importing the engine
                 try:
+                    from yadk.models import ScriptedModel  # the engine, only when loading
+
                     model = ScriptedModel.from_file(script, name=value)
                 except ModelError as exc:
                     self.error(

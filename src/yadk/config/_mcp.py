@@ -13,9 +13,10 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pydantic
+if TYPE_CHECKING:
+    import pydantic
 
 from yadk.config._context import FileScope
 from yadk.config._fields import FieldReader
@@ -89,6 +90,8 @@ class McpToolReader(FieldReader):
         return McpToolset(connection_params=params, **options)
 
     def _connection(self, scope: FileScope, at: KeyPath, key: str, value: Any) -> Any:
+        import pydantic  # only configs with MCP toolsets pay for it (validate stays fast)
+
         from yadk.tools.mcp import (
             SseConnectionParams,
             StdioConnectionParams,

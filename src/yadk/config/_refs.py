@@ -94,6 +94,7 @@ class LoaderBase(Reporter):
         # One ScriptedModel per script file per load: agents naming the same script share its
         # turns, as one conversation.
         self.scripted_models: dict[Path, Any] = {}
+        self.checked_scripts: dict[Path, bool] = {}  # scripted model files: checked, and ok?
 
     def trust_policy(self, scope: FileScope) -> TrustPolicy:
         """The trust policy for a config: the project root's, narrowed by nested pyproject.toml

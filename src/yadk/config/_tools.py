@@ -266,13 +266,14 @@ class ToolReader(McpToolReader):
                 if folder is not None:
                     folders.append(folder)
         from yadk.errors import SkillError
-        from yadk.skills import skill_toolset_from_paths
         from yadk.skills._validation import expand_skill_paths, validate_skill_paths
 
         found, _ = expand_skill_paths(folders)
         self.files.update(found)
         self.files.update(folders)
         if self.import_code and self.errors == before:
+            from yadk.skills import skill_toolset_from_paths  # the toolset: only when loading
+
             try:
                 toolset = skill_toolset_from_paths(folders, **(options or {}))
             except SkillError:
@@ -295,9 +296,7 @@ class ToolReader(McpToolReader):
         """``ExampleTool`` args, or the ``examples:`` shorthand (list, file or provider name)."""
         from yadk.errors import ToolExecutionError
         from yadk.examples._example import ExampleValidationError, coerce_examples
-        from yadk.examples._files import load_examples_file
-        from yadk.tools import ExampleTool
-        from yadk.tools._example_tool import looks_like_examples_path
+        from yadk.examples._files import load_examples_file, looks_like_examples_path
 
         options: dict[str, Any] = {}
         examples_at = at
@@ -346,6 +345,8 @@ class ToolReader(McpToolReader):
                 return None
             if not self.import_code:
                 return None
+            from yadk.tools import ExampleTool  # the engine: only when loading
+
             return ExampleTool(value, **options)
         except ExampleValidationError as exc:
             self._example_problem(scope, examples_at, exc)

@@ -5,10 +5,16 @@ agent), which appends ``convert_examples_to_text(examples, model)`` to the syste
 before every model call.
 """
 
-from yadk.examples._card import build_agent_card
-from yadk.examples._example import BaseExampleProvider, Example
-from yadk.examples._lexical import LexicalExampleStore
-from yadk.examples._render import convert_examples_to_text
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from yadk.examples._card import build_agent_card
+    from yadk.examples._example import BaseExampleProvider, Example
+    from yadk.examples._lexical import LexicalExampleStore
+    from yadk.examples._render import convert_examples_to_text
 
 __all__ = [
     "BaseExampleProvider",
@@ -17,3 +23,24 @@ __all__ = [
     "build_agent_card",
     "convert_examples_to_text",
 ]
+
+# Loaded on first use: checking an examples file (yadk validate) needs only the Example model.
+_LAZY = {
+    "BaseExampleProvider": "yadk.examples._example",
+    "Example": "yadk.examples._example",
+    "LexicalExampleStore": "yadk.examples._lexical",
+    "build_agent_card": "yadk.examples._card",
+    "convert_examples_to_text": "yadk.examples._render",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'yadk.examples' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

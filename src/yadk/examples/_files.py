@@ -17,9 +17,19 @@ from yadk import _yaml as bounded
 from yadk._files import FileProblem, read_text
 from yadk.examples._example import Example, ExampleValidationError, coerce_examples
 
-__all__ = ["EXAMPLE_FILE_SUFFIXES", "load_examples_file", "yaml_node_line"]
+__all__ = [
+    "EXAMPLE_FILE_SUFFIXES",
+    "load_examples_file",
+    "looks_like_examples_path",
+    "yaml_node_line",
+]
 
 EXAMPLE_FILE_SUFFIXES = (".yaml", ".yml", ".json", ".jsonl")
+
+
+def looks_like_examples_path(value: str) -> bool:
+    """Whether an ``examples:`` string names a file rather than a dotted provider name."""
+    return value.lower().endswith(EXAMPLE_FILE_SUFFIXES) or "/" in value or os.sep in value
 
 
 def load_examples_file(path: str | os.PathLike[str]) -> list[Example]:

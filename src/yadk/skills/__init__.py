@@ -7,11 +7,17 @@ skill set (``SkillRegistry``) and the toolset (``SkillToolset``, ``skill_toolset
 Checking, prompt rendering and the individual tools live in the private modules.
 """
 
-from yadk.skills._loading import load_skill_from_dir, load_skills_from_dir
-from yadk.skills._models import Frontmatter, Skill
-from yadk.skills._registry import SkillRegistry
-from yadk.skills._resources import Resources
-from yadk.skills._toolset import SkillToolset, skill_toolset_from_paths
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from yadk.skills._loading import load_skill_from_dir, load_skills_from_dir
+    from yadk.skills._models import Frontmatter, Skill
+    from yadk.skills._registry import SkillRegistry
+    from yadk.skills._resources import Resources
+    from yadk.skills._toolset import SkillToolset, skill_toolset_from_paths
 
 __all__ = [
     "Frontmatter",
@@ -23,3 +29,27 @@ __all__ = [
     "load_skills_from_dir",
     "skill_toolset_from_paths",
 ]
+
+# Loaded on first use: checking a skill (yadk validate) needs no toolset and no engine.
+_LAZY = {
+    "Frontmatter": "yadk.skills._models",
+    "Resources": "yadk.skills._resources",
+    "Skill": "yadk.skills._models",
+    "SkillRegistry": "yadk.skills._registry",
+    "SkillToolset": "yadk.skills._toolset",
+    "load_skill_from_dir": "yadk.skills._loading",
+    "load_skills_from_dir": "yadk.skills._loading",
+    "skill_toolset_from_paths": "yadk.skills._toolset",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'yadk.skills' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

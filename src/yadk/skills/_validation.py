@@ -20,7 +20,7 @@ from yadk.skills._checks import check_frontmatter
 from yadk.skills._models import Frontmatter, Skill
 from yadk.skills._resources import Resources
 from yadk.skills._skill_md import ParsedSkillMd, Severity, find_skill_md, parse_skill_md
-from yadk.templating import find_placeholders
+from yadk.templating._placeholders import find_placeholders
 
 __all__ = [
     "SkillProblem",

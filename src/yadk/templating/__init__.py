@@ -8,10 +8,14 @@ literal, for ``yadk validate`` and editors.
 
 from __future__ import annotations
 
-from yadk.templating._artifacts import artifact_to_text
-from yadk.templating._cache import clear_template_caches
-from yadk.templating._inject import InstructionProvider, inject_session_state
-from yadk.templating._placeholders import Placeholder, find_placeholders
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from yadk.templating._artifacts import artifact_to_text
+    from yadk.templating._cache import clear_template_caches
+    from yadk.templating._inject import InstructionProvider, inject_session_state
+    from yadk.templating._placeholders import Placeholder, find_placeholders
 
 __all__ = [
     "InstructionProvider",
@@ -21,3 +25,25 @@ __all__ = [
     "find_placeholders",
     "inject_session_state",
 ]
+
+# Loaded on first use: the linter needs find_placeholders without the engine behind injection.
+_LAZY = {
+    "InstructionProvider": "yadk.templating._inject",
+    "Placeholder": "yadk.templating._placeholders",
+    "artifact_to_text": "yadk.templating._artifacts",
+    "clear_template_caches": "yadk.templating._cache",
+    "find_placeholders": "yadk.templating._placeholders",
+    "inject_session_state": "yadk.templating._inject",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'yadk.templating' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -18,7 +18,7 @@ from yadk.errors import ToolErrorType, ToolExecutionError
 # Private submodules, not the ``yadk.examples`` facade: ``yadk.examples`` may be mid-import when
 # this module loads (both packages import each other's pieces).
 from yadk.examples._example import BaseExampleProvider, Example, coerce_examples
-from yadk.examples._files import EXAMPLE_FILE_SUFFIXES, load_examples_file
+from yadk.examples._files import load_examples_file, looks_like_examples_path
 from yadk.examples._render import convert_examples_to_text
 from yadk.tools._base import BaseTool
 
@@ -276,11 +276,6 @@ class ExampleTool(BaseTool):
             else f"{len(self._static or [])} examples"
         )
         return f"ExampleTool({source})"
-
-
-def looks_like_examples_path(value: str) -> bool:
-    """Whether an ``examples:`` string names a file rather than a dotted provider name."""
-    return value.lower().endswith(EXAMPLE_FILE_SUFFIXES) or "/" in value or os.sep in value
 
 
 async def _maybe_await(value: Any) -> Any:

@@ -1,0 +1,83 @@
+"""Whole-process start-up of the commands people run most (issue 13, item 15).
+
+Targets on a small clean tree (the ``yadk new`` scaffold): ``yadk validate`` <= 0.25 s and
+``yadk inspect`` <= 0.35 s as whole processes (``python -c pass`` is about 20 ms). google-adk has
+no validate or inspect; its nearest equivalent is loading the same YAML config
+(``config_agent_utils.from_config``), measured on a plain ADK config both can read.
+
+Each figure is the best of N runs, as wall time and as CPU time (user + system of the child):
+on a shared, loaded machine the wall time mostly measures waiting for a core, so the CPU time
+is the steadier figure. The load average is printed with them.
+Run: python bench/bench_startup.py
+"""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _compare import ADK_PYTHON, adk_available, report
+
+RUNS = 7
+PLAIN = """\
+name: plain
+model: gemini-2.5-flash
+description: A plain ADK config.
+instruction: You answer questions about {topic}.
+"""
+
+
+def measure(argv: list[str], *, cwd: Path) -> tuple[float, float]:
+    """(best wall seconds, best CPU seconds) of running ``argv`` RUNS times."""
+    walls: list[float] = []
+    cpus: list[float] = []
+    for _ in range(RUNS):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        subprocess.run(argv, cwd=cwd, check=True, capture_output=True)
+        walls.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append((after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime))
+    return min(walls), min(cpus)
+
+
+def main() -> None:
+    yadk = [sys.executable, "-m", "yadk.cli"]
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        subprocess.run([*yadk, "new", "small"], cwd=root, check=True, capture_output=True)
+        (root / "plain").mkdir()
+        (root / "plain" / "root_agent.yaml").write_text(PLAIN, encoding="utf-8")
+        print(f"Start-up, whole process (best of {RUNS}; load average {os.getloadavg()[0]:.1f})")
+        base_wall, base_cpu = measure([sys.executable, "-c", "pass"], cwd=root)
+        print(f"{'python -c pass':<48} wall {base_wall:.3f} s | cpu {base_cpu:.3f} s")
+        adk: tuple[float, float] | None = None
+        if adk_available():
+            load = (
+                "from google.adk.agents import config_agent_utils as u;"
+                " u.from_config('plain/root_agent.yaml')"
+            )
+            adk = measure([ADK_PYTHON, "-W", "ignore", "-c", load], cwd=root)
+        for label, argv in [
+            ("yadk validate small (target <= 0.25 s)", [*yadk, "validate", "small"]),
+            ("yadk validate plain", [*yadk, "validate", "plain"]),
+            ("yadk inspect small (target <= 0.35 s)", [*yadk, "inspect", "small"]),
+        ]:
+            wall, cpu = measure(argv, cwd=root)
+            report(f"{label}, wall", wall, adk[0] if adk else None, "s")
+            report(f"{label}, cpu", cpu, adk[1] if adk else None, "s")
+        if adk is not None:
+            print(
+                "(google-adk: loading plain/root_agent.yaml with config_agent_utils.from_config,"
+                " its nearest equivalent)"
+            )
+
+
+if __name__ == "__main__":
+    main()
