@@ -37,6 +37,9 @@ _JSON_NAMES = {
 }
 
 
+_SCRIPT_FORMAT = "See the scripted model format in docs/models.md."
+
+
 class FieldReader(LoaderBase):
     """Converts field values to what the engine takes, reporting every problem."""
 
@@ -176,7 +179,12 @@ class FieldReader(LoaderBase):
             model = self.scripted_models.get(script)
             if model is None:
                 if script not in self.checked_scripts:
-                    self.checked_scripts[script] = check_scripted_file(self, script)
+                    try:
+                        self.checked_scripts[script] = check_scripted_file(self, script)
+                    except FileProblem as exc:
+                        self.error(scope, at, "scripted-invalid", exc.message, _SCRIPT_FORMAT)
+                        self.checked_scripts[script] = False
+                        return None
                 if not self.checked_scripts[script]:
                     return None  # reported once, at the scripted file's own lines
                 if not self.import_code:
@@ -191,7 +199,7 @@ class FieldReader(LoaderBase):
                         at,
                         "scripted-invalid",
                         exc.message,
-                        "See the scripted model format in docs/models.md.",
+                        _SCRIPT_FORMAT,
                     )
                     return None
                 self.scripted_models[script] = model

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from yadk._files import FileProblem, read_text
+from yadk._files import read_text
 from yadk.config._context import Reporter, did_you_mean
 from yadk.config._yaml import Document, KeyPath, parse_document
 
@@ -20,13 +20,12 @@ _FORMAT = "See the scripted model format in docs/models.md."
 
 
 def check_scripted_file(reporter: Reporter, path: Path) -> bool:
-    """Report every problem of the scripted model file ``path``; True when it has none."""
+    """Report every problem of the scripted model file ``path``; True when it has none.
+
+    A file that cannot be read at all raises ``FileProblem``: the config line naming it is
+    where that is reported."""
     before = reporter.errors
-    try:
-        text = read_text(path, kind="scripted")
-    except FileProblem as exc:
-        reporter.report(path, 0, 0, exc.rule, exc.message, _FORMAT)
-        return False
+    text = read_text(path, kind="scripted")
 
     def report(line: int, column: int, rule: str, message: str, hint: str) -> None:
         reporter.report(path, line, column, rule, message, hint)
