@@ -23,7 +23,9 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 def test_no_command_prints_help_and_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys)
     assert (code, out) == (2, "")
-    assert err.startswith("usage: yadk [-h] [--version] [--trust MODULE] [-v] COMMAND ...\n")
+    assert err.startswith(
+        "usage: yadk [-h] [--version] [--trust MODULE] [--no-adk-compat] [-v] COMMAND ...\n"
+    )
 
 
 def test_unknown_command(capsys: pytest.CaptureFixture[str]) -> None:

@@ -478,6 +478,12 @@ def build_parser() -> argparse.ArgumentParser:
         " [tool.yadk] trusted_modules would (repeatable)",
     )
     parser.add_argument(
+        "--no-adk-compat",
+        action="store_true",
+        help="do not provide google.adk/google.genai type imports to code loaded from configs"
+        " when google-adk is not installed",
+    )
+    parser.add_argument(
         "-v",
         "--verbose",
         action="store_true",
@@ -499,6 +505,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _execute(command: Any, args: argparse.Namespace) -> int:
     """Run a command's ``execute`` with the global ``--trust`` modules trusted meanwhile."""
+    if getattr(args, "no_adk_compat", False):
+        from yadk.adk_compat import disable, enable
+
+        disable()
+        try:
+            return _execute_trusted(command, args)
+        finally:
+            enable()
+    return _execute_trusted(command, args)
+
+
+def _execute_trusted(command: Any, args: argparse.Namespace) -> int:
     if not args.trust:
         return int(command.execute(args))
     from yadk.config._trust import trust_on_command_line

@@ -81,6 +81,83 @@ _WRONG_KIND_HINTS = {
 }
 
 
+def adk_origin(obj: Any) -> str | None:
+    """``google.adk...Class`` when ``obj`` is a google-adk object, class, or subclass of one."""
+    classes = obj.__mro__ if isinstance(obj, type) else type(obj).__mro__
+    for cls in classes:
+        module = getattr(cls, "__module__", "") or ""
+        if module == "google.adk" or module.startswith(("google.adk.", "google.genai.")):
+            return f"{module}.{cls.__qualname__}"
+    return None
+
+
+def adk_object_problem(name: str, obj: Any, expected: str) -> tuple[str, str] | None:
+    """The message and hint for a config naming a google-adk object where yadk expects its own."""
+    origin = adk_origin(obj)
+    if origin is None:
+        return None
+    short = origin.rsplit(".", 1)[-1]
+    if isinstance(obj, type) and f"{obj.__module__}.{obj.__qualname__}" != origin:
+        what = f"a subclass of google-adk's `{short}` (`{origin}`)"
+    elif isinstance(obj, type):
+        what = f"google-adk's class `{short}` (`{origin}`)"
+    else:
+        what = f"a google-adk `{short}` object (`{origin}`)"
+    yadk_name = {
+        "LlmAgent": "yadk.LlmAgent",
+        "Agent": "yadk.Agent",
+        "BaseAgent": "yadk.agents.BaseAgent",
+        "SequentialAgent": "yadk.SequentialAgent",
+        "ParallelAgent": "yadk.ParallelAgent",
+        "LoopAgent": "yadk.LoopAgent",
+        "ExampleTool": "yadk.tools.ExampleTool",
+        "FunctionTool": "yadk.tools.FunctionTool",
+        "AgentTool": "yadk.tools.AgentTool",
+        "BaseTool": "yadk.tools.BaseTool",
+        "BaseToolset": "yadk.tools.BaseToolset",
+        "McpToolset": "yadk.tools.McpToolset",
+        "BaseLlm": "yadk.models.BaseLlm",
+    }.get(short)
+    instead = f"`{yadk_name}` (google-adk's arguments)" if yadk_name else "yadk's equivalent"
+    return (
+        f"`{name}` is {what}, expected {expected}: yadk runs its own objects, not google-adk's.",
+        f"Build it with {instead} in that module, or name it in YAML "
+        "(e.g. a sub-agent `config_path:`, a built-in tool `name:`).",
+    )
+
+
+_ADK_CHECKED = "_yadk_adk_checked"
+
+
+def check_adk_imports(reporter: Reporter, file: Path) -> None:
+    """Report (once per file) imports from google-adk / google-genai that neither the real
+    package nor yadk's compatibility shim provides."""
+    from yadk.adk_compat import PROVIDED, real_package_importable, unprovided_imports_in
+
+    checked: set[Path] = reporter.__dict__.setdefault(_ADK_CHECKED, set())
+    if file in checked or file.suffix != ".py":
+        return
+    checked.add(file)
+    missing = [
+        found
+        for found in unprovided_imports_in(file)
+        if not real_package_importable(".".join(found.name.split(".")[:2]))
+    ]
+    for found in missing:
+        reporter.report(
+            file,
+            found.line,
+            found.column,
+            "adk-import",
+            f"`{found.name}` is not provided: google-adk is not installed, and yadk's"
+            " compatibility shim provides only the names ADK agent code uses for types.",
+            "Import yadk's equivalent (e.g. `from yadk.tools import FunctionTool`), or install "
+            "google-adk. The shim provides: "
+            + ", ".join(sorted({n for names in PROVIDED.values() for n in names}))
+            + ".",
+        )
+
+
 class LoaderBase(Reporter):
     """State shared by the parts of the loader."""
 
@@ -127,11 +204,17 @@ class LoaderBase(Reporter):
         ``unresolved_prefix`` starts the message when the name does not resolve (for errors
         whose wording google-adk fixes, such as example providers').
         """
+        if self.import_code:
+            from yadk.adk_compat import install
+
+            install()  # code written for google-adk imports its types; see yadk.adk_compat
         try:
             found = self.resolver.resolve(name, package=scope.package)
         except NameProblem as problem:
             self.error(scope, at, problem.rule, unresolved_prefix + problem.message, problem.hint)
             return None
+        if found.file is not None:
+            check_adk_imports(self, Path(found.file))
         if found.warning is not None:
             self.warn(scope, at, "unproven-origin", *found.warning)
         check, static_rejects, expected = expect[kind]
@@ -144,6 +227,10 @@ class LoaderBase(Reporter):
                 found.kind, "a value"
             )
         if wrong:
+            adk = adk_object_problem(found.name, found.obj, expected) if self.import_code else None
+            if adk is not None:
+                self.error(scope, at, "adk-object", *adk)
+                return None
             self.error(
                 scope,
                 at,

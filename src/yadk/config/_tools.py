@@ -16,6 +16,7 @@ from yadk.config._context import FileScope, did_you_mean
 from yadk.config._dialect import ADK_ONLY_TOOLS, BUILTIN_TOOL_SPELLINGS
 from yadk.config._mcp import MCP_ARGS, McpToolReader
 from yadk.config._names import describe
+from yadk.config._refs import adk_object_problem
 from yadk.config._yaml import KeyPath
 
 __all__ = ["ToolReader"]
@@ -95,13 +96,19 @@ class ToolReader(McpToolReader):
 
     def _unknown_short_name(self, scope: FileScope, at: KeyPath, name: str) -> None:
         if name in ADK_ONLY_TOOLS:
+            hint = (
+                "Write the tool as a BaseTool or BaseToolset subclass (or a function) in your "
+                "agent package and reference it by dotted name (e.g. `name: .tools.my_tool`)."
+                if name[:1].isupper()
+                else "Write it as a function in your agent package and reference it by dotted "
+                f"name (e.g. `name: .tools.{name}`)."
+            )
             self.error(
                 scope,
                 at,
                 "unsupported-tool",
                 f"`{name}` is a google-adk built-in tool that yadk does not provide.",
-                "Write it as a function in your agent package and reference it by dotted name "
-                f"(e.g. `name: .tools.{name}`).",
+                hint,
             )
             return
         guess = did_you_mean(name, _SHORT_NAMES)
@@ -151,6 +158,10 @@ class ToolReader(McpToolReader):
                 return None
             return obj
         is_class = isinstance(obj, type)
+        adk = adk_object_problem(found.name, obj, "a function, a tool, a toolset, or a tool class")
+        if adk is not None:
+            self.error(scope, name_at, "adk-object", *adk)
+            return None
         if not callable(obj) or (is_class and not issubclass(obj, (BaseTool, BaseToolset))):
             self.error(
                 scope,
