@@ -16,7 +16,7 @@ from yadk.agents import ReadonlyContext
 from yadk.errors import TemplateError
 from yadk.models import ScriptedModel
 from yadk.sessions import SqliteSessionService
-from yadk.templating import _jinja, clear_template_caches, inject_session_state
+from yadk.templating import _jinja_bounds, clear_template_caches, inject_session_state
 from yadk.testing import readonly_context
 
 STATE = {"prefs": {"tone": "formal"}, "items": [1, 2, 3], "tags": ["a"]}
@@ -102,8 +102,32 @@ async def test_a_mutating_template_leaves_memory_and_sqlite_in_agreement(tmp_pat
             "{% for i in range(2000) %}{{ 'y' * 1000 }}{% endfor %}",
             "its output passed 1,000,000 characters",
         ),
+        (
+            "{{ 'x' | center(1000000000) }}",
+            "the filter `center` was given 1000000000, more than 1,000,000",
+        ),
+        ("{{ '{:>999999999}'.format('x') }}", "a format width is more than 6 digits"),
+        (
+            "{% set ns = namespace(s='x') %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}"
+            "{% endfor %}",
+            "it built a value of more than 1,000,000 items",
+        ),
+        (
+            "{% macro m() %}{% for i in range(1000) %}{{ 'x' * 900000 }}{% endfor %}{% endmacro %}"
+            "{{ m() | length }}",
+            "it built more than 16,000,000 characters in all",
+        ),
     ],
-    ids=["nested loops", "string repeat", "power", "output size"],
+    ids=[
+        "nested loops",
+        "string repeat",
+        "power",
+        "output size",
+        "center filter",
+        "format width",
+        "doubling",
+        "macro buffer",
+    ],
 )
 @pytest.mark.parametrize("with_artifacts", [False, True], ids=["sync", "async"])
 async def test_rendering_is_bounded(template: str, reason: str, with_artifacts: bool) -> None:
@@ -141,5 +165,5 @@ async def test_other_render_failures_are_template_errors(template: str, detail: 
 
 def test_the_bounds_are_documented() -> None:
     docs = (Path(__file__).parents[2] / "docs" / "templating.md").read_text(encoding="utf-8")
-    assert f"{_jinja.MAX_RENDER_SECONDS:g} s" in docs
-    assert f"{_jinja.MAX_OUTPUT_CHARS:,} characters" in docs
+    assert f"{_jinja_bounds.MAX_RENDER_SECONDS:g} s" in docs
+    assert f"{_jinja_bounds.MAX_OUTPUT_CHARS:,} characters" in docs

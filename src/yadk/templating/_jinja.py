@@ -10,9 +10,8 @@ A template is untrusted input, so rendering is bounded:
 * state is read-only at every depth: the immutable sandbox refuses ``update``/``append``/``pop``
   and every other mutating method of dicts, lists and sets, so a template can never change
   session state behind the back of its event log;
-* rendering stops after ``MAX_RENDER_SECONDS`` (every ``{% for %}`` loop checks the clock as it
-  iterates) and once the output passes ``MAX_OUTPUT_CHARS``; ``'x' * n`` and ``a ** b`` are
-  refused before they build anything larger;
+* rendering stops after ``MAX_RENDER_SECONDS`` and once the output, or any value the template
+  builds, passes ``MAX_OUTPUT_CHARS`` (see ``_jinja_bounds`` for where it checks);
 * any failure while rendering (the sandbox's ``SecurityError``, ``{% include %}``, which has no
   loader, a division by zero, runaway recursion) is a ``TemplateError`` naming the agent.
 
@@ -23,9 +22,7 @@ error is both a ``jinja2.TemplateSyntaxError`` and a ``yadk.errors.TemplateSynta
 
 from __future__ import annotations
 
-import contextvars
-import time
-from collections.abc import Iterable, Iterator, MutableMapping
+from collections.abc import MutableMapping
 from types import MappingProxyType, TracebackType
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
@@ -37,6 +34,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 from yadk.errors import TemplateError
 from yadk.errors import TemplateSyntaxError as _YadkSyntaxError
+from yadk.templating import _jinja_bounds as bounds
 from yadk.templating._artifacts import load_artifact_text
 from yadk.templating._cache import TextCache
 
@@ -44,8 +42,6 @@ if TYPE_CHECKING:
     from yadk._contexts import ReadonlyContext
 
 __all__ = [
-    "MAX_OUTPUT_CHARS",
-    "MAX_RENDER_SECONDS",
     "JinjaSecurityError",
     "JinjaTemplateSyntaxError",
     "JinjaUndefinedError",
@@ -53,11 +49,6 @@ __all__ = [
     "render_jinja2",
 ]
 
-# The bounds of one render (documented in docs/templating.md).
-MAX_RENDER_SECONDS: float = 1.0
-MAX_OUTPUT_CHARS: int = 1_000_000
-# How many loop iterations may pass between two looks at the clock.
-_CLOCK_EVERY: Final = 1024
 
 _GUARD_HINT = (
     "Every name a Jinja2 instruction uses must be in session state (undefined names are errors, "
@@ -87,78 +78,12 @@ class JinjaSecurityError(TemplateError, jinja2.exceptions.SecurityError):
 _DICT_ATTRIBUTES: Final = frozenset(dir(dict))
 
 
-class _RenderLimit(Exception):
-    """A render went past one of its bounds; becomes a TemplateError naming the agent."""
+class _InstructionEnvironment(bounds.BoundedOperators, ImmutableSandboxedEnvironment):
+    """The immutable sandbox with bounded operators (see ``_jinja_bounds``), minus two costs
+    that dominate rendering an already-compiled template."""
 
-
-class _Budget:
-    """The deadline of the render running in this context."""
-
-    def __init__(self) -> None:
-        self.deadline = time.monotonic() + MAX_RENDER_SECONDS
-
-    def check(self) -> None:
-        if time.monotonic() > self.deadline:
-            raise _RenderLimit(f"it took longer than {MAX_RENDER_SECONDS:g} s")
-
-
-_budget: contextvars.ContextVar[_Budget | None] = contextvars.ContextVar(
-    "yadk_jinja_budget", default=None
-)
-
-
-def _bounded_iter(iterable: Iterable[Any]) -> Iterator[Any]:
-    """What every ``{% for %}`` loop iterates: the loop's items, checking the render's deadline
-    at the start and every ``_CLOCK_EVERY`` items."""
-    budget = _budget.get()
-    if budget is None:
-        yield from iterable
-        return
-    budget.check()
-    for count, item in enumerate(iterable, start=1):
-        if not count % _CLOCK_EVERY:
-            budget.check()
-        yield item
-
-
-def _bound_loops(tree: jinja2.nodes.Template) -> jinja2.nodes.Template:
-    """``tree`` with every loop's iterable wrapped in ``_bounded_iter``."""
-    for loop in tree.find_all(jinja2.nodes.For):
-        call = jinja2.nodes.Call(jinja2.nodes.Name(_ITER_NAME, "load"), [loop.iter], [], None, None)
-        loop.iter = call.set_lineno(loop.lineno)
-    return tree
-
-
-_ITER_NAME: Final = "__yadk_bounded_iter"
-_SEQUENCES: Final = (str, bytes, list, tuple)
-
-
-class _InstructionEnvironment(ImmutableSandboxedEnvironment):
-    """The immutable sandbox with bounded operators, minus two costs that dominate rendering an
-    already-compiled template."""
-
-    intercepted_binops = frozenset({"*", "**"})
-
-    def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
-        if operator == "*":
-            for sequence, times in ((left, right), (right, left)):
-                if (
-                    isinstance(sequence, _SEQUENCES)
-                    and isinstance(times, int)
-                    and len(sequence) * times > MAX_OUTPUT_CHARS
-                ):
-                    raise _RenderLimit(
-                        f"`* {times}` would build a value of more than {MAX_OUTPUT_CHARS:,} items"
-                    )
-        elif (
-            operator == "**"
-            and isinstance(left, int)
-            and isinstance(right, int)
-            and abs(left) > 1
-            and right * left.bit_length() > 64 * MAX_OUTPUT_CHARS
-        ):
-            raise _RenderLimit(f"`{left} ** {right}` would be too large a number")
-        return super().call_binop(context, operator, left, right)
+    # Template.render joins the output with ``concat``: this one checks the size as it goes.
+    concat = staticmethod(bounds.joined)
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         # ``order.qty`` on a plain dict: the sandbox first tries the attribute and pays for an
@@ -185,7 +110,9 @@ def _environment(*, is_async: bool) -> _InstructionEnvironment:
     env = _InstructionEnvironment(
         enable_async=is_async, undefined=jinja2.StrictUndefined, autoescape=False
     )
-    env.globals[_ITER_NAME] = _bounded_iter
+    env.globals[bounds.ITER_NAME] = bounds.bounded_iter
+    env.globals[bounds.SIZED_NAME] = bounds.sized
+    bounds.bound_filters(env.filters)
     return env
 
 
@@ -216,7 +143,7 @@ def _compile(text: str) -> _Compiled:
         ) from None
     is_async = "artifact" in jinja2.meta.find_undeclared_variables(tree)
     env = _async_env if is_async else _sync_env
-    return _Compiled(env.from_string(_bound_loops(tree)), is_async)
+    return _Compiled(env.from_string(bounds.bound_tree(tree)), is_async)
 
 
 _compiled: TextCache[_Compiled] = TextCache(_compile)
@@ -233,24 +160,17 @@ async def render_jinja2(template: str, readonly_context: ReadonlyContext) -> str
     state = readonly_context._invocation_context.session.state
     variables: dict[str, Any] = dict(state)
     variables["state"] = MappingProxyType(state)
-    token = _budget.set(_Budget())
+    token = bounds.budget.set(bounds.Budget())
     try:
         if not compiled.is_async:
             # The template never names ``artifact``, so leaving the loader out is invisible.
-            return _joined(compiled.template.generate(variables))
+            return compiled.template.render(variables)
 
         async def artifact(name: str) -> str:
             return await load_artifact_text(readonly_context, name)
 
         variables["artifact"] = artifact
-        chunks: list[str] = []
-        size = 0
-        async for chunk in compiled.template.generate_async(variables):
-            size += len(chunk)
-            if size > MAX_OUTPUT_CHARS:
-                raise _RenderLimit(f"its output passed {MAX_OUTPUT_CHARS:,} characters")
-            chunks.append(chunk)
-        return "".join(chunks)
+        return await compiled.template.render_async(variables)
     except jinja2.exceptions.UndefinedError as exc:
         if isinstance(exc, JinjaUndefinedError):
             raise
@@ -260,11 +180,11 @@ async def render_jinja2(template: str, readonly_context: ReadonlyContext) -> str
             f"{exc.message or 'undefined'}{where} in the instruction of agent "
             f"'{readonly_context.agent_name}'. {_GUARD_HINT}"
         ) from None
-    except _RenderLimit as exc:
+    except bounds.RenderLimit as exc:
         raise TemplateError(
             f"Rendering the Jinja2 instruction of agent '{readonly_context.agent_name}' stopped:"
-            f" {exc}. Instructions are bounded to {MAX_RENDER_SECONDS:g} s and"
-            f" {MAX_OUTPUT_CHARS:,} characters."
+            f" {exc}. Instructions are bounded to {bounds.MAX_RENDER_SECONDS:g} s and"
+            f" {bounds.MAX_OUTPUT_CHARS:,} characters."
         ) from None
     except TemplateError:
         raise
@@ -283,18 +203,7 @@ async def render_jinja2(template: str, readonly_context: ReadonlyContext) -> str
             f" failed{where}: {_describe(exc)}"
         ) from None
     finally:
-        _budget.reset(token)
-
-
-def _joined(chunks: Iterable[str]) -> str:
-    parts: list[str] = []
-    size = 0
-    for chunk in chunks:
-        size += len(chunk)
-        if size > MAX_OUTPUT_CHARS:
-            raise _RenderLimit(f"its output passed {MAX_OUTPUT_CHARS:,} characters")
-        parts.append(chunk)
-    return "".join(parts)
+        bounds.budget.reset(token)
 
 
 def _describe(exc: BaseException) -> str:
