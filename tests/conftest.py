@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import uuid
+from collections.abc import Iterator
+
 import pytest
 
 import yadk.models
@@ -19,3 +23,29 @@ def session_service() -> InMemorySessionService:
 @pytest.fixture
 async def session(session_service: InMemorySessionService) -> Session:
     return await session_service.create_session(app_name="app", user_id="user")
+
+
+# The PostgreSQL server every machine of this project runs (trust auth, database `test`); CI
+# starts it before the suite, so a missing server fails the tests that need it, never skips them.
+POSTGRES_URL = os.environ.get("YADK_TEST_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    """A database URL with a schema of its own (``?schema=``), dropped after the test, so
+    parallel runs and tests never see each other's rows."""
+    import psycopg
+
+    schema = f"t_{os.getpid()}_{uuid.uuid4().hex[:10]}"
+    try:
+        psycopg.connect(POSTGRES_URL, connect_timeout=5).close()
+    except psycopg.OperationalError as exc:
+        pytest.fail(f"PostgreSQL at {POSTGRES_URL} is needed by this test and unreachable: {exc}")
+    yield f"{POSTGRES_URL}?schema={schema}"
+    with psycopg.connect(POSTGRES_URL, autocommit=True) as conn:
+        conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE application_name = %s AND pid <> pg_backend_pid()",
+            (f"yadk:{schema}",),
+        )
+        conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")

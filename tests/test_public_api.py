@@ -39,11 +39,17 @@ CONTRACT: dict[str, set[str]] = {
         "BaseSessionService",
         "InMemorySessionService",
         "SqliteSessionService",
+        "PostgresSessionService",
         "StaleSessionError",
         "SessionNotFoundError",
     },
     "yadk.events": {"Event", "EventActions"},
-    "yadk.artifacts": {"BaseArtifactService", "InMemoryArtifactService", "FileArtifactService"},
+    "yadk.artifacts": {
+        "BaseArtifactService",
+        "InMemoryArtifactService",
+        "FileArtifactService",
+        "PostgresArtifactService",
+    },
     "yadk.agents": {
         "BaseAgent",
         "LlmAgent",

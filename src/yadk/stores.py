@@ -14,8 +14,18 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from yadk.artifacts import BaseArtifactService, FileArtifactService, InMemoryArtifactService
-from yadk.sessions import BaseSessionService, InMemorySessionService, open_session_service
+from yadk.artifacts import (
+    BaseArtifactService,
+    FileArtifactService,
+    InMemoryArtifactService,
+    PostgresArtifactService,
+)
+from yadk.sessions import (
+    BaseSessionService,
+    InMemorySessionService,
+    PostgresSessionService,
+    open_session_service,
+)
 from yadk.sessions._sqlite import SqliteSessionService
 
 __all__ = ["MEMORY", "Stores", "open_stores"]
@@ -42,7 +52,8 @@ class Stores:
     async def aclose(self) -> None:
         """Release the stores' files and connections, from inside an event loop."""
         await self.sessions.aclose()
-        await self.artifacts.aclose()
+        if not isinstance(self.artifacts, PostgresArtifactService):  # shares the session pool
+            await self.artifacts.aclose()
 
 
 def open_stores(url: str | os.PathLike[str]) -> Stores:
@@ -54,4 +65,7 @@ def open_stores(url: str | os.PathLike[str]) -> Stores:
     sessions = open_session_service(text)
     if isinstance(sessions, SqliteSessionService):
         return Stores(sessions, FileArtifactService(sessions.path.parent / "artifacts"), text)
+    if isinstance(sessions, PostgresSessionService):
+        # One pool for both: artifacts live in the same database and schema.
+        return Stores(sessions, PostgresArtifactService(text, database=sessions.db), text)
     raise AssertionError(f"no artifact store for {type(sessions).__name__}")  # pragma: no cover

@@ -1,8 +1,10 @@
-"""Session services (in-memory and SQLite): scopes, temp trimming, partial events, errors,
-event selection. Every test runs against both."""
+"""The session service contract: scopes, temp trimming, partial events, errors, event selection,
+immutability, idempotent appends. Every test runs against the in-memory, SQLite and PostgreSQL
+services unchanged."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -18,17 +20,25 @@ from yadk.sessions import (
     BaseSessionService,
     GetSessionConfig,
     InMemorySessionService,
+    PostgresSessionService,
     Session,
     SqliteSessionService,
 )
 from yadk.types import Content, Part
 
 
-@pytest.fixture(params=["memory", "sqlite"])
-def service(request: pytest.FixtureRequest, tmp_path: Path) -> BaseSessionService:
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
+async def service(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[BaseSessionService]:
     if request.param == "memory":
-        return InMemorySessionService()
-    return SqliteSessionService(tmp_path / "sessions.db")
+        store: BaseSessionService = InMemorySessionService()
+    elif request.param == "sqlite":
+        store = SqliteSessionService(tmp_path / "sessions.db")
+    else:
+        store = PostgresSessionService(request.getfixturevalue("postgres_url"))
+    yield store
+    await store.aclose()
 
 
 def _event(delta: dict | None = None, **kw: object) -> Event:

@@ -3,5 +3,11 @@
 from yadk.artifacts._base import BaseArtifactService
 from yadk.artifacts._file import FileArtifactService
 from yadk.artifacts._memory import InMemoryArtifactService
+from yadk.artifacts._postgres import PostgresArtifactService
 
-__all__ = ["BaseArtifactService", "FileArtifactService", "InMemoryArtifactService"]
+__all__ = [
+    "BaseArtifactService",
+    "FileArtifactService",
+    "InMemoryArtifactService",
+    "PostgresArtifactService",
+]

@@ -4,6 +4,7 @@ from yadk.errors import AlreadyExistsError, SessionNotFoundError, StaleSessionEr
 from yadk.sessions._base import BaseSessionService, GetSessionConfig, ListSessionsResponse
 from yadk.sessions._memory import InMemorySessionService
 from yadk.sessions._open import open_session_service
+from yadk.sessions._postgres import PostgresSessionService
 from yadk.sessions._session import Session
 from yadk.sessions._sqlite import SqliteSessionService
 from yadk.sessions._state import State
@@ -14,6 +15,7 @@ __all__ = [
     "GetSessionConfig",
     "InMemorySessionService",
     "ListSessionsResponse",
+    "PostgresSessionService",
     "Session",
     "SessionNotFoundError",
     "SqliteSessionService",

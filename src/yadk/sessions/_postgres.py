@@ -1,0 +1,326 @@
+"""PostgresSessionService: sessions shared by every process that points at one database.
+
+``append_event`` is one SQL statement, so one transaction and one round trip: it bumps the
+session's version only if it is still the version the caller read (concurrent writers of one
+session: exactly one wins, the others get ``StaleSessionError``), stores the event, and merges the
+delta into the session, user and app rows with jsonb ``||`` — a row-level merge of the delta, so
+writers of different sessions never lose each other's ``user:``/``app:`` keys. An event's ``seq``
+is the version it produced, so ``refresh_session`` reads only what is new.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from typing import Any
+
+from yadk.errors import AlreadyExistsError, SessionNotFoundError, StaleSessionError
+from yadk.events import Event
+from yadk.sessions._base import (
+    BaseSessionService,
+    GetSessionConfig,
+    ListSessionsResponse,
+    apply_event,
+)
+from yadk.sessions._codec import dump_event, dump_state, load_events, stored_delta
+from yadk.sessions._pg import PgDatabase
+from yadk.sessions._session import Session
+from yadk.sessions._state import merge_scopes, split_scopes
+
+__all__ = ["PostgresSessionService"]
+
+_Key = tuple[str, str, str]
+
+
+class PostgresSessionService(BaseSessionService):
+    """Sessions in PostgreSQL (``yadk[postgres]``): ``PostgresSessionService(url)`` with a
+    ``postgresql://`` URL (``?schema=NAME`` picks the schema, default ``yadk``).
+
+    Opens its connection pool on first use, inside the event loop that uses it; see
+    ``PgDatabase`` for the pool, timeouts and reconnects.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        pool_size: int = 10,
+        pool_timeout: float = 10.0,
+        statement_timeout: float = 30.0,
+        migrate: bool = False,
+        database: PgDatabase | None = None,
+    ) -> None:
+        self.db = database or PgDatabase(
+            url,
+            pool_size=pool_size,
+            pool_timeout=pool_timeout,
+            statement_timeout=statement_timeout,
+            migrate=migrate,
+        )
+        t = self.db.table
+        self._sessions, self._events = t("sessions"), t("events")
+        self._apps, self._users = t("app_states"), t("user_states")
+
+    async def aclose(self) -> None:
+        await self.db.close()
+
+    async def create_session(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        state: dict[str, Any] | None = None,
+        session_id: str | None = None,
+    ) -> Session:
+        from psycopg import errors
+
+        session_id = (session_id or "").strip() or str(uuid.uuid4())
+        app_delta, user_delta, session_state = split_scopes(state or {})
+        params = {
+            "a": app_name,
+            "u": user_id,
+            "i": session_id,
+            "t": time.time(),
+            "state": dump_state(session_state),
+            "app": dump_state(app_delta) if app_delta else None,
+            "user": dump_state(user_delta) if user_delta else None,
+        }
+        sql = f"""
+            WITH {self._merge_ctes()}
+            INSERT INTO {self._sessions} VALUES (%(a)s, %(u)s, %(i)s, %(state)s::jsonb, %(t)s,
+                %(t)s, 0)"""
+
+        async def create(conn: Any) -> None:
+            try:
+                await conn.execute(sql, params)
+            except errors.UniqueViolation:
+                raise AlreadyExistsError(
+                    f"Session with id {session_id!r} already exists."
+                ) from None
+
+        await self.db.run(create)
+        found = await self.get_session(app_name=app_name, user_id=user_id, session_id=session_id)
+        assert found is not None
+        return found
+
+    def _merge_ctes(self, source: str = "") -> str:
+        """CTEs that merge %(app)s/%(user)s deltas (jsonb or NULL) into the scope rows;
+        ``source`` (a CTE name) makes them conditional on that CTE returning a row."""
+        src = f" FROM {source}" if source else ""
+        return f"""
+            app_merge AS (
+                INSERT INTO {self._apps} SELECT %(a)s, %(app)s::jsonb{src}
+                WHERE %(app)s::jsonb IS NOT NULL
+                ON CONFLICT (app_name) DO UPDATE SET state = {self._apps}.state || excluded.state
+            ),
+            user_merge AS (
+                INSERT INTO {self._users} SELECT %(a)s, %(u)s, %(user)s::jsonb{src}
+                WHERE %(user)s::jsonb IS NOT NULL
+                ON CONFLICT (app_name, user_id) DO UPDATE
+                    SET state = {self._users}.state || excluded.state
+            )"""
+
+    def _session_row(self) -> str:
+        return f"""
+            SELECT s.state, s.update_time, s.version, a.state, u.state
+            FROM {self._sessions} s
+            LEFT JOIN {self._apps} a ON a.app_name = s.app_name
+            LEFT JOIN {self._users} u ON u.app_name = s.app_name AND u.user_id = s.user_id
+            WHERE s.app_name = %s AND s.user_id = %s AND s.id = %s"""
+
+    async def get_session(
+        self,
+        *,
+        app_name: str,
+        user_id: str,
+        session_id: str,
+        config: GetSessionConfig | None = None,
+        num_recent_events: int | None = None,
+        after_timestamp: float | None = None,
+    ) -> Session | None:
+        if config is not None:
+            num_recent_events = config.num_recent_events
+            after_timestamp = config.after_timestamp
+        key = (app_name, user_id, session_id)
+
+        async def read(conn: Any) -> Session | None:
+            row = await (await conn.execute(self._session_row(), key)).fetchone()
+            if row is None:
+                return None
+            # Events are append-only below the version read, so this needs no transaction.
+            query = (
+                f"SELECT data FROM {self._events}"
+                " WHERE app_name = %s AND user_id = %s AND session_id = %s AND seq <= %s"
+            )
+            params: list[Any] = [*key, row[2]]
+            if after_timestamp is not None:
+                query += " AND timestamp >= %s"
+                params.append(after_timestamp)
+            if num_recent_events is not None:
+                params.append(max(num_recent_events, 0))
+                found = await (
+                    await conn.execute(query + " ORDER BY seq DESC LIMIT %s", params)
+                ).fetchall()
+                found.reverse()
+            else:
+                found = await (await conn.execute(query + " ORDER BY seq", params)).fetchall()
+            return self._session(key, row, [r[0] for r in found])
+
+        return await self.db.run(read)
+
+    def _session(self, key: _Key, row: tuple[Any, ...], events: list[str]) -> Session:
+        return Session(
+            id=key[2],
+            app_name=key[0],
+            user_id=key[1],
+            state=merge_scopes(row[3] or {}, row[4] or {}, row[0]),
+            events=load_events(events, f"session {key[2]!r} in {self.db.display}"),
+            last_update_time=row[1],
+            storage_version=row[2],
+        )
+
+    async def refresh_session(self, session: Session) -> bool:
+        since = session.storage_version
+        if since is None:
+            return await super().refresh_session(session)
+        key = (session.app_name, session.user_id, session.id)
+
+        async def changes(conn: Any) -> Session | None:
+            row = await (await conn.execute(self._session_row(), key)).fetchone()
+            if row is None:
+                return None
+            found = []
+            if row[2] > since:
+                found = await (
+                    await conn.execute(
+                        f"SELECT data FROM {self._events} WHERE app_name = %s AND user_id = %s"
+                        " AND session_id = %s AND seq > %s AND seq <= %s ORDER BY seq",
+                        (*key, since, row[2]),
+                    )
+                ).fetchall()
+            return self._session(key, row, [r[0] for r in found])
+
+        fresh = await self.db.run(changes)
+        if fresh is None:
+            return False
+        assert fresh.storage_version is not None
+        if fresh.storage_version < since:  # deleted and created again: start over
+            return await super().refresh_session(session)
+        session.events.extend(fresh.events)
+        session.state = fresh.state
+        session.last_update_time = fresh.last_update_time
+        session.storage_version = fresh.storage_version
+        return True
+
+    async def list_sessions(
+        self, *, app_name: str, user_id: str | None = None
+    ) -> ListSessionsResponse:
+        query = f"""
+            SELECT s.user_id, s.id, s.state, s.update_time, s.version, a.state, u.state
+            FROM {self._sessions} s
+            LEFT JOIN {self._apps} a ON a.app_name = s.app_name
+            LEFT JOIN {self._users} u ON u.app_name = s.app_name AND u.user_id = s.user_id
+            WHERE s.app_name = %s"""
+        params: list[Any] = [app_name]
+        if user_id is not None:
+            query += " AND s.user_id = %s"
+            params.append(user_id)
+
+        async def read(conn: Any) -> list[tuple[Any, ...]]:
+            rows: list[tuple[Any, ...]] = await (
+                await conn.execute(query + " ORDER BY s.update_time", params)
+            ).fetchall()
+            return rows
+
+        sessions = [
+            Session(
+                id=sid,
+                app_name=app_name,
+                user_id=uid,
+                state=merge_scopes(app or {}, user or {}, state),
+                last_update_time=update_time,
+                storage_version=version,
+            )
+            for uid, sid, state, update_time, version, app, user in await self.db.run(read)
+        ]
+        return ListSessionsResponse(sessions=sessions)
+
+    async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
+        async def delete(conn: Any) -> None:
+            await conn.execute(
+                f"DELETE FROM {self._sessions} WHERE app_name = %s AND user_id = %s AND id = %s",
+                (app_name, user_id, session_id),
+            )
+
+        await self.db.run(delete)
+
+    async def append_event(self, session: Session, event: Event) -> Event:
+        if event.partial:
+            return event
+        delta = stored_delta(event)
+        app_delta, user_delta, session_delta = split_scopes(delta)
+        params = {
+            "a": session.app_name,
+            "u": session.user_id,
+            "i": session.id,
+            "expected": session.storage_version,
+            "t": event.timestamp,
+            "eid": event.id,
+            "data": dump_event(event, delta),
+            "delta": dump_state(session_delta),
+            "app": dump_state(app_delta) if app_delta else None,
+            "user": dump_state(user_delta) if user_delta else None,
+        }
+        seq = await self.db.run(lambda conn: self._append(conn, params))
+        if seq is None:  # already stored: appending the same event again changes nothing
+            return event
+        apply_event(session, event)
+        session.storage_version = seq
+        return event
+
+    async def _append(self, conn: Any, params: dict[str, Any]) -> int | None:
+        from psycopg import errors
+
+        sql = f"""
+            WITH bumped AS (
+                UPDATE {self._sessions}
+                SET version = version + 1, update_time = %(t)s, state = state || %(delta)s::jsonb
+                WHERE app_name = %(a)s AND user_id = %(u)s AND id = %(i)s
+                    AND (%(expected)s::bigint IS NULL OR version = %(expected)s::bigint)
+                RETURNING version
+            ),
+            stored AS (
+                INSERT INTO {self._events}
+                SELECT %(a)s, %(u)s, %(i)s, version, %(eid)s, %(t)s, %(data)s FROM bumped
+            ),
+            {self._merge_ctes("bumped")}
+            SELECT version FROM bumped"""
+        try:
+            row = await (await conn.execute(sql, params)).fetchone()
+        except errors.UniqueViolation:
+            row = None  # this event id is stored already; the statement wrote nothing
+        if row is not None:
+            return int(row[0])
+        found = await (
+            await conn.execute(
+                f"SELECT s.version, e.seq FROM {self._sessions} s LEFT JOIN {self._events} e"
+                " ON e.app_name = s.app_name AND e.user_id = s.user_id AND e.session_id = s.id"
+                " AND e.event_id = %(eid)s"
+                " WHERE s.app_name = %(a)s AND s.user_id = %(u)s AND s.id = %(i)s",
+                params,
+            )
+        ).fetchone()
+        if found is None:
+            raise SessionNotFoundError(
+                f"Session {params['i']!r} of user {params['u']!r} in app {params['a']!r} does"
+                " not exist; create it with create_session() first."
+            )
+        if found[1] is not None:
+            expected = params["expected"]
+            # Our own event, committed by an attempt whose answer the dropped connection lost.
+            return int(found[1]) if expected is not None and found[1] == expected + 1 else None
+        raise StaleSessionError(
+            f"Session {params['i']!r} changed since this copy was read (copy is version"
+            f" {params['expected']}, stored is {found[0]}); read it again with get_session()"
+            " before appending."
+        )
