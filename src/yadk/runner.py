@@ -139,6 +139,9 @@ class Runner:
         except YadkError as exc:
             if config.raise_errors:
                 raise
+            # The error event says what failed; the traceback (a callback's, a model's) is for
+            # whoever asks for it (yadk run --verbose).
+            logger.debug("invocation %s ended in an error", ctx.invocation_id, exc_info=exc)
             yield await self._error_event(ctx, session, exc)
         except Exception as exc:
             if config.raise_errors:

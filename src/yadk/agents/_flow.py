@@ -240,7 +240,9 @@ async def _run_one_call(
             result = {"error": exc.message, "error_type": exc.error_type.value}
         except Exception as exc:
             # The model gets the failure and can recover; the run goes on, nothing is lost.
-            logger.warning("tool %s raised %s: %s", call.name, type(exc).__name__, exc)
+            logger.warning(
+                "tool %s raised %s: %s", call.name, type(exc).__name__, exc, exc_info=exc
+            )
             result = {"error": f"Tool '{call.name}' raised {type(exc).__name__}: {exc}"}
     altered = await run_callbacks(
         "after_tool_callback",

@@ -17,12 +17,15 @@ from typing import Any, TextIO
 
 from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
 from yadk.cli._common import (
+    EXIT_FAILURE,
+    EXIT_OK,
     OFFLINE_HINT,
     CommandError,
     agent_path,
     parse_artifacts,
     parse_state,
     resolve_model_option,
+    show_tracebacks,
 )
 from yadk.cli._conversation import (
     note,
@@ -31,6 +34,7 @@ from yadk.cli._conversation import (
     open_stores,
     quiet_stdout,
 )
+from yadk.cli._failures import reporting_failures
 from yadk.cli._input import LineReader
 from yadk.cli._interactive import Conversation, terminal_loop
 from yadk.cli._prompt import TerminalPrompt
@@ -47,6 +51,15 @@ PROMPT = "[user]: "
 
 
 def execute(args: argparse.Namespace) -> int:
+    with reporting_failures(PROG, verbose=show_tracebacks(args)) as failures:
+        status = _execute(args)
+    if failures.failures and status == EXIT_OK:
+        note("a tool or model failed during the session (see above); exit status 1", prog=PROG)
+        return EXIT_FAILURE
+    return status
+
+
+def _execute(args: argparse.Namespace) -> int:
     path = agent_path(args.agent)
     state = parse_state(args.state)
     model = resolve_model_option(args.model) if args.model else None

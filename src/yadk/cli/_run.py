@@ -14,6 +14,7 @@ from yadk.agents import BaseAgent
 from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
 from yadk.cli._common import (
     EXIT_FAILURE,
+    EXIT_OK,
     EXIT_USAGE,
     CommandError,
     agent_path,
@@ -23,6 +24,7 @@ from yadk.cli._common import (
     parse_state,
     resolve_model_option,
     set_model,
+    show_tracebacks,
 )
 from yadk.cli._conversation import (
     note,
@@ -32,6 +34,7 @@ from yadk.cli._conversation import (
     quiet_stdout,
     send_message,
 )
+from yadk.cli._failures import reporting_failures
 from yadk.cli._interactive import Conversation, terminal_loop
 from yadk.cli._prompt import TerminalPrompt
 from yadk.runner import Runner
@@ -45,6 +48,15 @@ PROMPT = "[user]: "
 
 
 def execute(args: argparse.Namespace) -> int:
+    with reporting_failures(PROG, verbose=show_tracebacks(args)) as failures:
+        status = _execute(args)
+    if failures.failures and status == EXIT_OK:
+        note("a tool or model failed during the run (see above); exit status 1")
+        return EXIT_FAILURE
+    return status
+
+
+def _execute(args: argparse.Namespace) -> int:
     if args.message is not None and args.replay is not None:
         raise CommandError("Cannot provide both MESSAGE and --replay.", exit_code=EXIT_USAGE)
     path = agent_path(args.agent)
