@@ -1,0 +1,257 @@
+// yadk web: the page's controller. Talks google-adk's api_server protocol (/list-apps,
+// /apps/{app}/users/{user}/sessions, /run_sse) plus yadk's /dev routes and /dev/events.
+import { AgentPanel } from "./agent.js";
+import { api, runSse, watchReloads } from "./api.js";
+import { Chat } from "./chat.js";
+import { h } from "./dom.js";
+import { Events } from "./events.js";
+import { ReloadView } from "./reload.js";
+import { RequestPanel } from "./request.js";
+import { StatePanel } from "./state.js";
+
+const $ = (id) => document.getElementById(id);
+const enc = encodeURIComponent;
+
+const ui = {
+  app: $("app"), user: $("user"), sessions: $("session-list"), message: $("message"), send: $("send"),
+  chat: new Chat($("messages")),
+  events: new Events($("panel-events")),
+  state: new StatePanel($("panel-state"), (delta) => applyState(delta)),
+  request: new RequestPanel($("panel-request")),
+  agent: new AgentPanel($("panel-agent")),
+  reload: new ReloadView($("reload"), $("diagnostics"), $("diagnostic-list")),
+};
+
+const current = { app: "", session: null, busy: false };
+
+function sessionsPath() {
+  return `/apps/${enc(current.app)}/users/${enc(ui.user.value.trim() || "user")}/sessions`;
+}
+
+function sessionPath(id = current.session.id) {
+  return `${sessionsPath()}/${enc(id)}`;
+}
+
+// --- tabs (arrow keys move between them, as the ARIA tabs pattern) ---------------------------
+function setupTabs() {
+  const tabs = [...document.querySelectorAll("[role=tab]")];
+  const select = (tab) => {
+    for (const other of tabs) {
+      const on = other === tab;
+      other.setAttribute("aria-selected", String(on));
+      other.tabIndex = on ? 0 : -1;
+      $(other.getAttribute("aria-controls")).hidden = !on;
+    }
+    tab.focus();
+  };
+  tabs.forEach((tab, i) => {
+    tab.addEventListener("click", () => select(tab));
+    tab.addEventListener("keydown", (e) => {
+      const moves = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 };
+      if (e.key in moves) {
+        e.preventDefault();
+        select(tabs[(moves[e.key] + tabs.length) % tabs.length]);
+      }
+    });
+  });
+}
+
+// --- sessions --------------------------------------------------------------------------------
+async function listSessions() {
+  const sessions = await api(sessionsPath());
+  sessions.sort((a, b) => (b.lastUpdateTime || 0) - (a.lastUpdateTime || 0));
+  ui.sessions.replaceChildren(...sessions.map((s) => h("li", {},
+    h("button", { type: "button", "aria-current": current.session && s.id === current.session.id ? "true" : "false", title: s.id, onclick: () => openSession(s.id) }, s.id))));
+  return sessions;
+}
+
+async function newSession() {
+  const session = await api(sessionsPath(), { method: "POST", body: {} });
+  await openSession(session.id);
+}
+
+async function deleteSession() {
+  if (!current.session) return;
+  await api(sessionPath(), { method: "DELETE" });
+  current.session = null;
+  const left = await listSessions();
+  if (left.length) await openSession(left[0].id);
+  else await newSession();
+}
+
+async function exportSession() {
+  if (!current.session) return;
+  const session = await api(sessionPath());
+  const blob = new Blob([JSON.stringify(session, null, 2) + "\n"], { type: "application/json" });
+  const link = h("a", { href: URL.createObjectURL(blob), download: `${current.app}-${session.id}.json` });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+}
+
+async function openSession(id) {
+  const session = await api(sessionPath(id));
+  current.session = session;
+  ui.chat.clear();
+  for (const event of session.events || []) ui.chat.event(event);
+  await listSessions();
+  await refreshPanels(session);
+}
+
+// --- panels ----------------------------------------------------------------------------------
+function lastTurnChanges(events) {
+  const last = events.length ? events[events.length - 1].invocationId : null;
+  const changed = new Set();
+  for (const event of events) {
+    if (event.invocationId !== last) continue;
+    for (const key of Object.keys((event.actions && event.actions.stateDelta) || {})) changed.add(key);
+  }
+  return changed;
+}
+
+async function refreshPanels(session) {
+  const events = session.events || [];
+  const rendered = ui.events.show(events);
+  let invocations = [];
+  try {
+    invocations = (await api(`/dev/apps/${enc(current.app)}/users/${enc(session.userId)}/sessions/${enc(session.id)}/requests`)).invocations;
+  } catch (error) {
+    ui.request.root.replaceChildren(h("p", { class: "empty" }, `Requests unavailable: ${error.message}`));
+  }
+  const lastInvocation = events.length ? events[events.length - 1].invocationId : null;
+  const last = invocations.find((inv) => inv.invocationId === lastInvocation);
+  ui.state.show(session.state || {}, last ? last.tempState : {}, lastTurnChanges(events));
+  if (invocations.length) ui.request.show(invocations);
+  else if (!ui.request.root.childElementCount || invocations.length === 0) ui.request.show([]);
+  await rendered;
+}
+
+async function refreshSession() {
+  const session = await api(sessionPath());
+  current.session = session;
+  await refreshPanels(session);
+}
+
+async function applyState(delta) {
+  await api(sessionPath(), { method: "PATCH", body: { stateDelta: delta } });
+  await refreshSession();
+}
+
+async function refreshAgent() {
+  try {
+    ui.agent.show(await api(`/dev/apps/${enc(current.app)}/agent`));
+  } catch (error) {
+    ui.agent.unavailable(error.message);
+  }
+  try {
+    const found = await api(`/dev/apps/${enc(current.app)}/diagnostics`);
+    ui.reload.problems(found.diagnostics);
+  } catch {
+    // diagnostics are an extra; the page works without them
+  }
+}
+
+// --- the chat ----------------------------------------------------------------------------------
+async function send(text) {
+  if (current.busy || !current.session || !text.trim()) return;
+  current.busy = true;
+  ui.send.disabled = true;
+  ui.chat.user(text);
+  const body = {
+    appName: current.app,
+    userId: current.session.userId,
+    sessionId: current.session.id,
+    newMessage: { role: "user", parts: [{ text }] },
+    streaming: true,
+  };
+  try {
+    await runSse(body, (data) => {
+      if (data.error !== undefined && !data.author) ui.chat.error(typeof data.error === "string" ? data.error : JSON.stringify(data.error));
+      else ui.chat.event(data);
+    });
+  } catch (error) {
+    ui.chat.error(error.message);
+  } finally {
+    ui.chat.settle();
+    current.busy = false;
+    ui.send.disabled = false;
+  }
+  await refreshSession();
+}
+
+function setupComposer() {
+  $("composer").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = ui.message.value;
+    ui.message.value = "";
+    send(text);
+  });
+  ui.message.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      $("composer").requestSubmit();
+    }
+  });
+}
+
+// --- reloads -----------------------------------------------------------------------------------
+function reloadText(result) {
+  const files = result.files || [];
+  const ms = result.ms ?? result.milliseconds ?? result.durationMs ?? result.duration_ms;
+  const what = files.length ? files.map((f) => f.split("/").slice(-2).join("/")).join(", ") : "files";
+  const took = ms !== undefined ? ` in ${Math.round(ms)} ms` : "";
+  return `${result.app ? result.app + ": " : ""}${what}${took}`;
+}
+
+function onReload(result) {
+  const ok = result.ok ?? (result.status === "ok" || result.status === "reloaded");
+  if (result.app && result.app !== current.app) return;
+  if (ok) {
+    ui.reload.ok(`reloaded ${reloadText(result)}`);
+    refreshAgent();
+  } else {
+    ui.reload.failed(`reload failed ${reloadText(result)}: the last good agent keeps answering`, result.diagnostics || []);
+  }
+}
+
+// --- start -------------------------------------------------------------------------------------
+async function selectApp(app) {
+  current.app = app;
+  current.session = null;
+  const params = new URLSearchParams(location.search);
+  params.set("app", app);
+  history.replaceState(null, "", `${location.pathname}?${params}`);
+  const sessions = await listSessions();
+  if (sessions.length) await openSession(sessions[0].id);
+  else await newSession();
+  await refreshAgent();
+}
+
+async function start() {
+  setupTabs();
+  setupComposer();
+  $("new-session").addEventListener("click", () => newSession().catch((e) => ui.chat.error(e.message)));
+  $("delete-session").addEventListener("click", () => deleteSession().catch((e) => ui.chat.error(e.message)));
+  $("export-session").addEventListener("click", () => exportSession().catch((e) => ui.chat.error(e.message)));
+  ui.app.addEventListener("change", () => selectApp(ui.app.value).catch((e) => ui.chat.error(e.message)));
+  ui.user.addEventListener("change", () => selectApp(current.app).catch((e) => ui.chat.error(e.message)));
+  watchReloads(onReload, () => { document.body.dataset.watching = "1"; });
+  const apps = await api("/list-apps");
+  ui.app.replaceChildren(...apps.map((name) => h("option", { value: name }, name)));
+  const wanted = new URLSearchParams(location.search).get("app");
+  const app = apps.includes(wanted) ? wanted : apps[0];
+  if (!app) {
+    ui.chat.error("No app is served: the folder holds no agent.");
+    return;
+  }
+  ui.app.value = app;
+  await selectApp(app);
+  ui.message.disabled = false;
+  ui.send.disabled = false;
+  ui.message.focus();
+  performance.mark("yadk-usable");
+  document.body.dataset.ready = "1";
+}
+
+start().catch((error) => ui.chat.error(`The page could not start: ${error.message}`));
