@@ -459,6 +459,55 @@ def _add_eval(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     )
 
 
+def _add_web(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = _subparser(
+        commands,
+        "web",
+        summary="the dev loop in the browser: serve --reload plus a UI at /",
+        description=(
+            "Serve the agents at PATH (an agent folder, or a folder of agent folders) with\n"
+            "reload, and a page at / to develop them: chat with streamed answers, the\n"
+            "session's events and state, the exact request of every model call, the agent\n"
+            "tree with file and line, and a notice for every reload (with the diagnostics of\n"
+            "a broken edit while the last good agent keeps answering). Prints the URL and\n"
+            "opens a browser. Only requests addressed to the printed host and sent by the\n"
+            "page itself are answered (DNS-rebinding and CSRF protection)."
+        ),
+        epilog=(
+            "examples:\n"
+            "  yadk web my_agent\n"
+            "  yadk web configs --port 8080 --no-browser\n"
+            "  yadk web configs --model scripted:turns.yaml --db :memory:\n"
+            '  yadk web configs --host 0.0.0.0 --token "$(openssl rand -hex 16)"'
+        ),
+    )
+    parser.add_argument(
+        "path", metavar="PATH", help="an agent folder, or a folder of agent folders"
+    )
+    parser.add_argument("--port", type=int, default=8000, help="port (default: 8000; 0: any free)")
+    parser.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default: 127.0.0.1); any other needs --token",
+    )
+    parser.add_argument(
+        "--model",
+        metavar="NAME",
+        help="use this model for every agent, e.g. scripted:turns.yaml or gemini-2.5-flash",
+    )
+    parser.add_argument(
+        "--db",
+        metavar="PATH_OR_URL",
+        help="session store: a SQLite file or URL, or :memory: (default: .yadk/sessions.db)",
+    )
+    parser.add_argument(
+        "--token", metavar="TOKEN", help="require this bearer token on the API (and in the URL)"
+    )
+    parser.add_argument(
+        "--no-browser", action="store_true", help="print the URL but do not open a browser"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The ``yadk`` argument parser with every command."""
     parser = argparse.ArgumentParser(
@@ -500,6 +549,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_serve(commands)
     _add_eval(commands)
     _add_db(commands)
+    _add_web(commands)
     return parser
 
 

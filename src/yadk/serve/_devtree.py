@@ -111,7 +111,7 @@ def _tools(agent: LlmAgent, doc: Document | None) -> dict[str, list[Node]]:
     """Tools, skills and example providers, in the order the loader builds them: the `tools:`
     entries, then the `skills:` toolset, then the `examples:` tool."""
     data = doc.data if doc is not None and isinstance(doc.data, dict) else {}
-    listed = data.get("tools") if isinstance(data.get("tools"), list) else []
+    listed: list[Any] = data["tools"] if isinstance(data.get("tools"), list) else []
     tools: list[Node] = []
     skills: list[Node] = []
     examples: list[Node] = []
@@ -164,7 +164,8 @@ def _skill_nodes(toolset: SkillToolset, where: dict[str, Any]) -> list[Node]:
 def _example_node(tool: ExampleTool, where: dict[str, Any]) -> Node:
     provider = tool.provider
     if provider is None:
-        node: Node = {"kind": "static", "count": len(tool.examples)}
+        static = tool.examples
+        node: Node = {"kind": "static", "count": len(static) if isinstance(static, list) else 0}
     else:
         node = {"kind": type(provider).__name__, "code": _code_location(provider)}
     node.update(where or node.get("code", {}))

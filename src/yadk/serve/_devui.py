@@ -1,15 +1,16 @@
-"""The web UI's own routes, next to the api_server protocol: the page and its assets, and the
+"""The web UI's routes, next to the api_server protocol: the page and its assets, and the
 ``/dev/...`` data the protocol does not carry (the agent tree, the current diagnostics, the exact
 model requests of recent turns).
-
-``web_routes(apps, recorder)`` returns Starlette routes that ``create_app`` mounts when it serves
-the UI; ``apps`` is anything with the ``DevApps`` methods (the serve layer's app registry).
 
     GET /                                                     the page (index.html)
     GET /web/{file}                                           its ES modules and CSS
     GET /dev/apps/{app}/agent                                 agent tree, file:line of each part
     GET /dev/apps/{app}/diagnostics                           {"ok", "diagnostics": [...]}
     GET /dev/apps/{app}/users/{user}/sessions/{id}/requests   {"invocations": [...]}
+
+The page and its assets hold no data, so they are served in front of the token check (a browser
+cannot add a header to the address it opens); the ``/dev`` data routes sit behind it, with the
+rest of the API.
 """
 
 from __future__ import annotations
@@ -18,20 +19,21 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
-from starlette.routing import BaseRoute, Mount, Route
-from starlette.staticfiles import StaticFiles
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
 
 from yadk.serve._devrequests import RequestRecorder
 from yadk.serve._devtree import agent_tree
 
 if TYPE_CHECKING:
-    from yadk.config import Diagnostic, LoadedAgent
+    from yadk.config import LoadedAgent
 
-__all__ = ["WEB_DIR", "DevApps", "diagnostic_json", "web_routes"]
+__all__ = ["WEB_DIR", "DevApps", "WebPage", "dev_routes"]
 
 WEB_DIR = Path(__file__).parent / "web"
-_NO_CACHE = {"Cache-Control": "no-cache"}
+ASSETS = frozenset({"app.js", "api.js", "agent.js", "chat.js", "dom.js", "events.js", "reload.js"})
+ASSETS |= {"request.js", "state.js", "style.css"}
+_TYPES = {".js": b"text/javascript; charset=utf-8", ".css": b"text/css; charset=utf-8"}
 
 
 class DevApps(Protocol):
@@ -43,26 +45,18 @@ class DevApps(Protocol):
     def loaded(self, app: str) -> LoadedAgent | None:
         """The agent serving ``app`` now (the last good one after a failed reload)."""
 
-    def diagnostics(self, app: str) -> list[Diagnostic]:
-        """The problems of ``app``'s files as of the latest (re)load: errors that keep the last
-        good agent in place, and warnings."""
+    def diagnostics(self, app: str) -> list[dict[str, Any]]:
+        """The problems of ``app``'s files as of the latest (re)load, as JSON: errors that keep
+        the last good agent in place (or keep the app down), and warnings."""
 
 
-def diagnostic_json(diagnostic: Diagnostic) -> dict[str, Any]:
-    """A diagnostic as the page shows it: its fields plus ``location`` (``file:line:col``)."""
-    return {**diagnostic.to_dict(), "location": diagnostic.location()}
-
-
-def web_routes(apps: DevApps, recorder: RequestRecorder) -> list[BaseRoute]:
-    """The page, its assets and the ``/dev/...`` data routes."""
+def dev_routes(apps: DevApps, recorder: RequestRecorder) -> list[Route]:
+    """The ``/dev/...`` data routes."""
 
     def unknown(app: str) -> Response | None:
         if app in apps.app_names():
             return None
         return JSONResponse({"detail": f"App not found: {app!r}"}, status_code=404)
-
-    async def index(request: Request) -> Response:
-        return FileResponse(WEB_DIR / "index.html", headers=_NO_CACHE)
 
     async def agent(request: Request) -> Response:
         app = request.path_params["app"]
@@ -80,11 +74,9 @@ def web_routes(apps: DevApps, recorder: RequestRecorder) -> list[BaseRoute]:
         app = request.path_params["app"]
         if (missing := unknown(app)) is not None:
             return missing
-        found = apps.diagnostics(app)
-        ok = not any(d.is_error for d in found)
-        return JSONResponse(
-            {"app": app, "ok": ok, "diagnostics": [diagnostic_json(d) for d in found]}
-        )
+        found = [{**d, "location": _location(d)} for d in apps.diagnostics(app)]
+        ok = not any(d.get("severity") == "error" for d in found)
+        return JSONResponse({"app": app, "ok": ok, "diagnostics": found})
 
     async def requests(request: Request) -> Response:
         params = request.path_params
@@ -94,11 +86,65 @@ def web_routes(apps: DevApps, recorder: RequestRecorder) -> list[BaseRoute]:
         return JSONResponse({"invocations": invocations})
 
     return [
-        Route("/", index, methods=["GET"]),
-        Mount("/web", app=StaticFiles(directory=WEB_DIR), name="web"),
         Route("/dev/apps/{app}/agent", agent, methods=["GET"]),
         Route("/dev/apps/{app}/diagnostics", diagnostics, methods=["GET"]),
         Route(
             "/dev/apps/{app}/users/{user}/sessions/{session}/requests", requests, methods=["GET"]
         ),
     ]
+
+
+def _read_asset(name: str) -> tuple[bytes, bytes]:
+    kind = _TYPES.get(Path(name).suffix, b"text/html; charset=utf-8")
+    return (WEB_DIR / name).read_bytes(), kind
+
+
+def _location(diagnostic: dict[str, Any]) -> str:
+    line, column = diagnostic.get("line") or 0, diagnostic.get("column") or 0
+    path = str(diagnostic.get("path", ""))
+    return f"{path}:{line}:{column}" if line else path
+
+
+class WebPage:
+    """ASGI: answers ``GET /`` and ``GET /web/{asset}`` from the package's files, passes every
+    other request to ``app``. Assets are a fixed list, never a path taken from the URL."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        # A few small files, read once when the app is built (never on the event loop).
+        self._files = {name: _read_asset(name) for name in ASSETS | {"index.html"}}
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["method"] in ("GET", "HEAD"):
+            path = scope["path"]
+            name = "index.html" if path == "/" else path.removeprefix("/web/")
+            if name == "index.html" or (path.startswith("/web/") and name in ASSETS):
+                await self._file(name, scope, send)
+                return
+        await self.app(scope, receive, send)
+
+    async def _file(self, name: str, scope: dict[str, Any], send: Any) -> None:
+        body, kind = self._files[name]
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [
+                    (b"content-type", kind),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"cache-control", b"no-cache"),
+                    (b"x-content-type-options", b"nosniff"),
+                    (b"content-security-policy", _CSP),
+                ],
+            }
+        )
+        await send(
+            {"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body}
+        )
+
+
+# The page runs only its own scripts and talks only to its own server.
+_CSP = (
+    b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+    b" connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+)

@@ -156,6 +156,7 @@ async function refreshAgent() {
 async function send(text) {
   if (current.busy || !current.session || !text.trim()) return;
   current.busy = true;
+  document.body.dataset.busy = "1";
   ui.send.disabled = true;
   ui.chat.user(text);
   const body = {
@@ -177,7 +178,11 @@ async function send(text) {
     current.busy = false;
     ui.send.disabled = false;
   }
-  await refreshSession();
+  try {
+    await refreshSession();
+  } finally {
+    document.body.dataset.busy = "0"; // the turn and the panels are done (tests wait for this)
+  }
 }
 
 function setupComposer() {
@@ -204,8 +209,15 @@ function reloadText(result) {
   return `${result.app ? result.app + ": " : ""}${what}${took}`;
 }
 
+// /dev/events: first {"type": "hello", "apps": [{name, ok, error?, diagnostics?}]}, then one
+// result per reload: {app, ok, files, ms, error?, diagnostics?}.
 function onReload(result) {
-  const ok = result.ok ?? (result.status === "ok" || result.status === "reloaded");
+  if (result.type === "hello") {
+    const mine = (result.apps || []).find((app) => app.name === current.app);
+    if (mine && !mine.ok) ui.reload.failed(`${mine.name} did not load: ${mine.error}`, mine.diagnostics || []);
+    return;
+  }
+  const ok = result.ok === true;
   if (result.app && result.app !== current.app) return;
   if (ok) {
     ui.reload.ok(`reloaded ${reloadText(result)}`);
