@@ -123,8 +123,10 @@ class ConsoleErrors:
             self.errors.append(f"console.{message.type}: {message.text}")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    """Chromium for one test module: playwright's sync API keeps an event loop running while
+    it is open, which the asyncio tests of other modules must not find."""
     executable = require_chromium()
     from playwright.sync_api import sync_playwright
 

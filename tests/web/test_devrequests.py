@@ -28,7 +28,14 @@ async def test_every_model_call_of_a_turn_is_recorded_as_sent(desk: Path) -> Non
 
     await _turn(runner, session.id, "hello, my name is Ada")
 
-    [turn] = recorder.invocations("desk", "u", session.id)
+    [brief] = recorder.invocations("desk", "u", session.id)
+    assert [(c["index"], c["model"], c["contents"]) for c in brief["calls"]] == [
+        (1, "scripted:scripted.yaml", 2),  # the message and the instruction block
+        (2, "scripted:scripted.yaml", 4),  # plus the tool call and its result
+    ]
+    assert "request" not in brief["calls"][0]
+    turn = recorder.invocation("desk", "u", session.id, brief["invocationId"])
+    assert turn is not None
     assert [c["index"] for c in turn["calls"]] == [1, 2]  # the tool call, then the answer
     first, second = turn["calls"]
     assert first["agent"] == "desk"
@@ -82,8 +89,15 @@ async def test_usage_is_the_models_own_and_a_callback_answer_is_not_a_model_call
     session = await sessions.create_session(app_name="app", user_id="u")
     for text in ("one", "two", "three"):
         await _turn(runner, session.id, text)
-    turns = recorder.invocations("app", "u", session.id)
-    assert len(turns) == 2  # keep=2: the oldest turn was dropped
+    briefs = recorder.invocations("app", "u", session.id)
+    assert len(briefs) == 2  # keep=2: the oldest turn was dropped
+    turns = [recorder.invocation("app", "u", session.id, b["invocationId"]) for b in briefs]
+    assert recorder.invocation("app", "u", session.id, "e-unknown") is None
+    assert briefs[-1]["calls"][0]["usage"] == {
+        "prompt_token_count": 12,
+        "candidates_token_count": 1,
+    }
+    assert turns[-1] is not None
     assert turns[-1]["calls"][0]["usage"] == {"prompt_token_count": 12, "candidates_token_count": 1}
     assert turns[-1]["calls"][0]["request"]["contents"][-1]["parts"] == [{"text": "three"}]
     assert turns[-1]["calls"][0]["systemSegments"] == [

@@ -31,13 +31,23 @@ class _Invocation:
     calls: list[dict[str, Any]] = field(default_factory=list)
     temp_state: dict[str, Any] = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self, *, full: bool = True) -> dict[str, Any]:
+        """Everything, or (``full=False``) each call without its request: a list of turns
+        stays small however long the session's history has grown."""
+        calls = self.calls if full else [_summary(c) for c in self.calls]
         return {
             "invocationId": self.invocation_id,
             "started": self.started,
-            "calls": self.calls,
+            "calls": calls,
             "tempState": self.temp_state,
         }
+
+
+def _summary(call: dict[str, Any]) -> dict[str, Any]:
+    brief = {k: v for k, v in call.items() if k not in ("request", "systemSegments")}
+    brief["model"] = call["request"]["model"]
+    brief["contents"] = len(call["request"]["contents"])
+    return brief
 
 
 def instruction_segments(system_instruction: str, static_text: str) -> list[dict[str, str]]:
@@ -90,9 +100,16 @@ class RequestRecorder:
             agent.after_model_callback = [self._after, *after]
 
     def invocations(self, app: str, user: str, session: str) -> list[dict[str, Any]]:
-        """The recorded invocations of a session, oldest first."""
+        """The recorded invocations of a session, oldest first, without the requests."""
         found = self._sessions.get((app, user, session))
-        return [inv.to_dict() for inv in found.values()] if found else []
+        return [inv.to_dict(full=False) for inv in found.values()] if found else []
+
+    def invocation(
+        self, app: str, user: str, session: str, invocation_id: str
+    ) -> dict[str, Any] | None:
+        """One recorded invocation with every request, or ``None``."""
+        found = self._sessions.get((app, user, session), {}).get(invocation_id)
+        return found.to_dict() if found is not None else None
 
     def forget(self, app: str, user: str, session: str) -> None:
         self._sessions.pop((app, user, session), None)

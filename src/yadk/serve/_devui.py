@@ -6,7 +6,8 @@ model requests of recent turns).
     GET /web/{file}                                           its ES modules and CSS
     GET /dev/apps/{app}/agent                                 agent tree, file:line of each part
     GET /dev/apps/{app}/diagnostics                           {"ok", "diagnostics": [...]}
-    GET /dev/apps/{app}/users/{user}/sessions/{id}/requests   {"invocations": [...]}
+    GET /dev/apps/{app}/users/{user}/sessions/{id}/requests   {"invocations": [...]}, briefly
+    GET /dev/apps/{app}/users/{user}/sessions/{id}/requests/{invocation}   one, every request
 
 The page and its assets hold no data, so they are served in front of the token check (a browser
 cannot add a header to the address it opens); the ``/dev`` data routes sit behind it, with the
@@ -85,11 +86,30 @@ def dev_routes(apps: DevApps, recorder: RequestRecorder) -> list[Route]:
         invocations = recorder.invocations(params["app"], params["user"], params["session"])
         return JSONResponse({"invocations": invocations})
 
+    async def invocation(request: Request) -> Response:
+        params = request.path_params
+        if (missing := unknown(params["app"])) is not None:
+            return missing
+        found = recorder.invocation(
+            params["app"], params["user"], params["session"], params["invocation"]
+        )
+        if found is None:
+            return JSONResponse(
+                {"detail": f"No recorded model calls for invocation {params['invocation']!r}."},
+                status_code=404,
+            )
+        return JSONResponse(found)
+
     return [
         Route("/dev/apps/{app}/agent", agent, methods=["GET"]),
         Route("/dev/apps/{app}/diagnostics", diagnostics, methods=["GET"]),
         Route(
             "/dev/apps/{app}/users/{user}/sessions/{session}/requests", requests, methods=["GET"]
+        ),
+        Route(
+            "/dev/apps/{app}/users/{user}/sessions/{session}/requests/{invocation}",
+            invocation,
+            methods=["GET"],
         ),
     ]
 

@@ -3,7 +3,7 @@
 import { AgentPanel } from "./agent.js";
 import { api, runSse, watchReloads } from "./api.js";
 import { Chat } from "./chat.js";
-import { h } from "./dom.js";
+import { h, nextFrame } from "./dom.js";
 import { Events } from "./events.js";
 import { ReloadView } from "./reload.js";
 import { RequestPanel } from "./request.js";
@@ -17,7 +17,7 @@ const ui = {
   chat: new Chat($("messages")),
   events: new Events($("panel-events")),
   state: new StatePanel($("panel-state"), (delta) => applyState(delta)),
-  request: new RequestPanel($("panel-request")),
+  request: new RequestPanel($("panel-request"), (id) => api(`${requestsPath()}/${enc(id)}`)),
   agent: new AgentPanel($("panel-agent")),
   reload: new ReloadView($("reload"), $("diagnostics"), $("diagnostic-list")),
 };
@@ -30,6 +30,10 @@ function sessionsPath() {
 
 function sessionPath(id = current.session.id) {
   return `${sessionsPath()}/${enc(id)}`;
+}
+
+function requestsPath(session = current.session) {
+  return `/dev/apps/${enc(current.app)}/users/${enc(session.userId)}/sessions/${enc(session.id)}/requests`;
 }
 
 // --- tabs (arrow keys move between them, as the ARIA tabs pattern) ---------------------------
@@ -57,17 +61,17 @@ function setupTabs() {
 }
 
 // --- sessions --------------------------------------------------------------------------------
-async function listSessions() {
-  const sessions = await api(sessionsPath());
+async function listSessions(early = null) {
+  const sessions = (early && (await early)) || (await api(sessionsPath()));
   sessions.sort((a, b) => (b.lastUpdateTime || 0) - (a.lastUpdateTime || 0));
   ui.sessions.replaceChildren(...sessions.map((s) => h("li", {},
-    h("button", { type: "button", "aria-current": current.session && s.id === current.session.id ? "true" : "false", title: s.id, onclick: () => openSession(s.id) }, s.id))));
+    h("button", { type: "button", "aria-current": current.session && s.id === current.session.id ? "true" : "false", title: s.id, onclick: () => openSession(s.id, true).catch((e) => ui.chat.error(e.message)) }, s.id))));
   return sessions;
 }
 
 async function newSession() {
   const session = await api(sessionsPath(), { method: "POST", body: {} });
-  await openSession(session.id);
+  return openSession(session.id);
 }
 
 async function deleteSession() {
@@ -75,7 +79,7 @@ async function deleteSession() {
   await api(sessionPath(), { method: "DELETE" });
   current.session = null;
   const left = await listSessions();
-  if (left.length) await openSession(left[0].id);
+  if (left.length) await openSession(left[0].id, left);
   else await newSession();
 }
 
@@ -90,13 +94,23 @@ async function exportSession() {
   setTimeout(() => URL.revokeObjectURL(link.href), 1000);
 }
 
-async function openSession(id) {
+// Opens a session: the conversation first (then the page is usable), the panels after.
+async function openSession(id, listed = null) {
   const session = await api(sessionPath(id));
   current.session = session;
-  ui.chat.clear();
-  for (const event of session.events || []) ui.chat.event(event);
-  await listSessions();
-  await refreshPanels(session);
+  await ui.chat.history(session.events || [], nextFrame);
+  markCurrent(listed);
+  return { panels: refreshPanels(session) };
+}
+
+function markCurrent(listed) {
+  if (!listed) {
+    listSessions().catch((e) => ui.chat.error(e.message));
+    return;
+  }
+  for (const button of ui.sessions.querySelectorAll("button")) {
+    button.setAttribute("aria-current", String(button.title === current.session.id));
+  }
 }
 
 // --- panels ----------------------------------------------------------------------------------
@@ -115,16 +129,14 @@ async function refreshPanels(session) {
   const rendered = ui.events.show(events);
   let invocations = [];
   try {
-    invocations = (await api(`/dev/apps/${enc(current.app)}/users/${enc(session.userId)}/sessions/${enc(session.id)}/requests`)).invocations;
+    invocations = (await api(requestsPath(session))).invocations;
   } catch (error) {
     ui.request.root.replaceChildren(h("p", { class: "empty" }, `Requests unavailable: ${error.message}`));
   }
   const lastInvocation = events.length ? events[events.length - 1].invocationId : null;
   const last = invocations.find((inv) => inv.invocationId === lastInvocation);
   ui.state.show(session.state || {}, last ? last.tempState : {}, lastTurnChanges(events));
-  if (invocations.length) ui.request.show(invocations);
-  else if (!ui.request.root.childElementCount || invocations.length === 0) ui.request.show([]);
-  await rendered;
+  await Promise.all([rendered, ui.request.show(invocations)]);
 }
 
 async function refreshSession() {
@@ -228,16 +240,17 @@ function onReload(result) {
 }
 
 // --- start -------------------------------------------------------------------------------------
-async function selectApp(app) {
+// Selects an app; resolves once its newest session is open (the rest keeps loading).
+async function selectApp(app, early = null) {
   current.app = app;
   current.session = null;
   const params = new URLSearchParams(location.search);
   params.set("app", app);
   history.replaceState(null, "", `${location.pathname}?${params}`);
-  const sessions = await listSessions();
-  if (sessions.length) await openSession(sessions[0].id);
-  else await newSession();
-  await refreshAgent();
+  const agent = refreshAgent();
+  const sessions = await listSessions(early);
+  const opened = sessions.length ? await openSession(sessions[0].id, sessions) : await newSession();
+  return { loaded: Promise.all([agent, opened.panels]) };
 }
 
 async function start() {
@@ -249,21 +262,27 @@ async function start() {
   ui.app.addEventListener("change", () => selectApp(ui.app.value).catch((e) => ui.chat.error(e.message)));
   ui.user.addEventListener("change", () => selectApp(current.app).catch((e) => ui.chat.error(e.message)));
   watchReloads(onReload, () => { document.body.dataset.watching = "1"; });
+  // The app in the address (the page puts it there) is fetched at once, beside the app list.
+  const wanted = new URLSearchParams(location.search).get("app");
+  const early = wanted
+    ? api(`/apps/${enc(wanted)}/users/${enc(ui.user.value.trim() || "user")}/sessions`).catch(() => null)
+    : null;
   const apps = await api("/list-apps");
   ui.app.replaceChildren(...apps.map((name) => h("option", { value: name }, name)));
-  const wanted = new URLSearchParams(location.search).get("app");
   const app = apps.includes(wanted) ? wanted : apps[0];
   if (!app) {
     ui.chat.error("No app is served: the folder holds no agent.");
     return;
   }
   ui.app.value = app;
-  await selectApp(app);
+  const selected = await selectApp(app, app === wanted ? early : null);
   ui.message.disabled = false;
   ui.send.disabled = false;
   ui.message.focus();
   performance.mark("yadk-usable");
   document.body.dataset.ready = "1";
+  await selected.loaded;
+  document.body.dataset.loaded = "1"; // every panel filled in (tests wait for this)
 }
 
 start().catch((error) => ui.chat.error(`The page could not start: ${error.message}`));

@@ -1,20 +1,19 @@
 // The conversation: user and agent messages, tool calls and results (collapsible), errors.
-import { h, json, short } from "./dom.js";
+import { h, json, lazyDetails, short } from "./dom.js";
 
 function textOf(parts) {
   return parts.filter((p) => p.text && !p.thought).map((p) => p.text).join("");
 }
 
+// Collapsed until opened; the JSON is built on the first opening.
 function callBlock(call) {
-  return h("details", { class: "tool-call" },
-    h("summary", {}, `call ${call.name}(${short(call.args || {}, 60)})`),
-    h("pre", {}, json(call.args || {})));
+  return lazyDetails(`call ${call.name}(${short(call.args || {}, 60)})`,
+    () => h("pre", {}, json(call.args || {})), { class: "tool-call" });
 }
 
 function resultBlock(response) {
-  return h("details", { class: "tool-result" },
-    h("summary", {}, `result of ${response.name}: ${short(response.response ?? {}, 60)}`),
-    h("pre", {}, json(response.response ?? {})));
+  return lazyDetails(`result of ${response.name}: ${short(response.response ?? {}, 60)}`,
+    () => h("pre", {}, json(response.response ?? {})), { class: "tool-result" });
 }
 
 export class Chat {
@@ -28,8 +27,28 @@ export class Chat {
     this.live.clear();
   }
 
+  // A session's history: built off-document in chunks, so a long session neither forces a
+  // layout per message nor holds the main thread for long.
+  async history(events, nextFrame) {
+    this.clear();
+    const target = this.root;
+    const CHUNK = 100;
+    for (let start = 0; start < events.length; start += CHUNK) {
+      if (start) await nextFrame();
+      const fragment = document.createDocumentFragment();
+      this.root = fragment;
+      try {
+        for (const event of events.slice(start, start + CHUNK)) if (!event.partial) this.event(event, false);
+      } finally {
+        this.root = target;
+      }
+      target.append(fragment);
+    }
+    this.scroll();
+  }
+
   scroll() {
-    this.root.scrollTop = this.root.scrollHeight;
+    if (this.root instanceof Element) this.root.scrollTop = this.root.scrollHeight;
   }
 
   user(text) {
@@ -43,7 +62,7 @@ export class Chat {
   }
 
   // An event from history or from /run_sse (camelCase, as google-adk's api_server sends it).
-  event(event) {
+  event(event, scroll = true) {
     const parts = (event.content && event.content.parts) || [];
     if (event.partial) {
       this.stream(event.author, textOf(parts));
@@ -76,7 +95,7 @@ export class Chat {
     if (event.errorCode || event.errorMessage) {
       this.error(`${event.author}: ${event.errorCode || "ERROR"}: ${event.errorMessage || ""}`);
     }
-    this.scroll();
+    if (scroll) this.scroll();
   }
 
   stream(author, text) {

@@ -36,10 +36,13 @@ export function lazyDetails(summary, build, attrs = {}) {
   return details;
 }
 
+const pad = (n, width = 2) => String(n).padStart(width, "0");
+
+// HH:MM:SS.mmm local time (toLocaleTimeString costs ~0.3 ms a call: too slow for 500 rows).
 export function time(seconds) {
   if (!seconds) return "";
   const d = new Date(seconds * 1000);
-  return d.toLocaleTimeString([], { hour12: false }) + "." + String(d.getMilliseconds()).padStart(3, "0");
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}.${pad(d.getMilliseconds(), 3)}`;
 }
 
 export function short(value, max = 80) {

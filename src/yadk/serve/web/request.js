@@ -21,6 +21,17 @@ function partText(part) {
   return part.text ?? JSON.stringify(part);
 }
 
+const SHOWN_CONTENTS = 40; // longer histories open on demand
+
+function contentsList(contents, dynamic) {
+  const build = () => h("ol", { class: "contents" }, contents.map((content, i) =>
+    h("li", { class: dynamic.has(i) ? "content-block dynamic" : "content-block", title: dynamic.has(i) ? "dynamic instruction block" : undefined },
+      h("strong", {}, `[${content.role || "?"}]${dynamic.has(i) ? " dynamic instruction" : ""}`),
+      h("pre", {}, (content.parts || []).map(partText).join("\n")))));
+  if (contents.length <= SHOWN_CONTENTS) return build();
+  return lazyDetails(`${contents.length} contents: show them`, build);
+}
+
 function call(record) {
   const request = record.request;
   const dynamic = new Set(record.dynamicContentIndexes || []);
@@ -34,10 +45,7 @@ function call(record) {
     h("div", { class: "system-instruction" }, (record.systemSegments || []).map((s) =>
       h("span", { class: `segment ${s.kind}`, "data-kind": s.kind, title: s.kind }, s.text))),
     h("h4", {}, `Contents (${request.contents.length})`),
-    h("ol", { class: "contents" }, request.contents.map((content, i) =>
-      h("li", { class: dynamic.has(i) ? "content-block dynamic" : "content-block", title: dynamic.has(i) ? "dynamic instruction block" : undefined },
-        h("strong", {}, `[${content.role || "?"}]${dynamic.has(i) ? " dynamic instruction" : ""}`),
-        h("pre", {}, (content.parts || []).map(partText).join("\n"))))),
+    contentsList(request.contents, dynamic),
     h("h4", {}, `Tools (${tools.length})`),
     tools.length ? h("ul", { class: "tools" }, tools.map((tool) =>
       h("li", {}, lazyDetails(`${tool.name}: ${(tool.description || "").split("\n")[0]}`, () => h("pre", {}, json(tool)))))) : h("p", { class: "empty" }, "(none)"),
@@ -46,11 +54,13 @@ function call(record) {
 }
 
 export class RequestPanel {
-  constructor(root) {
+  // load(invocationId) fetches one turn with every request.
+  constructor(root, load) {
     this.root = root;
+    this.load = load;
   }
 
-  show(invocations) {
+  async show(invocations) {
     if (!invocations.length) {
       this.root.replaceChildren(h("p", { class: "empty" }, "No model call yet in this session (since the server started)."));
       return;
@@ -59,12 +69,13 @@ export class RequestPanel {
       invocations.map((inv, i) => h("option", { value: String(i) }, `turn ${i + 1} · ${time(inv.started)} · ${inv.calls.length} call(s)`)));
     select.value = String(invocations.length - 1);
     const body = h("div");
-    const render = () => {
-      const inv = invocations[Number(select.value)];
+    const render = async () => {
+      const chosen = invocations[Number(select.value)];
+      const inv = await this.load(chosen.invocationId);
       body.replaceChildren(...(inv.calls.length ? inv.calls.map(call) : [h("p", { class: "empty" }, "No model call in this turn.")]));
     };
-    select.addEventListener("change", render);
-    render();
+    select.addEventListener("change", () => render().catch((e) => body.replaceChildren(h("p", { class: "empty" }, e.message))));
     this.root.replaceChildren(h("label", { class: "field" }, "Turn ", select), body);
+    await render();
   }
 }
