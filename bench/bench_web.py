@@ -88,7 +88,7 @@ def _wait_http(url: str, timeout: float = 60.0) -> None:
 
 @contextmanager
 def _process(command: list[str], cwd: Path, url: str) -> Iterator[None]:
-    log = open(cwd / "server.log", "w")  # noqa: SIM115 - closed below
+    log = open(cwd / "server.log", "w")
     process = subprocess.Popen(command, cwd=cwd, stdout=log, stderr=subprocess.STDOUT)
     try:
         _wait_http(url)
