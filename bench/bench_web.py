@@ -64,7 +64,7 @@ _USABLE_PROBE = """
 YADK_USABLE = "document.body && document.body.dataset.ready === '1'"
 ADK_USABLE = (
     "(() => { const box = document.querySelector('textarea.chat-input-box');"
-    " return !!box && !box.disabled && location.search.includes('session'); })()"
+    " return !!box && !box.disabled; })()"
 )
 
 
@@ -188,8 +188,22 @@ def _yadk_500_events(base: str) -> str:
     return session
 
 
-def _events_like_yadk(session: dict[str, Any]) -> list[dict[str, Any]]:
-    return [e for e in session["events"] if not e.get("partial")]
+def _portable(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events in the fields both servers accept on session creation."""
+    kept = []
+    for event in events:
+        if event.get("partial"):
+            continue
+        # adk's session creation refuses events with actions: content only, on both sides.
+        kept.append(
+            {
+                "invocationId": event["invocationId"],
+                "author": event["author"],
+                "timestamp": event["timestamp"],
+                "content": event.get("content"),
+            }
+        )
+    return kept
 
 
 def bench_yadk(browser: Any, runs: int, work: Path) -> dict[str, Any]:
@@ -210,7 +224,7 @@ def bench_yadk(browser: Any, runs: int, work: Path) -> dict[str, Any]:
     return {
         "load": load,
         "notice": notice,
-        "events": _events_like_yadk({"events": events}),
+        "events": _portable(events),
         "longest": longest,
         "finished": finished,
     }
@@ -232,18 +246,23 @@ def bench_adk(browser: Any, runs: int, work: Path, events: list[dict[str, Any]])
     base = f"http://127.0.0.1:{port}/"
     command = [ADK, "web", str(agents), "--port", str(port)]
     url = f"{base}dev-ui/?app=desk"
+    figures: dict[str, Any] = {"longest": None, "finished": None}
     with _process(command, work, f"{base}list-apps"):
-        load = _page_load(browser, url, ADK_USABLE, runs)
+        figures["load"] = _page_load(browser, url, ADK_USABLE, runs)
         created = httpx.post(
             f"{base}apps/desk/users/user/sessions", json={"events": events}, timeout=60
         )
-        created.raise_for_status()
+        if created.status_code != 200:
+            print(f"(adk web refused the 500-event session: {created.text[:300]})")
+            return figures
         session = created.json()["id"]
-        done = "document.querySelectorAll('.message-card, app-chat-message, .event-row').length > 0"
+        # Its chat shows a bubble per message and per answer (250 here) once the session is in.
+        done = "document.querySelectorAll('app-content-bubble').length >= 250"
         longest, finished = _long_session(
             browser, f"{url}&session={session}&userId=user", ADK_USABLE, done
         )
-    return {"load": load, "longest": longest, "finished": finished}
+    figures.update(longest=longest, finished=finished)
+    return figures
 
 
 def _line(label: str, yadk: float, adk: float | None, unit: str, target: str) -> None:
@@ -290,14 +309,14 @@ def main() -> None:
     _line(
         f"{len(yadk['events'])}-event session: longest task, ms",
         yadk["longest"],
-        adk["longest"] if adk else None,
+        adk["longest"] if adk and adk["longest"] is not None else None,
         "ms",
         "<= 100",
     )
     _line(
         f"{len(yadk['events'])}-event session: page ready, ms",
         yadk["finished"],
-        adk["finished"] if adk else None,
+        adk["finished"] if adk and adk["finished"] is not None else None,
         "ms",
         "timeline complete",
     )

@@ -3,7 +3,7 @@
 
 Chromium is found as ``$YADK_CHROMIUM``, ``chromium`` or ``chromium-browser`` on PATH. When it is
 missing the browser tests skip, except where ``YADK_REQUIRE_BROWSER=1`` (``.ci/run`` sets it once
-Chromium is installed): there a missing browser fails them.
+``scripts/ensure-chromium`` installed Chromium): there a missing browser fails them.
 """
 
 from __future__ import annotations
@@ -40,7 +40,8 @@ def require_chromium() -> str:
     reason = "Chromium is not installed (apt-get install chromium, or set YADK_CHROMIUM)"
     if os.environ.get("YADK_REQUIRE_BROWSER") == "1":
         pytest.fail(f"{reason}; YADK_REQUIRE_BROWSER=1 says the browser tests must run")
-    pytest.skip(reason)
+    why = os.environ.get("YADK_BROWSER_UNAVAILABLE")  # set by scripts/ensure-chromium
+    pytest.skip(f"{reason}: {why}" if why else reason)
 
 
 @dataclass
@@ -62,6 +63,16 @@ class WebServer:
         assert self.process.stdout is not None
         for line in self.process.stdout:
             self.output.append(line.rstrip("\n"))
+
+    def line_with(self, text: str, timeout: float = 10.0) -> str:
+        """The first line of output holding ``text``, waiting for it to be printed."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in list(self.output):
+                if text in line:
+                    return line
+            time.sleep(0.05)
+        raise AssertionError(f"no {text!r} in the output:\n" + "\n".join(self.output))
 
     def stop(self) -> None:
         if self.process.poll() is None:
@@ -166,18 +177,24 @@ def _forget_desk_modules() -> None:
 
 
 @pytest.fixture
-def web(desk: Path) -> Iterator[Callable[..., WebServer]]:
-    """Starts ``yadk web`` on the folder of agents holding ``desk`` (stopped after the test)."""
+def web_at() -> Iterator[Callable[..., WebServer]]:
+    """Starts ``yadk web PATH ...`` (stopped after the test)."""
     started: list[WebServer] = []
 
-    def start(*extra: str) -> WebServer:
-        server = start_web(desk.parent, *extra)
+    def start(path: Path, *extra: str) -> WebServer:
+        server = start_web(path, *extra)
         started.append(server)
         return server
 
     yield start
     for server in started:
         server.stop()
+
+
+@pytest.fixture
+def web(desk: Path, web_at: Callable[..., WebServer]) -> Callable[..., WebServer]:
+    """Starts ``yadk web`` on the folder of agents holding ``desk``."""
+    return lambda *extra: web_at(desk.parent, *extra)
 
 
 class Page:

@@ -248,3 +248,41 @@ def test_the_server_refuses_other_hosts_and_origins(web: Callable[..., WebServer
         )
         assert forged.status_code == 403
         assert "Origin 'http://attacker.example'" in forged.json()["detail"]
+
+
+def test_with_a_token_the_page_takes_it_from_the_printed_url(
+    web: Callable[..., WebServer], tab: Callable[..., Page]
+) -> None:
+    server = web("--token", "s3cret-token")
+    printed = server.line_with("#token=")
+    assert f"open {server.url}#token=s3cret-token" in printed
+    with httpx.Client(base_url=server.url) as client:
+        assert client.get("/").status_code == 200  # the page holds no data
+        assert client.get("/web/app.js").status_code == 200
+        assert client.get("/list-apps").status_code == 401
+        assert client.get("/dev/apps/desk/agent").status_code == 401
+        headers = {"Authorization": "Bearer s3cret-token"}
+        assert client.get("/dev/apps/desk/agent", headers=headers).status_code == 200
+    page = tab()
+    page.open(f"{server.url}#token=s3cret-token")
+    assert "token" not in page.page.url  # taken out of the address bar and history
+    page.send("Hello, my name is Ada")
+    page.answer(WELCOME)
+    page.page.reload()  # kept for the tab
+    page.page.wait_for_selector("body[data-loaded='1']")
+    assert WELCOME in page.page.locator(".msg.agent .text").last.inner_text()
+
+
+def test_the_readme_example_serves_the_demo_agents(
+    web_at: Callable[..., WebServer], tab: Callable[..., Page], tmp_path: Path
+) -> None:
+    configs = Path(__file__).parents[2] / "configs"
+    server = web_at(configs, "--db", str(tmp_path / "sessions.db"))
+    assert server.line_with("serving").endswith(f"serving {configs} at {server.url}")
+    with httpx.Client(base_url=server.url) as client:
+        assert client.get("/list-apps").json() == ["research_desk", "support_desk", "trip_planner"]
+    page = tab()
+    page.open(server.url + "?app=support_desk")
+    assert page.page.get_by_role("combobox", name="App").input_value() == "support_desk"
+    agent = page.tab("Agent")
+    agent.locator("li[data-agent='refunds']").wait_for()

@@ -13,7 +13,9 @@ from typing import Any
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import Response
 
+from yadk.agents import BaseAgent
 from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
+from yadk.models import BaseLlm
 from yadk.reload import ChangeSource, WatchfilesChanges
 from yadk.serve._apps import Apps
 from yadk.serve._artifacts import artifact_routes
@@ -50,6 +52,8 @@ def create_app(
     max_body: int = MAX_BODY,
     routers: Iterable[RouterFactory] = (),
     watcher: Callable[[], ChangeSource] = WatchfilesChanges,
+    model: BaseLlm | None = None,
+    on_agent: Callable[[BaseAgent], None] | None = None,
 ) -> Any:
     """The ASGI app serving the agents at ``path`` (an agent folder, or a folder of them).
 
@@ -59,6 +63,8 @@ def create_app(
     ``Authorization: Bearer TOKEN`` on every route but ``/health``; ``allow_origins`` enables
     CORS for those origins only. A turn on a busy session waits up to ``busy_wait`` seconds,
     then gets 409. ``routers`` add routes (each factory receives the ``Served`` state).
+    ``model`` replaces every agent's model; ``on_agent`` is called with each agent loaded (at
+    start or by a reload) before it serves.
     """
     from yadk import __version__
 
@@ -78,6 +84,8 @@ def create_app(
         artifact_service=artifact_service,
         reload=reload,
         watcher=watcher,
+        model=model,
+        on_agent=on_agent,
     )
     served = Served(apps, SessionLocks(wait=busy_wait))
 

@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from yadk.agents import BaseAgent
 from yadk.artifacts import BaseArtifactService
 from yadk.config import resolve_config_path
 from yadk.errors import AgentLoadError, ConfigError
+from yadk.models import BaseLlm
 from yadk.reload import AgentReloader, ChangeSource, Reload, WatchFailed, WatchfilesChanges
 from yadk.reload._reloader import shown_names
 from yadk.runner import Runner
@@ -91,8 +93,14 @@ class Apps:
         reload: bool = False,
         watcher: Callable[[], ChangeSource] = WatchfilesChanges,
         poll_interval: float = 0.25,
+        model: BaseLlm | None = None,
+        on_agent: Callable[[BaseAgent], None] | None = None,
     ) -> None:
         self.path = Path(os.path.abspath(path))
+        # ``model`` replaces every agent's model; ``on_agent`` sees each agent loaded, at start
+        # or by a reload, before it serves a turn (the web UI records its model calls).
+        self.model = model
+        self.on_agent = on_agent
         self.session_service = session_service
         self.artifact_service = artifact_service
         self.reload = reload
@@ -112,7 +120,7 @@ class Apps:
 
     def _load(self, app: App) -> None:
         try:
-            app.reloader = AgentReloader(app.folder)
+            app.reloader = AgentReloader(app.folder, model=self.model)
         except AgentLoadError as exc:
             app.failure = exc
             logger.error("app %s did not load: %s", app.name, exc.message)
@@ -120,6 +128,8 @@ class Apps:
                 logger.error("%s", line)
             return
         app.failure = None
+        if self.on_agent is not None:
+            self.on_agent(app.reloader.agent)
         app.runner = Runner(
             app_name=app.name,
             agent=app.reloader.agent,
@@ -197,6 +207,8 @@ class Apps:
             return self._first_load(app, changed)
         outcome = app.reloader.reload(changed)
         if outcome.ok and app.runner is not None:
+            if self.on_agent is not None:
+                self.on_agent(app.reloader.agent)
             app.runner.agent = app.reloader.agent
         return self._report(app, outcome)
 

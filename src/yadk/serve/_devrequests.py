@@ -108,7 +108,8 @@ class RequestRecorder:
         self, app: str, user: str, session: str, invocation_id: str
     ) -> dict[str, Any] | None:
         """One recorded invocation with every request, or ``None``."""
-        found = self._sessions.get((app, user, session), {}).get(invocation_id)
+        per_session = self._sessions.get((app, user, session))
+        found = per_session.get(invocation_id) if per_session is not None else None
         return found.to_dict() if found is not None else None
 
     def forget(self, app: str, user: str, session: str) -> None:

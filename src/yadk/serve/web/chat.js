@@ -32,7 +32,7 @@ export class Chat {
   async history(events, nextFrame) {
     this.clear();
     const target = this.root;
-    const CHUNK = 100;
+    const CHUNK = 50;
     for (let start = 0; start < events.length; start += CHUNK) {
       if (start) await nextFrame();
       const fragment = document.createDocumentFragment();

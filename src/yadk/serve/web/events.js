@@ -1,7 +1,7 @@
 // The Events panel: the session's timeline, each event expandable to its JSON.
 import { h, jsonBlock, lazyDetails, nextFrame, short, time } from "./dom.js";
 
-const CHUNK = 100; // rows per task: a 500-event session renders without a long task
+const CHUNK = 50; // rows per task: a 500-event session renders without a long task
 
 function badges(event) {
   const found = [];
