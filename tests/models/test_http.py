@@ -278,3 +278,24 @@ async def test_shared_clients_per_loop_closed_with_it() -> None:
     await close_clients()
     assert all(c.is_closed for c in [*busy, own])
     assert await client_for() is not first
+
+
+async def test_the_event_loop_keeps_ticking_during_a_slow_call(server: FakeServer) -> None:
+    server.reply(ANSWER, delay=1.5)
+    lags: list[float] = []
+    done = asyncio.Event()
+
+    async def tick() -> None:
+        while not done.is_set():
+            start = time.perf_counter()
+            await asyncio.sleep(0.01)
+            lags.append(time.perf_counter() - start - 0.01)
+
+    ticker = asyncio.create_task(tick())
+    try:
+        assert await ask(local(server)) == "ok"
+    finally:
+        done.set()
+        await ticker
+    assert len(lags) > 20
+    assert max(lags) < 0.5  # a blocking request would freeze the loop for 1.5 s

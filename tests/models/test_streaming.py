@@ -14,6 +14,7 @@ from tests.models.conftest import sse
 from yadk import LlmAgent, Runner
 from yadk.agents import RunConfig
 from yadk.errors import ModelError
+from yadk.events import Event
 from yadk.models import Gemini, LlmRequest, LlmResponse, OpenAIChat
 from yadk.models._sse import SseDecoder, SseEvent
 from yadk.types import Content, FunctionCall, Part, UserContent
@@ -330,3 +331,36 @@ def test_sse_decoder(pieces: list[bytes], expected: list[SseEvent]) -> None:
     decoder = SseDecoder()
     events = [event for piece in pieces for event in decoder.feed(piece)]
     assert events == expected
+
+
+@pytest.mark.parametrize("streaming", [True, False])
+async def test_cancelling_an_invocation_closes_the_model_request(
+    server: FakeServer, streaming: bool
+) -> None:
+    if streaming:
+        server.reply(chunks=sse(*(chunk({"content": "word "}) for _ in range(200))), interval=0.05)
+    else:
+        server.reply({"choices": []}, delay=10)
+    agent = LlmAgent(name="talker", model=OpenAIChat("m", base_url=server.url, retries=0))
+    runner = Runner(app_name="app", agent=agent)
+    session = await runner.session_service.create_session(app_name="app", user_id="u")
+    seen: list[Event] = []
+
+    async def invoke() -> None:
+        async for event in runner.run_async(
+            user_id="u",
+            session_id=session.id,
+            new_message="Talk to me.",
+            run_config=RunConfig(streaming=streaming),
+        ):
+            seen.append(event)
+
+    task = asyncio.create_task(invoke())
+    while not (seen[1:] if streaming else server.requests):
+        await asyncio.sleep(0.01)
+    started = time.perf_counter()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await asyncio.to_thread(server.disconnected.wait, 5)
+    assert time.perf_counter() - started < 5  # the answer was 10 s away
