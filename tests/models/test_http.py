@@ -96,16 +96,31 @@ async def test_unsupported_scheme(server: FakeServer) -> None:
 
 async def test_connection_reset_is_retried(server: FakeServer) -> None:
     server.reply(reset=True)
+    server.reply(reset=True)
     server.reply(ANSWER)
     assert await ask(local(server, retries=1, retry_delay=0)) == "ok"
+    assert len(server.requests) == 3
+
+
+async def test_a_reset_is_sent_again_once_even_without_retries(server: FakeServer) -> None:
+    # What a kept-alive connection closed by the server looks like: one free second try.
+    server.reply(reset=True)
+    server.reply(ANSWER)
+    assert await ask(local(server)) == "ok"
     assert len(server.requests) == 2
 
 
 async def test_connection_reset_without_retries(server: FakeServer) -> None:
     server.reply(reset=True)
+    server.reply(reset=True)
+    server.reply(ANSWER)
     message = await failure(local(server))
-    assert message.startswith(f"{SERVICE} at {server.url}: cannot connect to {server.url}: ")
+    assert message.startswith(
+        f"{SERVICE} at {server.url}: the connection to {server.url} broke before an answer"
+        " arrived: "
+    )
     assert message.endswith(". Is the server running and reachable?")
+    assert len(server.requests) == 2
 
 
 def test_backoff_doubles_with_jitter() -> None:

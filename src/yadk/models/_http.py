@@ -38,7 +38,10 @@ logger = logging.getLogger("yadk.models")
 
 _RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504, 529})  # 529: Anthropic overloaded
 # Failures before any answer arrived: the request can be sent again as it is.
-_RETRY_ERRORS = (httpx.ConnectError, httpx.ConnectTimeout, httpx.RemoteProtocolError)
+_RETRY_ERRORS = (httpx.NetworkError, httpx.ConnectTimeout, httpx.RemoteProtocolError)
+# What a kept-alive connection the server has just closed looks like when it is reused: sent
+# again at once on a new connection, once per call, without counting as a retry.
+_STALE_ERRORS = (httpx.WriteError, httpx.ReadError, httpx.RemoteProtocolError)
 _T = TypeVar("_T")
 
 Hint = Callable[[int, str], str]
@@ -116,12 +119,17 @@ async def _open(call: Call, deadline_at: float) -> httpx.Response:
     )
     retries = call.settings.retries
     attempt = 0
+    stale_retried = False
     while True:
         attempt += 1
         logger.debug("POST %s (%s, attempt %d)", call.url, call.service, attempt)
         try:
             response = await _within(call, deadline_at, call.client.send(request, stream=True))
         except _RETRY_ERRORS as exc:
+            if isinstance(exc, _STALE_ERRORS) and not stale_retried:
+                stale_retried = True
+                attempt -= 1
+                continue
             if attempt <= retries:
                 logger.info("%s: %s, retrying", call.service, _reason(exc))
                 await _within(call, deadline_at, asyncio.sleep(_backoff(call, attempt)))
@@ -240,8 +248,14 @@ def _size_message(call: Call) -> str:
 
 def _connect_message(call: Call, exc: Exception) -> str:
     parts = urllib.parse.urlsplit(call.url)
+    where = f"{parts.scheme}://{parts.netloc}"
+    if isinstance(exc, (httpx.WriteError, httpx.ReadError, httpx.RemoteProtocolError)):
+        return (
+            f"{call.service}: the connection to {where} broke before an answer arrived:"
+            f" {_reason(exc)}. Is the server running and reachable?"
+        )
     return (
-        f"{call.service}: cannot connect to {parts.scheme}://{parts.netloc}: {_reason(exc)}."
+        f"{call.service}: cannot connect to {where}: {_reason(exc)}."
         " Is the server running and reachable?"
     )
 
