@@ -81,6 +81,7 @@ CONTRACT: dict[str, set[str]] = {
         "ToolExecutionError",
         "ToolErrorType",
         "MCPToolset",
+        "LongRunningFunctionTool",
         "exit_loop",
         "transfer_to_agent",
     },

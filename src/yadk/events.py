@@ -60,6 +60,9 @@ class Event(BaseModel):
     error_message: str | None = None
     custom_metadata: dict[str, Any] | None = None
     usage_metadata: dict[str, Any] | None = None  # the model call's token counts
+    # Ids of this event's function calls to long-running tools: their final responses arrive
+    # later, in a message from the user (google-adk's human-in-the-loop).
+    long_running_tool_ids: set[str] | None = None
 
     def get_function_calls(self) -> list[FunctionCall]:
         if self.content is None:
@@ -73,7 +76,7 @@ class Event(BaseModel):
 
     def is_final_response(self) -> bool:
         """True for an event that ends the agent's turn (no pending calls, not partial)."""
-        if self.actions.skip_summarization:
+        if self.actions.skip_summarization or self.long_running_tool_ids:
             return True
         return (
             not self.partial and not self.get_function_calls() and not self.get_function_responses()

@@ -93,7 +93,7 @@ class Runner:
             )
         config = run_config or self.run_config
         message = UserContent(new_message) if isinstance(new_message, str) else new_message
-        agent = self.find_agent_to_run(session)
+        agent = self._agent_answered(session, message) or self.find_agent_to_run(session)
         ctx = InvocationContext(
             invocation_id=new_invocation_id(),
             agent=agent,
@@ -207,6 +207,23 @@ class Runner:
         self._sessions.move_to_end(key)
         while len(self._sessions) > self.max_kept_sessions:
             self._sessions.popitem(last=False)
+
+    def _agent_answered(self, session: Session, message: Content | None) -> BaseAgent | None:
+        """The agent whose function call ``message`` answers (a long-running tool's final
+        response, google-adk's human-in-the-loop), if any."""
+        ids = {
+            p.function_response.id
+            for p in (message.parts if message is not None else [])
+            if p.function_response is not None and p.function_response.id
+        }
+        if not ids:
+            return None
+        for event in reversed(session.events):
+            if ids & {c.id for c in event.get_function_calls() if c.id}:
+                if event.author == self.agent.name:
+                    return self.agent
+                return self.agent.find_sub_agent(event.author)
+        return None
 
     def find_agent_to_run(self, session: Session) -> BaseAgent:
         """The agent that last spoke, if it and every ancestor are LlmAgents that allow transfer

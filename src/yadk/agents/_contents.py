@@ -82,6 +82,7 @@ def build_contents(
     events: list[Event], *, agent_name: str, branch: str | None, include_contents: str
 ) -> list[Content]:
     """Contents for a model call by ``agent_name`` on ``branch`` (see the module docstring)."""
+    events = _resume_long_running(events)
     if include_contents == "none":
         events = _current_turn(events, agent_name, branch)
     # One pass, no per-event allocations on the common path: this runs before every model call
@@ -125,6 +126,23 @@ def build_contents(
     if not has_calls:
         return contents
     return [_strip_client_ids(c) for c in _pair_calls(contents)]
+
+
+def _resume_long_running(events: list[Event]) -> list[Event]:
+    """When the latest event answers calls made further back (a long-running tool's final
+    response), what came in between (its interim answers, the model's "pending" replies) is
+    left out, so the call and its final response are adjacent, as in google-adk."""
+    if not events:
+        return events
+    ids = {r.id for r in events[-1].get_function_responses() if r.id}
+    if not ids:
+        return events
+    for index in range(len(events) - 2, -1, -1):
+        if ids & {c.id for c in events[index].get_function_calls() if c.id}:
+            if index == len(events) - 2:
+                return events
+            return [*events[: index + 1], events[-1]]
+    return events
 
 
 def _answers_other_agent(content: Content, agent_name: str, call_authors: dict[str, str]) -> bool:

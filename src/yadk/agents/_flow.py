@@ -103,13 +103,22 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
     model_event.custom_metadata = response.custom_metadata
     model_event.usage_metadata = response.usage_metadata
     _assign_call_ids(model_event)
+    calls = model_event.get_function_calls()
+    long_running = {
+        c.id
+        for c in calls
+        if c.id and getattr(request.tools_dict.get(c.name), "is_long_running", False)
+    }
+    if long_running:
+        model_event.long_running_tool_ids = long_running
     _maybe_save_output(agent, model_event)
     yield model_event
 
-    calls = model_event.get_function_calls()
     if not calls:
         return
     response_event = await _handle_function_calls(agent, ctx, calls, request)
+    if response_event is None:
+        return  # only long-running calls, none answered yet: the invocation waits
     yield response_event
     target_name = response_event.actions.transfer_to_agent
     if target_name:
@@ -188,7 +197,7 @@ def _maybe_save_output(agent: LlmAgent, event: Event) -> None:
 
 async def _handle_function_calls(
     agent: LlmAgent, ctx: InvocationContext, calls: list[FunctionCall], request: LlmRequest
-) -> Event:
+) -> Event | None:
     """Run every call (concurrently, results kept in call order) and merge their actions."""
     contexts = [ToolContext(ctx, function_call_id=call.id) for call in calls]
     responses = await asyncio.gather(
@@ -201,21 +210,25 @@ async def _handle_function_calls(
     parts = []
     for call, tool_context, response in zip(calls, contexts, responses, strict=True):
         _merge_actions(merged, tool_context.actions)
+        if response is None:
+            continue  # a long-running tool that answered nothing yet
         parts.append(
             Part(function_response=FunctionResponse(id=call.id, name=call.name, response=response))
         )
+    if not parts and not merged.state_delta and not merged.artifact_delta:
+        return None
     return Event(
         invocation_id=ctx.invocation_id,
         author=agent.name,
         branch=ctx.branch,
-        content=Content(role="user", parts=parts),
+        content=Content(role="user", parts=parts) if parts else None,
         actions=merged,
     )
 
 
 async def _run_one_call(
     agent: LlmAgent, call: FunctionCall, tools: dict[str, BaseTool], tool_context: ToolContext
-) -> dict[str, Any]:
+) -> dict[str, Any] | None:
     tool = tools.get(call.name)
     if tool is None:
         available = ", ".join(sorted(tools)) or "(none)"
@@ -254,6 +267,8 @@ async def _run_one_call(
     )
     if altered is not None:
         result = altered
+    if getattr(tool, "is_long_running", False) and not result:
+        return None  # its response arrives later (google-adk: no response event for it now)
     if not isinstance(result, dict):
         result = {"result": result}
     return _jsonable(result)

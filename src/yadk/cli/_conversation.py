@@ -83,17 +83,22 @@ async def send_message(
     json_lines: bool = False,
     echo_user: bool = True,
     stream: bool = True,
+    prog: str = "yadk run",
 ) -> bool:
     """Run one invocation for the user's ``text`` and print its events to ``out`` (taken before
     ``quiet_stdout``); True when it ended in an error. With ``stream`` (and not ``json_lines``,
     which prints whole events only) the models stream and their text appears as it arrives."""
+    from yadk.cli._pending import answer_for, pending_note, waiting_call
+
     failed = False
     printer = LivePrinter(out)
     run_config = RunConfig(streaming=stream and not json_lines)
+    # A long-running tool's call left waiting: this message is its response.
+    waiting = await waiting_call(runner, USER_ID, session_id)
     events = runner.run_async(
         user_id=USER_ID,
         session_id=session_id,
-        new_message=text,
+        new_message=answer_for(waiting, text) if waiting is not None else text,
         state_delta=state_delta,
         run_config=run_config,
     )
@@ -108,6 +113,9 @@ async def send_message(
                     printer.show(event, echo_user=echo_user)
     finally:
         printer.finish()
+    waiting = await waiting_call(runner, USER_ID, session_id)
+    if waiting is not None:
+        note(pending_note(waiting), prog=prog)
     return failed
 
 

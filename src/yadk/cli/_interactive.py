@@ -101,6 +101,7 @@ class Conversation:
             json_lines=self.json_lines,
             echo_user=self.echo_user,
             stream=self.stream,
+            prog=self.prog,
         )
         self.pending_delta = None
         if failed:

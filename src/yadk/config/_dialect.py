@@ -192,6 +192,16 @@ BUILTIN_TOOL_SPELLINGS: Final[dict[str, str]] = {
         "yadk.tools.McpToolset",
     ),
     **_tool_spellings(
+        "FunctionTool",
+        "google.adk.tools.FunctionTool",
+        "google.adk.tools.function_tool.FunctionTool",
+    ),
+    **_tool_spellings(
+        "LongRunningFunctionTool",
+        "google.adk.tools.LongRunningFunctionTool",
+        "google.adk.tools.long_running_tool.LongRunningFunctionTool",
+    ),
+    **_tool_spellings(
         "exit_loop",
         "google.adk.tools.exit_loop",
         "google.adk.tools.exit_loop_tool.exit_loop",
@@ -211,8 +221,6 @@ ADK_ONLY_TOOLS: Final = frozenset(
         "APIHubToolset",
         "ApiRegistry",
         "DiscoveryEngineSearchTool",
-        "FunctionTool",
-        "LongRunningFunctionTool",
         "ModelConsultTool",
         "RemoteMcpServer",
         "TransferToAgentTool",

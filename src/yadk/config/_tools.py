@@ -24,6 +24,8 @@ __all__ = ["ToolReader"]
 _BUILTIN_ARGS: dict[str, tuple[str, ...]] = {
     "AgentTool": ("agent", "include_plugins", "skip_summarization"),
     "ExampleTool": ("cache_size", "examples", "timeout"),
+    "FunctionTool": ("func",),
+    "LongRunningFunctionTool": ("func",),
     "MCPToolset": MCP_ARGS,
     "SkillToolset": ("allow_scripts", "max_resource_bytes", "script_timeout", "skills"),
     "exit_loop": (),
@@ -211,11 +213,34 @@ class ToolReader(McpToolReader):
             return self.agent_tool(scope, at, args)
         if name == "MCPToolset":
             return self.mcp_toolset(scope, at, args)
+        if name in ("FunctionTool", "LongRunningFunctionTool"):
+            return self.function_tool(scope, at, name, args)
         if not self.import_code:
             return None
         from yadk import tools
 
         return getattr(tools, name)
+
+    def function_tool(self, scope: FileScope, at: KeyPath, name: str, args: dict[str, Any]) -> Any:
+        """``FunctionTool`` / ``LongRunningFunctionTool`` with ``args: {func: pkg.mod.fn}``."""
+        if "func" not in args:
+            self.error(
+                scope,
+                at,
+                "missing-field",
+                f"{name} needs `args.func`, the dotted name of the function.",
+                "e.g. `args: {func: my_agent.tools.ask_for_approval}`.",
+            )
+            return None
+        func_at = (*at, "func")
+        if not self.expect(scope, func_at, args["func"], str, "a dotted name (a string)"):
+            return None
+        found = self.reference(scope, func_at, args["func"], "callback")
+        if found is None or not self.import_code:
+            return None
+        from yadk import tools
+
+        return getattr(tools, name)(found.obj)
 
     def agent_tool(self, scope: FileScope, at: KeyPath, args: dict[str, Any]) -> Any:
         if "agent" not in args:

@@ -8,6 +8,7 @@ from yadk.tools._builtin import exit_loop, transfer_to_agent
 from yadk.tools._closing import close_toolsets
 from yadk.tools._example_tool import ExampleTool
 from yadk.tools._function import FunctionTool
+from yadk.tools._long_running import LongRunningFunctionTool
 from yadk.tools.mcp import MCPToolset, McpToolset
 
 __all__ = [
@@ -16,6 +17,7 @@ __all__ = [
     "BaseToolset",
     "ExampleTool",
     "FunctionTool",
+    "LongRunningFunctionTool",
     "MCPToolset",
     "McpToolset",
     "ToolContext",
