@@ -286,3 +286,22 @@ def test_the_readme_example_serves_the_demo_agents(
     assert page.page.get_by_role("combobox", name="App").input_value() == "support_desk"
     agent = page.tab("Agent")
     agent.locator("li[data-agent='refunds']").wait_for()
+
+
+def test_a_failing_model_is_shown_as_an_error_and_the_page_goes_on(
+    web: Callable[..., WebServer], tab: Callable[..., Page], desk: Path
+) -> None:
+    script = desk.parent / "one_turn.yaml"
+    script.write_text('turns:\n  - when: "(?i)hello"\n    text: Hello from the only turn.\n')
+    server = web("--model", f"scripted:{script}")
+    page = tab()
+    page.open(server.url)
+    page.send("hello")
+    page.answer("Hello from the only turn.")
+    page.send("and now?")  # no turn left: the model fails, the invocation ends in an error event
+    error = page.page.locator(".msg.error[role='alert']").last
+    error.wait_for(timeout=15000)
+    assert "MODEL_ERROR" in error.inner_text()
+    page.page.wait_for_selector("body[data-busy='0']")
+    events = page.page.locator("#panel-events .timeline > li")
+    assert "MODEL_ERROR" in events.last.locator(".badge.error").inner_text()
