@@ -54,6 +54,7 @@ def create_app(
     watcher: Callable[[], ChangeSource] = WatchfilesChanges,
     model: BaseLlm | None = None,
     on_agent: Callable[[BaseAgent], None] | None = None,
+    reload_interval: float = 0.25,
 ) -> Any:
     """The ASGI app serving the agents at ``path`` (an agent folder, or a folder of them).
 
@@ -64,7 +65,8 @@ def create_app(
     CORS for those origins only. A turn on a busy session waits up to ``busy_wait`` seconds,
     then gets 409. ``routers`` add routes (each factory receives the ``Served`` state).
     ``model`` replaces every agent's model; ``on_agent`` is called with each agent loaded (at
-    start or by a reload) before it serves.
+    start or by a reload) before it serves. ``reload_interval`` is how often (seconds) the
+    watchers' changes are applied.
     """
     from yadk import __version__
 
@@ -86,6 +88,7 @@ def create_app(
         watcher=watcher,
         model=model,
         on_agent=on_agent,
+        poll_interval=reload_interval,
     )
     served = Served(apps, SessionLocks(wait=busy_wait))
 

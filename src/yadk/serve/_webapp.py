@@ -100,6 +100,9 @@ def create_web_app(
         token=token,
         model=model,
         on_agent=recorder.instrument,
+        # A save should show in the page within half a second: apply changes every 0.1 s
+        # (a poll that finds nothing only drains a queue).
+        reload_interval=0.1,
         routers=[router],
         **create_app_options,
     )
