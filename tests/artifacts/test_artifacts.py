@@ -2,20 +2,33 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from yadk.artifacts import BaseArtifactService, FileArtifactService, InMemoryArtifactService
+from yadk.artifacts import (
+    BaseArtifactService,
+    FileArtifactService,
+    InMemoryArtifactService,
+    PostgresArtifactService,
+)
 from yadk.errors import ArtifactError
 from yadk.types import Part
 
 
-@pytest.fixture(params=["memory", "file"])
-def service(request: pytest.FixtureRequest, tmp_path: Path) -> BaseArtifactService:
+@pytest.fixture(params=["memory", "file", "postgres"])
+async def service(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[BaseArtifactService]:
     if request.param == "memory":
-        return InMemoryArtifactService()
-    return FileArtifactService(tmp_path / "artifacts")
+        store: BaseArtifactService = InMemoryArtifactService()
+    elif request.param == "file":
+        store = FileArtifactService(tmp_path / "artifacts")
+    else:
+        store = PostgresArtifactService(request.getfixturevalue("postgres_url"))
+    yield store
+    await store.aclose()
 
 
 KW = {"app_name": "app", "user_id": "u", "session_id": "s1"}
@@ -113,3 +126,27 @@ async def test_file_service_does_its_file_work_off_the_event_loop(
     assert await service.list_versions(**where, filename="f.txt") == [0]
     await service.delete_artifact(**where, filename="f.txt")
     assert {"_write_next", "_read", "_keys", "_delete", "_versions"} <= set(seen)
+
+
+async def test_postgres_artifacts_have_a_size_limit(postgres_url: str) -> None:
+    service = PostgresArtifactService(postgres_url, max_bytes=100)
+    with pytest.raises(ArtifactError, match="over the limit of 100; save a smaller file"):
+        await service.save_artifact(**KW, filename="big.txt", artifact=Part(text="x" * 200))
+    assert await service.list_versions(**KW, filename="big.txt") == []
+    await service.aclose()
+
+
+async def test_postgres_replicas_saving_at_once_get_distinct_versions(postgres_url: str) -> None:
+    import asyncio
+
+    replicas = [PostgresArtifactService(postgres_url) for _ in range(3)]
+    versions = await asyncio.gather(
+        *(
+            r.save_artifact(**KW, filename="f.txt", artifact=Part(text=f"{i}-{n}"))
+            for n in range(5)
+            for i, r in enumerate(replicas)
+        )
+    )
+    assert sorted(versions) == list(range(15))
+    for r in replicas:
+        await r.aclose()

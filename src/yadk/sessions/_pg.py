@@ -145,32 +145,46 @@ class PgDatabase:
             self._pool = None
 
     async def _open(self) -> Any:
+        from psycopg import AsyncConnection
         from psycopg_pool import AsyncConnectionPool
 
         async with self._opening:
             if self._pool is not None:
                 return self._pool
+            # One direct connection first: its failure says why (refused, auth, no database),
+            # where a pool would only time out; it also creates or checks the schema.
+            try:
+                conn = await AsyncConnection.connect(self.conninfo, **self._connect_kwargs())
+            except Exception as exc:
+                raise SessionStoreError(
+                    f"Cannot connect to PostgreSQL at {self.display} ({_first_line(exc)})."
+                    " Check that the server is running and that the URL (host, port, user,"
+                    " database) is right."
+                ) from None
+            try:
+                await self._prepare(conn)
+            except Exception as exc:
+                raise self.translate(exc) from None
+            finally:
+                await conn.close()
             pool = AsyncConnectionPool(
                 self.conninfo,
                 min_size=1,
                 max_size=self.pool_size,
                 timeout=self.pool_timeout,
                 open=False,
-                kwargs={
-                    "autocommit": True,
-                    "application_name": f"yadk:{self.schema}",
-                    "options": f"-c statement_timeout={int(self.statement_timeout * 1000)}",
-                },
+                kwargs=self._connect_kwargs(),
             )
-            try:
-                await pool.open(wait=True, timeout=self.pool_timeout)
-                async with pool.connection() as conn:
-                    await self._prepare(conn)
-            except BaseException as exc:
-                await pool.close()
-                raise self.translate(exc) if isinstance(exc, Exception) else exc from None
+            await pool.open(wait=False)
             self._pool = pool
             return pool
+
+    def _connect_kwargs(self) -> dict[str, Any]:
+        return {
+            "autocommit": True,
+            "application_name": f"yadk:{self.schema}",
+            "options": f"-c statement_timeout={int(self.statement_timeout * 1000)}",
+        }
 
     async def _prepare(self, conn: Any) -> None:
         async with conn.transaction():
@@ -242,6 +256,9 @@ class PgDatabase:
                     return await operation(conn)
             except Exception as exc:
                 if attempt == 1 and _connection_lost(exc):
+                    # The server dropped connections (a restart?): test the idle ones, so the
+                    # retry gets a live connection rather than the next dead one.
+                    await pool.check()
                     continue
                 raise self.translate(exc) from None
         raise AssertionError("unreachable")  # pragma: no cover
