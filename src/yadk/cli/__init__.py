@@ -381,6 +381,46 @@ def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
 
 
+def _add_sessions(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    parser = _subparser(
+        commands,
+        "sessions",
+        summary="list, show, export, import or delete stored sessions",
+        description=(
+            "The sessions in a store (SQLite file or PostgreSQL URL). 'list' prints one line\n"
+            "per session; 'show ID' prints the conversation and the state by scope; 'export\n"
+            "ID' writes the session as JSON (to attach to a bug report); 'import FILE'\n"
+            "recreates an export, in any store (SQLite -> PostgreSQL works this way);\n"
+            "'delete ID' removes a session and its events. --app/--user narrow the search."
+        ),
+        epilog=(
+            "examples:\n"
+            "  yadk sessions list\n"
+            "  yadk sessions show 6f1c... --db postgresql://db.internal/agents\n"
+            "  yadk sessions export 6f1c... -o session.json\n"
+            "  yadk sessions import session.json --db postgresql://db.internal/agents"
+        ),
+    )
+    parser.add_argument(
+        "action", choices=["list", "show", "export", "import", "delete"], help="what to do"
+    )
+    parser.add_argument(
+        "target",
+        metavar="ID_OR_FILE",
+        nargs="?",
+        help="the session id (show, export, delete) or the export file (import)",
+    )
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="the store: a SQLite path, sqlite:///PATH or postgresql://... (default"
+        " .yadk/sessions.db)",
+    )
+    parser.add_argument("--app", metavar="A", help="only sessions of app A (import: into A)")
+    parser.add_argument("--user", metavar="U", help="only sessions of user U (import: as U)")
+    parser.add_argument("-o", "--output", metavar="FILE", help="export: write to FILE, not stdout")
+
+
 def _add_db(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = _subparser(
         commands,
@@ -548,6 +588,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_card(commands)
     _add_serve(commands)
     _add_eval(commands)
+    _add_sessions(commands)
     _add_db(commands)
     _add_web(commands)
     return parser

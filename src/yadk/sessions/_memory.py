@@ -123,6 +123,10 @@ class InMemorySessionService(BaseSessionService):
         ]
         return ListSessionsResponse(sessions=sessions)
 
+    async def list_app_names(self) -> list[str]:
+        """The apps that have sessions here (for ``yadk sessions``)."""
+        return sorted({key[0] for key in self._sessions})
+
     async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
         self._sessions.pop((app_name, user_id, session_id), None)
 

@@ -245,6 +245,17 @@ class PostgresSessionService(BaseSessionService):
         ]
         return ListSessionsResponse(sessions=sessions)
 
+    async def list_app_names(self) -> list[str]:
+        """The apps that have sessions here (for ``yadk sessions``)."""
+
+        async def names(conn: Any) -> list[str]:
+            rows = await (
+                await conn.execute(f"SELECT DISTINCT app_name FROM {self._sessions} ORDER BY 1")
+            ).fetchall()
+            return [str(r[0]) for r in rows]
+
+        return await self.db.run(names)
+
     async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
         async def delete(conn: Any) -> None:
             await conn.execute(

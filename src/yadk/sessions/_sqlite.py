@@ -306,6 +306,14 @@ class SqliteSessionService(BaseSessionService):
             )
         return ListSessionsResponse(sessions=sessions)
 
+    async def list_app_names(self) -> list[str]:
+        """The apps that have sessions here (for ``yadk sessions``)."""
+
+        def names(db: sqlite3.Connection) -> list[str]:
+            return [r[0] for r in db.execute("SELECT DISTINCT app_name FROM sessions ORDER BY 1")]
+
+        return await self._run(names)
+
     async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
         await self._run(self._delete, (app_name, user_id, session_id))
 
