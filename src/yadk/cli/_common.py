@@ -26,6 +26,7 @@ __all__ = [
     "llm_agents",
     "load_agent",
     "not_loaded",
+    "not_utf8",
     "parse_artifacts",
     "parse_state",
     "print_error",
@@ -98,6 +99,20 @@ def print_unexpected(prog: str, error: BaseException, *, traceback: bool) -> Non
             " to see the full traceback",
             file=sys.stderr,
         )
+
+
+def not_utf8(text: str, what: str) -> str | None:
+    """Why ``text`` (from argv or stdin, where undecodable bytes arrive as surrogate escapes)
+    cannot be sent to a model, or None when it is valid text."""
+    for index, char in enumerate(text):
+        if "\udc80" <= char <= "\udcff":
+            return (
+                f"{what} is not valid UTF-8 (byte 0x{ord(char) - 0xDC00:02x} at character"
+                f" {index + 1}); send UTF-8 text (is the terminal's locale UTF-8?)"
+            )
+        if "\ud800" <= char <= "\udfff":
+            return f"{what} holds a lone surrogate at character {index + 1}; send UTF-8 text"
+    return None
 
 
 def parse_state(text: str | None, *, option: str = "--state") -> dict[str, Any]:

@@ -20,6 +20,7 @@ from yadk.cli._common import (
     agent_path,
     check_models,
     load_agent,
+    not_utf8,
     parse_artifacts,
     parse_state,
     resolve_model_option,
@@ -59,6 +60,8 @@ def execute(args: argparse.Namespace) -> int:
 def _execute(args: argparse.Namespace) -> int:
     if args.message is not None and args.replay is not None:
         raise CommandError("Cannot provide both MESSAGE and --replay.", exit_code=EXIT_USAGE)
+    if args.message is not None and (problem := not_utf8(args.message, "MESSAGE")):
+        raise CommandError(problem, exit_code=EXIT_USAGE)
     path = agent_path(args.agent)
     state = parse_state(args.state)
     queries: list[str] | None = None
@@ -217,6 +220,10 @@ async def _converse(
         else:
             source = stdin or sys.stdin
             while line := source.readline():
+                if problem := not_utf8(line, "this line"):
+                    note(f"skipped: {problem}")
+                    conversation.status = EXIT_FAILURE
+                    continue
                 if not await conversation.handle(line):
                     break
     if stored_in is not None:

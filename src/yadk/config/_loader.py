@@ -132,7 +132,8 @@ class Loader(CustomClassReader):
         if "state" in data:
             record.state_keys = self.state_keys(scope, ("state",), data["state"])
         if kind is None or base_kind(kind) == "LlmAgent":
-            builtin = AGENT_CLASS_SPELLINGS.get(data.get("agent_class") or "") == "LlmAgent"
+            written = data.get("agent_class") or ""
+            builtin = isinstance(written, str) and AGENT_CLASS_SPELLINGS.get(written) == "LlmAgent"
             self._llm(scope, data, kwargs, record, required=builtin)
         if "max_iterations" in data and (kind is None or base_kind(kind) == "LoopAgent"):
             value = data["max_iterations"]
