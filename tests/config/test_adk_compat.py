@@ -61,7 +61,15 @@ def test_loads_like_google_adk(tree: str) -> None:
     assert dump(load_agent(FIXTURES / tree)) == expected
 
 
+# What the caller must provide: a required placeholder nothing in the tree writes is a warning
+# (issue 13, item 6), also for a plain ADK config without a `state:` block.
+CALLER_KEYS = {"study_loop": [("writer.yaml", 4, 46, "placeholder-unknown-key", "warning")]}
+
+
 @pytest.mark.parametrize("tree", TREES)
 def test_validates_clean(tree: str) -> None:
-    assert validate_paths([FIXTURES / tree]) == []
-    assert validate_paths([FIXTURES / tree], import_code=True) == []
+    for import_code in (False, True):
+        found = validate_paths([FIXTURES / tree], import_code=import_code)
+        assert [
+            (Path(d.path).name, d.line, d.column, d.rule, d.severity) for d in found
+        ] == CALLER_KEYS.get(tree, [])

@@ -1,4 +1,5 @@
-"""Placeholder checks: near-misses always, unknown state keys when the tree declares ``state:``."""
+"""Placeholder checks: near-misses always; unknown state keys against the declared ``state:``,
+or, in plain ADK configs, against the writers inferred from output_keys and tool code."""
 
 from __future__ import annotations
 
@@ -51,8 +52,8 @@ def warnings(root: Path) -> list[str]:
                 )
             ],
         ),
-        ("instruction: 'JSON like {\"a\": 1} and {name} are fine'", []),
-        ("instruction: Without state declaration {anything} is fine.", []),
+        ("instruction: 'JSON like {\"a\": 1} and {name?} are fine'", []),
+        ("instruction: An optional {anything?} may stay empty.", []),
     ],
 )
 def test_near_misses(write_tree: WriteTree, instruction: str, expected: list[str]) -> None:
@@ -101,3 +102,64 @@ def test_warnings_do_not_stop_loading(write_tree: WriteTree) -> None:
     loaded = load_agent_with_sources(root / "my_agent")
     assert [d.rule for d in loaded.diagnostics] == ["placeholder-near-miss"]
     assert loaded.agent.instruction == "Hi {first name}."
+
+
+PIPELINE = """
+    agent_class: SequentialAgent
+    name: flow
+    sub_agents:
+      - config_path: outline.yaml
+      - config_path: write.yaml
+"""
+
+
+def test_plain_adk_configs_infer_writers_from_output_keys(write_tree: WriteTree) -> None:
+    root = write_tree(
+        {
+            "my_agent/root_agent.yaml": PIPELINE,
+            "my_agent/outline.yaml": "name: outline\ninstruction: Outline.\noutput_key: outline\n",
+            "my_agent/write.yaml": "name: write\ninstruction: Write from {outlines}.\n",
+        }
+    )
+    assert warnings(root) == [
+        "write.yaml:2:25: warning placeholder-unknown-key: `{outlines}` reads state key"
+        " `outlines`, which nothing writes: no agent's output_key, no tool or callback.\n"
+        "  hint: Did you mean `{outline}`?"
+    ]
+
+
+TOOL_TREE = {
+    "my_agent/root_agent.yaml": "name: a\ninstruction: Use {draft}, {notes} and {score}.\n"
+    "tools:\n  - name: my_tools.save\n",
+    "my_agent/my_tools.py": (
+        "def save(tool_context) -> dict:\n"
+        "    tool_context.state['draft'] = 'x'\n"
+        "    tool_context.state.update({'notes': []}, score=1)\n"
+        "    return {}\n"
+    ),
+}
+
+
+def test_keys_a_tool_writes_are_found_in_its_source(write_tree: WriteTree) -> None:
+    root = write_tree(TOOL_TREE)
+    assert warnings(root) == []
+
+
+def test_computed_keys_are_said_once_not_per_placeholder(write_tree: WriteTree) -> None:
+    tree = dict(TOOL_TREE)
+    tree["my_agent/root_agent.yaml"] = (
+        "name: a\ninstruction: Use {draft}, {other} and {more}.\ntools:\n  - name: my_tools.save\n"
+    )
+    tree["my_agent/my_tools.py"] = (
+        "def save(name: str, tool_context) -> dict:\n"
+        "    tool_context.state['draft'] = 'x'\n"
+        "    tool_context.state[name] = 1\n"
+        "    return {}\n"
+    )
+    root = write_tree(tree)
+    assert warnings(root) == [
+        "root_agent.yaml:2:27: warning placeholder-writers-unknown: `{other}` has no writer yadk"
+        " can see, and code writes state keys it cannot name (my_tools.py:3), so placeholders"
+        " with no visible writer are not checked.\n"
+        "  hint: Declare the keys under `state:` to have every placeholder checked."
+    ]

@@ -92,7 +92,8 @@ def read_config_tree(file: Path, *, import_code: bool) -> tuple[Loader, AgentRec
     try:
         record = loader.load_file(file)
         if record is not None:
-            check_trees(loader, [record, *loader.separate_trees])
+            code = [f for f in loader.resolver.module_files if not _installed(f)]
+            check_trees(loader, [record, *loader.separate_trees], code_files=code)
     except Exception as exc:
         loader.report(
             file,

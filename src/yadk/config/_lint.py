@@ -1,20 +1,37 @@
-"""Whole-tree checks: agent names unique per tree, instruction placeholders that can resolve."""
+"""Whole-tree checks: agent names unique per tree, instruction placeholders that can resolve.
+
+A required placeholder (``{key}``, not ``{key?}``) must have a possible writer: an agent's
+``output_key``, a key the ``state:`` block declares, a key a tool or callback module writes
+(found with ``ast``, see ``_writers``), or a key the caller sets (``--state``). Plain ADK configs
+have no ``state:`` block, so the writers are inferred; when a module writes computed keys the
+inference is incomplete, and that is said once instead of guessing per placeholder.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from yadk.config._context import AgentRecord, Reporter, TextSource, did_you_mean
+from yadk.config._writers import StateWrites, state_writes
 
 __all__ = ["check_trees"]
 
 
-def check_trees(reporter: Reporter, trees: Sequence[AgentRecord]) -> None:
-    """Report duplicate agent names in each tree and suspicious placeholders in all of them."""
+def check_trees(
+    reporter: Reporter,
+    trees: Sequence[AgentRecord],
+    *,
+    code_files: Iterable[str] = (),
+    given_keys: Iterable[str] = (),
+) -> None:
+    """Report duplicate agent names in each tree and suspicious placeholders in all of them.
+
+    ``code_files`` are the Python modules the configs reference (tools, callbacks), searched
+    for the state keys they write; ``given_keys`` are keys the caller provides (``--state``)."""
     for tree in trees:
         _duplicate_names(reporter, tree)
-    _placeholders(reporter, trees)
+    _placeholders(reporter, trees, state_writes(code_files), set(given_keys))
 
 
 def _where(record: AgentRecord) -> tuple[str, int, int]:
@@ -63,15 +80,52 @@ def _written_keys(trees: Sequence[AgentRecord]) -> tuple[set[str], bool]:
     return keys, declared
 
 
-def _placeholders(reporter: Reporter, trees: Sequence[AgentRecord]) -> None:
-    from yadk.templating import find_placeholders
+def _placeholders(
+    reporter: Reporter, trees: Sequence[AgentRecord], writes: StateWrites, given: set[str]
+) -> None:
+    from yadk.templating._placeholders import find_placeholders
 
     known, declared = _written_keys(trees)
+    # With a `state:` block the declaration is the list; without one, what code writes counts.
+    if not declared:
+        known |= writes.keys
+    known |= given
+    unknowable = not declared and bool(writes.computed)
+    said = False
     for tree in trees:
         for record in tree.walk():
             for source in record.instructions:
                 for placeholder in find_placeholders(source.text):
+                    if unknowable and _unresolved(placeholder, known):
+                        if not said:
+                            _incomplete(reporter, source, placeholder, writes)
+                            said = True
+                        continue
                     _check(reporter, source, placeholder, known, declared)
+
+
+def _unresolved(placeholder: Any, known: set[str]) -> bool:
+    return (
+        placeholder.kind == "state"
+        and not placeholder.problem
+        and not placeholder.optional
+        and placeholder.name not in known
+    )
+
+
+def _incomplete(
+    reporter: Reporter, source: TextSource, placeholder: Any, writes: StateWrites
+) -> None:
+    where = ", ".join(writes.computed[:3]) + (" ..." if len(writes.computed) > 3 else "")
+    _warn(
+        reporter,
+        source,
+        placeholder,
+        "placeholder-writers-unknown",
+        f"`{placeholder.text}` has no writer yadk can see, and code writes state keys it cannot"
+        f" name ({where}), so placeholders with no visible writer are not checked.",
+        "Declare the keys under `state:` to have every placeholder checked.",
+    )
 
 
 def _check(
@@ -89,16 +143,24 @@ def _check(
     if placeholder.problem:
         _warn(reporter, source, placeholder, "placeholder-invalid", placeholder.problem, "")
         return
-    if placeholder.kind != "state" or not declared or placeholder.name in known:
+    if placeholder.kind != "state" or placeholder.name in known:
+        return
+    if not declared and (placeholder.optional or ":" in placeholder.name):
+        # Inferred writers: an optional placeholder may stay empty, and app:/user: keys are
+        # commonly set by earlier sessions or the caller.
         return
     guess = did_you_mean(placeholder.name, sorted(known))
+    nothing = (
+        "which no agent writes (output_key) and `state:` does not declare"
+        if declared
+        else "which nothing writes: no agent's output_key, no tool or callback"
+    )
     _warn(
         reporter,
         source,
         placeholder,
         "placeholder-unknown-key",
-        f"`{placeholder.text}` reads state key `{placeholder.name}`, which no agent writes "
-        "(output_key) and `state:` does not declare.",
+        f"`{placeholder.text}` reads state key `{placeholder.name}`, {nothing}.",
         f"Did you mean `{{{guess}}}`?"
         if guess
         else "Declare it under `state:` if something else sets it (a tool, a callback, the "
