@@ -207,7 +207,7 @@ class Page:
 
     def open(self, url: str) -> None:
         self.page.goto(url)
-        self.page.wait_for_selector("body[data-ready='1']", timeout=15000)
+        self.page.wait_for_selector("body[data-ready='1']", timeout=30000)
 
     def send(self, text: str) -> None:
         box = self.page.get_by_role("textbox", name="Message")
@@ -218,8 +218,8 @@ class Page:
         """The agent's final (not streaming) message holding ``text``, once the turn ended and
         the panels were refreshed."""
         found = self.page.locator(".msg.agent:not(.streaming) .text", has_text=text).last
-        found.wait_for(timeout=15000)
-        self.page.wait_for_selector("body[data-busy='0']", timeout=15000)
+        found.wait_for(timeout=30000)
+        self.page.wait_for_selector("body[data-busy='0']", timeout=30000)
         return found
 
     def tab(self, name: str) -> Any:

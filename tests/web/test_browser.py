@@ -120,7 +120,7 @@ def test_agent_panel_names_the_file_and_line_of_each_part(
     page.shot("agent")
 
 
-def _wait_notice(page: Page, text: str, *, timeout_ms: int = 10000) -> None:
+def _wait_notice(page: Page, text: str, *, timeout_ms: int = 30000) -> None:
     page.page.locator("#reload", has_text=text).wait_for(timeout=timeout_ms)
 
 
@@ -147,7 +147,7 @@ def test_editing_a_skill_reloads_it_and_the_next_turn_uses_it(
     page.send("Greet me again")
     page.page.locator(".msg.agent .text", has_text="I followed the greeting skill.").nth(
         1
-    ).wait_for(timeout=15000)
+    ).wait_for(timeout=30000)
     result = page.page.locator("details.tool-result").last
     result.locator("summary").click()
     assert "Lighthouse bookmark" in result.locator("pre").inner_text()
@@ -161,7 +161,7 @@ def test_a_broken_config_shows_located_diagnostics_while_the_last_good_agent_ans
     good = config.read_text()
     config.write_text(good.replace("\ninstruction: ", "\ninstructions: "))
     alert = page.page.get_by_role("alert").filter(has_text="Reload failed")
-    alert.wait_for(timeout=10000)
+    alert.wait_for(timeout=30000)
     item = alert.locator("li[data-rule='unknown-key']")
     text = item.inner_text()
     assert "root_agent.yaml:6:1" in text
@@ -300,8 +300,9 @@ def test_a_failing_model_is_shown_as_an_error_and_the_page_goes_on(
     page.answer("Hello from the only turn.")
     page.send("and now?")  # no turn left: the model fails, the invocation ends in an error event
     error = page.page.locator(".msg.error[role='alert']").last
-    error.wait_for(timeout=15000)
+    error.wait_for(timeout=30000)
     assert "MODEL_ERROR" in error.inner_text()
-    page.page.wait_for_selector("body[data-busy='0']")
-    events = page.page.locator("#panel-events .timeline > li")
-    assert "MODEL_ERROR" in events.last.locator(".badge.error").inner_text()
+    page.page.wait_for_selector("body[data-busy='0']", timeout=30000)
+    badge = page.page.locator("#panel-events .timeline > li .badge.error").last
+    badge.wait_for(timeout=30000)
+    assert badge.inner_text() == "MODEL_ERROR"
