@@ -44,6 +44,7 @@ CONTRACT: dict[str, set[str]] = {
         "SessionNotFoundError",
     },
     "yadk.events": {"Event", "EventActions"},
+    "yadk.memory": {"BaseMemoryService", "InMemoryMemoryService"},
     "yadk.artifacts": {
         "BaseArtifactService",
         "InMemoryArtifactService",
@@ -84,6 +85,11 @@ CONTRACT: dict[str, set[str]] = {
         "LongRunningFunctionTool",
         "exit_loop",
         "transfer_to_agent",
+        "load_artifacts",
+        "load_memory",
+        "preload_memory",
+        "google_search",
+        "url_context",
     },
     "yadk.examples": {
         "Example",
@@ -156,7 +162,9 @@ DOCUMENTED: dict[str, set[str]] = {
     },
     # ADK's google.adk.tools exports ToolContext too (docs/engine.md, tools).
     # docs/tools.md: google-adk's current spelling of MCPToolset; closing an agent tree's toolsets.
-    "yadk.tools": {"ToolContext", "McpToolset", "close_toolsets"},
+    "yadk.tools": {"ToolContext", "McpToolset", "close_toolsets", "get_user_choice"},
+    # docs/memory.md: google-adk's entry and response models, the SQLite store.
+    "yadk.memory": {"MemoryEntry", "SearchMemoryResponse", "SqliteMemoryService"},
     # docs/examples.md: agent cards.
     "yadk.examples": {"build_agent_card"},
     # docs/skills.md: the refreshable skill set and the config layer's toolset builder.

@@ -26,6 +26,7 @@ from yadk.types import Content, Part
 
 if TYPE_CHECKING:
     from yadk.agents import BaseAgent
+    from yadk.memory import BaseMemoryService, SearchMemoryResponse
 
 __all__ = [
     "CallbackContext",
@@ -82,6 +83,7 @@ class InvocationContext:
     end_invocation: bool = False
     counter: _Counter = dataclasses.field(default_factory=_Counter)
     root_agent: BaseAgent | None = None
+    memory_service: BaseMemoryService | None = None
 
     @property
     def app_name(self) -> str:
@@ -191,6 +193,26 @@ class Context(ReadonlyContext):
         return await self._artifact_service().list_artifact_keys(
             app_name=ic.app_name, user_id=ic.user_id, session_id=ic.session.id
         )
+
+    def _memory_service(self) -> BaseMemoryService:
+        service = self._invocation_context.memory_service
+        if service is None:
+            raise ValueError(
+                "Memory service is not available: pass memory_service= to the Runner"
+                " (e.g. InMemoryMemoryService())."
+            )
+        return service
+
+    async def search_memory(self, query: str) -> SearchMemoryResponse:
+        """The user's remembered messages matching ``query`` (google-adk's ``search_memory``)."""
+        ic = self._invocation_context
+        return await self._memory_service().search_memory(
+            app_name=ic.app_name, user_id=ic.user_id, query=query
+        )
+
+    async def add_session_to_memory(self) -> None:
+        """Remember the current session (e.g. from an after_agent_callback)."""
+        await self._memory_service().add_session_to_memory(self._invocation_context.session)
 
 
 CallbackContext = Context

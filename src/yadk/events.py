@@ -63,6 +63,8 @@ class Event(BaseModel):
     # Ids of this event's function calls to long-running tools: their final responses arrive
     # later, in a message from the user (google-adk's human-in-the-loop).
     long_running_tool_ids: set[str] | None = None
+    # The model's grounding (Gemini's google_search / url_context), as google-adk keeps it.
+    grounding_metadata: dict[str, Any] | None = None
 
     def get_function_calls(self) -> list[FunctionCall]:
         if self.content is None:

@@ -22,6 +22,7 @@ from yadk.errors import (
     YadkError,
 )
 from yadk.events import Event, EventActions
+from yadk.memory import BaseMemoryService
 from yadk.sessions import BaseSessionService, InMemorySessionService, Session
 from yadk.tools import close_toolsets
 from yadk.types import Content, UserContent
@@ -60,6 +61,7 @@ class Runner:
         agent: BaseAgent,
         session_service: BaseSessionService | None = None,
         artifact_service: BaseArtifactService | None = None,
+        memory_service: BaseMemoryService | None = None,
         run_config: RunConfig | None = None,
     ) -> None:
         self.app_name = app_name
@@ -69,6 +71,7 @@ class Runner:
             artifact_service if artifact_service is not None else InMemoryArtifactService()
         )
         self.run_config = run_config or RunConfig()
+        self.memory_service = memory_service
         # The last-used sessions, so the next turn reads only what is new (see _checkout).
         self._sessions: OrderedDict[tuple[str, str], Session] = OrderedDict()
 
@@ -103,6 +106,7 @@ class Runner:
             user_content=message,
             run_config=config,
             root_agent=self.agent,
+            memory_service=self.memory_service,
         )
         try:
             async with contextlib.aclosing(

@@ -204,12 +204,12 @@ CASES: list[tuple[str, str, list[str]]] = [
     ),
     (
         "google-adk only tool",
-        "name: a\ninstruction: hi\ntools:\n  - google_search\n",
+        "name: a\ninstruction: hi\ntools:\n  - enterprise_web_search\n",
         [
             (
-                "{cfg}:4:5: error unsupported-tool: `google_search` is a google-adk built-in tool "
+                "{cfg}:4:5: error unsupported-tool: `enterprise_web_search` is a google-adk built-in tool "
                 "that yadk does not provide.\n  hint: Write it as a function in your agent package "
-                "and reference it by dotted name (e.g. `name: .tools.google_search`)."
+                "and reference it by dotted name (e.g. `name: .tools.enterprise_web_search`)."
             )
         ],
     ),

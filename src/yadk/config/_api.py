@@ -56,6 +56,11 @@ def resolve_config_path(path: str | os.PathLike[str]) -> Path:
         for name in ROOT_CONFIG_NAMES:
             if (target / name).is_file():
                 return target / name
+        from yadk.config._python_agent import python_agent_file
+
+        python_file = python_agent_file(target)
+        if python_file is not None:
+            return python_file
         raise ConfigError(
             [
                 Diagnostic(
@@ -127,6 +132,8 @@ def load_agent_with_sources(
     root = file.parent
     if reload_modules:
         _forget_modules(root)
+    if file.suffix == ".py":
+        return _python_agent(file)
     loader, record = read_config_tree(file, import_code=True)
     diagnostics = sort_diagnostics(loader.diagnostics)
     errors = [d for d in diagnostics if d.is_error]
@@ -156,6 +163,18 @@ def load_agent_with_sources(
         modules=modules,
         agent_files=dict(loader.agent_files),
         diagnostics=diagnostics,
+    )
+
+
+def _python_agent(file: Path) -> LoadedAgent:
+    """A Python agent folder (``agent.py`` / ``__init__.py`` defining ``root_agent``)."""
+    from yadk.config._python_agent import load_python_agent
+
+    agent, modules = load_python_agent(file)
+    files = {Path(sys.modules[name].__file__ or "") for name in modules if name in sys.modules}
+    files.add(file)
+    return LoadedAgent(
+        agent=agent, path=file, files=files, modules=modules, agent_files={}, diagnostics=[]
     )
 
 

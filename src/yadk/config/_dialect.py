@@ -202,6 +202,43 @@ BUILTIN_TOOL_SPELLINGS: Final[dict[str, str]] = {
         "google.adk.tools.long_running_tool.LongRunningFunctionTool",
     ),
     **_tool_spellings(
+        "google_search",
+        "google.adk.tools.google_search",
+        "google.adk.tools.google_search_tool.google_search",
+        "yadk.tools.google_search",
+    ),
+    **_tool_spellings(
+        "url_context",
+        "google.adk.tools.url_context",
+        "google.adk.tools.url_context_tool.url_context",
+        "yadk.tools.url_context",
+    ),
+    **_tool_spellings(
+        "load_artifacts",
+        "google.adk.tools.load_artifacts",
+        "google.adk.tools.load_artifacts_tool.load_artifacts_tool",
+        "yadk.tools.load_artifacts",
+    ),
+    **_tool_spellings(
+        "load_memory",
+        "google.adk.tools.load_memory",
+        "google.adk.tools.load_memory_tool.load_memory",
+        "google.adk.tools.load_memory_tool.load_memory_tool",
+        "yadk.tools.load_memory",
+    ),
+    **_tool_spellings(
+        "preload_memory",
+        "google.adk.tools.preload_memory",
+        "google.adk.tools.preload_memory_tool.preload_memory_tool",
+        "yadk.tools.preload_memory",
+    ),
+    **_tool_spellings(
+        "get_user_choice",
+        "google.adk.tools.get_user_choice",
+        "google.adk.tools.get_user_choice_tool.get_user_choice_tool",
+        "yadk.tools.get_user_choice",
+    ),
+    **_tool_spellings(
         "exit_loop",
         "google.adk.tools.exit_loop",
         "google.adk.tools.exit_loop_tool.exit_loop",
@@ -227,14 +264,8 @@ ADK_ONLY_TOOLS: Final = frozenset(
         "VertexAiLoadProfilesTool",
         "VertexAiSearchTool",
         "enterprise_web_search",
-        "get_user_choice",
         "google_maps_grounding",
-        "google_search",
-        "load_artifacts",
-        "load_memory",
-        "preload_memory",
         "request_input",
-        "url_context",
     }
 )
 

@@ -24,6 +24,12 @@ __all__ = ["ToolReader"]
 _BUILTIN_ARGS: dict[str, tuple[str, ...]] = {
     "AgentTool": ("agent", "include_plugins", "skip_summarization"),
     "ExampleTool": ("cache_size", "examples", "timeout"),
+    "google_search": (),
+    "url_context": (),
+    "load_artifacts": (),
+    "load_memory": (),
+    "preload_memory": (),
+    "get_user_choice": (),
     "FunctionTool": ("func",),
     "LongRunningFunctionTool": ("func",),
     "MCPToolset": MCP_ARGS,
@@ -215,11 +221,30 @@ class ToolReader(McpToolReader):
             return self.mcp_toolset(scope, at, args)
         if name in ("FunctionTool", "LongRunningFunctionTool"):
             return self.function_tool(scope, at, name, args)
+        if name in ("google_search", "url_context"):
+            self._gemini_only(scope, at[:-1], name)
         if not self.import_code:
             return None
         from yadk import tools
 
         return getattr(tools, name)
+
+    def _gemini_only(self, scope: FileScope, at: KeyPath, name: str) -> None:
+        """A Gemini built-in tool on an agent whose model (as written) is not a Gemini model."""
+        from yadk.tools._gemini_builtins import is_gemini_model
+
+        data = scope.doc.data
+        model = data.get("model") if isinstance(data, dict) else None
+        if not isinstance(model, str) or "${" in model or is_gemini_model(model):
+            return
+        self.error(
+            scope,
+            (*at, "name") if (*at, "name") in scope.doc.values else at,
+            "gemini-only-tool",
+            f"`{name}` runs inside Gemini models; model `{model}` cannot use it.",
+            "Use a Gemini model (`model: gemini-2.5-flash`, any `gemini-*`), or give this agent"
+            " a search function tool instead.",
+        )
 
     def function_tool(self, scope: FileScope, at: KeyPath, name: str, args: dict[str, Any]) -> Any:
         """``FunctionTool`` / ``LongRunningFunctionTool`` with ``args: {func: pkg.mod.fn}``."""

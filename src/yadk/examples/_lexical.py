@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import math
 import os
-import re
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from yadk._bm25 import idf as _idf
+from yadk._bm25 import tokenize
 from yadk.errors import ExampleError
 from yadk.examples._example import (
     BaseExampleProvider,
@@ -19,13 +19,6 @@ from yadk.examples._example import (
 from yadk.examples._files import load_examples_file
 
 __all__ = ["LexicalExampleStore", "tokenize"]
-
-_WORD = re.compile(r"[^\W_]+")
-
-
-def tokenize(text: str) -> list[str]:
-    """Lowercase runs of letters and digits: ``"Order #4417, please!"`` -> order, 4417, please."""
-    return _WORD.findall(text.lower())
 
 
 class LexicalExampleStore(BaseExampleProvider):
@@ -140,8 +133,3 @@ class LexicalExampleStore(BaseExampleProvider):
             f"LexicalExampleStore({len(self.examples)} examples, top_k={self.top_k}, "
             f"min_score={self.min_score})"
         )
-
-
-def _idf(count: int, document_frequency: int) -> float:
-    # The "plus one" BM25 idf (as in Lucene) never goes negative for very common words.
-    return math.log(1.0 + (count - document_frequency + 0.5) / (document_frequency + 0.5))

@@ -94,6 +94,8 @@ class LlmResponse(BaseModel):
     error_message: str | None = None
     finish_reason: str | None = None
     usage_metadata: dict[str, Any] | None = None
+    # What Google Search / URL context grounded the answer on (Gemini built-in tools).
+    grounding_metadata: dict[str, Any] | None = None
     custom_metadata: dict[str, Any] | None = Field(default=None)
 
 

@@ -155,6 +155,9 @@ class Gemini(BaseLlm):
         declarations = llm_request.function_declarations
         if declarations:
             body["tools"] = [{"functionDeclarations": [_declaration(d) for d in declarations]}]
+        native = llm_request.config.get("tools")  # built-ins such as {"google_search": {}}
+        if native:
+            body.setdefault("tools", []).extend(camel_keys(tool) for tool in native)
         generation, top_level = _config(llm_request.config)
         if generation:
             body["generationConfig"] = generation
@@ -284,7 +287,7 @@ def _config(config: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
         if value is None:
             continue
         key = snake_case(raw_key)
-        if key == "http_options":
+        if key in ("http_options", "tools"):
             continue  # client-side settings (timeout), see settings_for
         if key in ("response_schema", "response_json_schema"):
             # Schemas keep their keys (property names are data); an OpenAPI-style schema with
@@ -333,11 +336,13 @@ def parse_response(data: dict[str, Any]) -> LlmResponse:
     parts = [p for p in (_parse_part(w) for w in wire_parts) if p is not None]
     finish = candidate.get("finishReason")
     if parts or finish in (None, "STOP"):
+        grounding = candidate.get("groundingMetadata")
         return LlmResponse(
             content=Content(role="model", parts=parts),
             finish_reason=finish,
             usage_metadata=usage,
             turn_complete=True,
+            grounding_metadata=snake_keys(grounding) if grounding else None,
         )
     return LlmResponse(
         error_code=finish,

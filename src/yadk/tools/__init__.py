@@ -3,12 +3,16 @@
 from yadk._contexts import ToolContext
 from yadk.errors import ToolErrorType, ToolExecutionError
 from yadk.tools._agent_tool import AgentTool
+from yadk.tools._artifacts_tool import load_artifacts
 from yadk.tools._base import BaseTool, BaseToolset
 from yadk.tools._builtin import exit_loop, transfer_to_agent
 from yadk.tools._closing import close_toolsets
 from yadk.tools._example_tool import ExampleTool
 from yadk.tools._function import FunctionTool
+from yadk.tools._gemini_builtins import google_search, url_context
 from yadk.tools._long_running import LongRunningFunctionTool
+from yadk.tools._memory_tools import load_memory, preload_memory
+from yadk.tools._user_choice import get_user_choice
 from yadk.tools.mcp import MCPToolset, McpToolset
 
 __all__ = [
@@ -25,5 +29,11 @@ __all__ = [
     "ToolExecutionError",
     "close_toolsets",
     "exit_loop",
+    "get_user_choice",
+    "google_search",
+    "load_artifacts",
+    "load_memory",
+    "preload_memory",
     "transfer_to_agent",
+    "url_context",
 ]
