@@ -8,24 +8,16 @@ in ``_anthropic_wire``; this module sends it and reads the answer, whole or stre
 from __future__ import annotations
 
 import json
-import os
-import urllib.parse
-from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import ValidationError
 
 from yadk.errors import ModelError
 from yadk.models._anthropic_wire import message_settings, parse_message, to_messages, tool
-from yadk.models._base import BaseLlm, LlmRequest, LlmResponse
-from yadk.models._client import pick_client
-from yadk.models._http import Call, post_json, stream_json
-from yadk.models._rest import HttpSettings, api_error_message, settings_for
-from yadk.models._switch import check_allow_model_requests
+from yadk.models._base import LlmRequest, LlmResponse
+from yadk.models._http_backend import HttpBackend
+from yadk.models._rest import api_error_message
 from yadk.types import Content, Part
-
-if TYPE_CHECKING:
-    import httpx
 
 __all__ = ["AnthropicLlm"]
 
@@ -34,7 +26,7 @@ API_VERSION = "2023-06-01"
 _KEY_HINT = "Set ANTHROPIC_API_KEY to a key from https://console.anthropic.com/settings/keys."
 
 
-class AnthropicLlm(BaseLlm):
+class AnthropicLlm(HttpBackend):
     """A Claude model: ``AnthropicLlm("claude-sonnet-4-5")``, ``model: claude-sonnet-4-5`` or
     ``--model anthropic:claude-sonnet-4-5``.
 
@@ -42,83 +34,35 @@ class AnthropicLlm(BaseLlm):
     ``http_client`` and ``transport`` behave as in ``Gemini``.
     """
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        api_key: str | None = None,
-        base_url: str | None = None,
-        timeout: float | None = None,
-        retries: int | None = None,
-        retry_delay: float | None = None,
-        deadline: float | None = None,
-        max_response_bytes: int | None = None,
-        http_client: httpx.AsyncClient | None = None,
-        transport: httpx.AsyncBaseTransport | None = None,
-    ) -> None:
+    DEFAULT_BASE_URL = DEFAULT_BASE_URL
+    BASE_URL_ENV = "ANTHROPIC_BASE_URL"
+    KEY_ENVS = ("ANTHROPIC_API_KEY",)
+    LABEL = "Anthropic"
+    OTHER_SERVER_LABEL = "Anthropic"
+
+    def _model_name(self, model: str) -> str:
         if not model:
             raise ModelError("An Anthropic model needs a name, e.g. anthropic:claude-sonnet-4-5.")
-        self.model = model
-        self._api_key = api_key
-        self._base_url = base_url
-        self.settings = HttpSettings.resolve(
-            timeout, retries, retry_delay, deadline=deadline, max_response_bytes=max_response_bytes
-        )
-        self._http_client = http_client
-        self._transport = transport
-
-    @property
-    def base_url(self) -> str:
-        base = self._base_url or os.environ.get("ANTHROPIC_BASE_URL") or DEFAULT_BASE_URL
-        return base.rstrip("/")
+        return model
 
     @property
     def url(self) -> str:
         return f"{self.base_url}/v1/messages"
 
-    @property
-    def _service(self) -> str:
-        if self.base_url == DEFAULT_BASE_URL:
-            return f"Anthropic model {self.model!r}"
-        parts = urllib.parse.urlsplit(self.base_url)
-        port = f":{parts.port}" if parts.port else ""
-        where = f"{parts.scheme}://{parts.hostname or ''}{port}{parts.path}"
-        return f"Anthropic model {self.model!r} at {where}"
+    def _key_hint(self) -> str:
+        return _KEY_HINT
 
-    async def generate_content_async(
-        self, llm_request: LlmRequest, stream: bool = False
-    ) -> AsyncIterator[LlmResponse]:
-        """One Messages call; with ``stream``, the text as partial responses while it arrives,
-        then the whole answer with tool calls assembled from their JSON fragments."""
-        service = self._service
-        check_allow_model_requests(f"the request to {service}")
+    def _headers(self, key: str) -> dict[str, str]:
         headers = {"anthropic-version": API_VERSION}
-        key = self._api_key or os.environ.get("ANTHROPIC_API_KEY", "")
         if key:
             headers["x-api-key"] = key
-        elif self.base_url == DEFAULT_BASE_URL:
-            raise ModelError(f"{service}: no API key. {_KEY_HINT}")
-        body = self.request_body(llm_request)
-        if stream:
-            body["stream"] = True
-        call = Call(
-            client=await pick_client(self._http_client, self._transport),
-            url=self.url,
-            body=body,
-            headers=headers,
-            settings=settings_for(self.settings, llm_request.config),
-            service=service,
-            hint=self._hint,
-        )
-        if not stream:
-            yield _parsed(await post_json(call), service)
-            return
-        message = _MessageStream(service)
-        async for event in stream_json(call):
-            partial = message.add(event)
-            if partial is not None:
-                yield partial
-        yield _parsed(message.answer(), service)
+        return headers
+
+    def _parsed(self, data: dict[str, Any], service: str) -> LlmResponse:
+        return _parsed(data, service)
+
+    def _assembler(self, service: str) -> _MessageStream:
+        return _MessageStream(service)
 
     def request_body(self, llm_request: LlmRequest) -> dict[str, Any]:
         """The JSON body for ``llm_request``, exactly as it is sent."""

@@ -10,6 +10,7 @@ from typing import Any
 
 from yadk.errors import ModelError
 from yadk.models._base import FunctionDeclaration, LlmResponse
+from yadk.models._http_backend import final_response
 from yadk.models._rest import CONTINUE_TEXT, EMPTY_CONTENTS_TEXT, snake_case
 from yadk.types import Content, FunctionCall, FunctionResponse, Part
 
@@ -212,19 +213,8 @@ def parse_message(data: dict[str, Any]) -> LlmResponse:
     raw = data.get("stop_reason")
     finish = _STOP_REASONS.get(raw, str(raw).upper()) if raw else None
     usage = _usage(data.get("usage"))
-    if any(not p.thought for p in parts) or finish in (None, "STOP"):
-        return LlmResponse(
-            content=Content(role="model", parts=parts),
-            finish_reason=finish,
-            usage_metadata=usage,
-            turn_complete=True,
-        )
-    return LlmResponse(
-        error_code=finish,
-        error_message=f"The model returned no content (stop reason {raw}).",
-        finish_reason=finish,
-        usage_metadata=usage,
-        turn_complete=True,
+    return final_response(
+        parts, finish, usage, lambda: f"The model returned no content (stop reason {raw})."
     )
 
 

@@ -9,33 +9,27 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import re
 import threading
 import urllib.parse
 from collections import OrderedDict
-from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from yadk.errors import ModelError
-from yadk.models._base import BaseLlm, FunctionDeclaration, LlmRequest, LlmResponse
-from yadk.models._client import pick_client
+from yadk.models._base import FunctionDeclaration, LlmRequest, LlmResponse
 from yadk.models._gemini_stream import MergedStream, parsed_chunk
-from yadk.models._http import Call, post_json, stream_json
+from yadk.models._http_backend import HttpBackend
 from yadk.models._rest import (
     CONTINUE_TEXT,
     EMPTY_CONTENTS_TEXT,
-    HttpSettings,
     camel_case,
     camel_keys,
     is_openapi_schema,
-    settings_for,
     snake_case,
     snake_keys,
 )
-from yadk.models._switch import check_allow_model_requests
 from yadk.types import Blob, Content, FileData, FunctionCall, FunctionResponse, Part
 
 if TYPE_CHECKING:
@@ -63,7 +57,7 @@ _SKIP_SIGNATURE = "skip_thought_signature_validator"
 _OLD_GENERATION = re.compile(r"gemini-[12](\.|-|$)")
 
 
-class Gemini(BaseLlm):
+class Gemini(HttpBackend):
     """A Gemini model over REST: ``Gemini("gemini-2.5-flash")`` or ``--model gemini-2.5-flash``.
 
     ``timeout`` (seconds, default ``YADK_MODEL_TIMEOUT`` or 60) bounds the connection and each
@@ -74,6 +68,11 @@ class Gemini(BaseLlm):
     ``YADK_MODEL_MAX_RESPONSE_BYTES`` or 32 MiB) the answer. ``http_client`` (used as is, never
     closed) or ``transport`` replace the shared pooled ``httpx.AsyncClient``.
     """
+
+    DEFAULT_BASE_URL = DEFAULT_BASE_URL
+    BASE_URL_ENV = "YADK_GEMINI_BASE_URL"
+    KEY_ENVS = _KEY_VARS
+    LABEL = "Gemini"
 
     def __init__(
         self,
@@ -89,22 +88,24 @@ class Gemini(BaseLlm):
         http_client: httpx.AsyncClient | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
+        super().__init__(
+            model,
+            api_key=api_key,
+            base_url=base_url,
+            timeout=timeout,
+            retries=retries,
+            retry_delay=retry_delay,
+            deadline=deadline,
+            max_response_bytes=max_response_bytes,
+            http_client=http_client,
+            transport=transport,
+        )
+
+    def _model_name(self, model: str) -> str:
         name = model.removeprefix("models/")
         if not name:
             raise ModelError("A Gemini model needs a name, e.g. gemini-2.5-flash.")
-        self.model = name
-        self._api_key = api_key
-        self._base_url = base_url
-        self.settings = HttpSettings.resolve(
-            timeout, retries, retry_delay, deadline=deadline, max_response_bytes=max_response_bytes
-        )
-        self._http_client = http_client
-        self._transport = transport
-
-    @property
-    def base_url(self) -> str:
-        base = self._base_url or os.environ.get("YADK_GEMINI_BASE_URL") or DEFAULT_BASE_URL
-        return base.rstrip("/")
+        return name
 
     @property
     def url(self) -> str:
@@ -115,37 +116,20 @@ class Gemini(BaseLlm):
         quoted = urllib.parse.quote(self.model)
         return f"{self.base_url}/models/{quoted}:streamGenerateContent?alt=sse"
 
-    async def generate_content_async(
-        self, llm_request: LlmRequest, stream: bool = False
-    ) -> AsyncIterator[LlmResponse]:
-        """One generateContent call; with ``stream``, streamGenerateContent over SSE: the text
-        as partial responses while it arrives, then the whole answer."""
-        service = f"Gemini model {self.model!r}"
-        check_allow_model_requests(f"the request to {service}")
-        headers = {}
-        key = self._api_key or next((os.environ[v] for v in _KEY_VARS if os.environ.get(v)), "")
-        if key:
-            headers["x-goog-api-key"] = key
-        elif self.base_url == DEFAULT_BASE_URL:
-            raise ModelError(f"{service}: no API key. {_KEY_HINT}")
-        call = Call(
-            client=await pick_client(self._http_client, self._transport),
-            url=self.stream_url if stream else self.url,
-            body=self.request_body(llm_request),
-            headers=headers,
-            settings=settings_for(self.settings, llm_request.config),
-            service=service,
-            hint=self._hint,
-        )
-        if not stream:
-            yield _parsed(await post_json(call), service)
-            return
-        merged = MergedStream()
-        async for data in stream_json(call):
-            partial = parsed_chunk(merged, data, service)
-            if partial is not None:
-                yield partial
-        yield _parsed(merged.answer(), service)
+    def _key_hint(self) -> str:
+        return _KEY_HINT
+
+    def _headers(self, key: str) -> dict[str, str]:
+        return {"x-goog-api-key": key} if key else {}
+
+    def _stream_request(self, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        return self.stream_url, body
+
+    def _parsed(self, data: dict[str, Any], service: str) -> LlmResponse:
+        return _parsed(data, service)
+
+    def _assembler(self, service: str) -> _ChunkStream:
+        return _ChunkStream(service)
 
     def request_body(self, llm_request: LlmRequest) -> dict[str, Any]:
         """The JSON body for ``llm_request``, exactly as it is sent."""
@@ -205,6 +189,20 @@ class Gemini(BaseLlm):
         if status >= 500:
             return "The Gemini service failed; try again later."
         return "`yadk inspect` shows the request the agent builds."
+
+
+class _ChunkStream:
+    """streamGenerateContent chunks, merged (``MergedStream``), each checked for its shape."""
+
+    def __init__(self, service: str) -> None:
+        self.service = service
+        self.merged = MergedStream()
+
+    def add(self, data: dict[str, Any]) -> LlmResponse | None:
+        return parsed_chunk(self.merged, data, self.service)
+
+    def answer(self) -> dict[str, Any]:
+        return self.merged.answer()
 
 
 class _SignatureCache:

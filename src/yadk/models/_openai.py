@@ -8,25 +8,17 @@
 from __future__ import annotations
 
 import json
-import os
-import urllib.parse
-from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import ValidationError
 
 from yadk.errors import ModelError
-from yadk.models._base import BaseLlm, LlmRequest, LlmResponse
-from yadk.models._client import pick_client
-from yadk.models._http import Call, post_json, stream_json
+from yadk.models._base import LlmRequest, LlmResponse
+from yadk.models._http_backend import HttpBackend, final_response
 from yadk.models._openai_stream import ChatStream
 from yadk.models._openai_wire import chat_settings, chat_tool, to_messages
-from yadk.models._rest import HttpSettings, api_error_message, settings_for
-from yadk.models._switch import check_allow_model_requests
-from yadk.types import Content, FunctionCall, Part
-
-if TYPE_CHECKING:
-    import httpx
+from yadk.models._rest import api_error_message
+from yadk.types import FunctionCall, Part
 
 __all__ = ["OpenAIChat"]
 
@@ -41,7 +33,7 @@ _FINISH_REASONS = {
 }
 
 
-class OpenAIChat(BaseLlm):
+class OpenAIChat(HttpBackend):
     """A model behind an OpenAI-compatible ``/chat/completions`` endpoint.
 
     ``OpenAIChat("gpt-4o-mini")``, or ``--model openai:llama3`` with
@@ -50,93 +42,41 @@ class OpenAIChat(BaseLlm):
     behave as in ``Gemini``.
     """
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        api_key: str | None = None,
-        base_url: str | None = None,
-        timeout: float | None = None,
-        retries: int | None = None,
-        retry_delay: float | None = None,
-        deadline: float | None = None,
-        max_response_bytes: int | None = None,
-        http_client: httpx.AsyncClient | None = None,
-        transport: httpx.AsyncBaseTransport | None = None,
-    ) -> None:
+    DEFAULT_BASE_URL = DEFAULT_BASE_URL
+    BASE_URL_ENV = "OPENAI_BASE_URL"
+    KEY_ENVS = ("OPENAI_API_KEY",)
+    LABEL = "OpenAI"
+    OTHER_SERVER_LABEL = "OpenAI-compatible"
+
+    def _model_name(self, model: str) -> str:
         if not model:
             raise ModelError(
                 "An OpenAI-compatible model needs a name, e.g. openai:gpt-4o-mini or"
                 " openai:llama3 (with OPENAI_BASE_URL=http://localhost:11434/v1)."
             )
-        self.model = model
-        self._api_key = api_key
-        self._base_url = base_url
-        self.settings = HttpSettings.resolve(
-            timeout, retries, retry_delay, deadline=deadline, max_response_bytes=max_response_bytes
-        )
-        self._http_client = http_client
-        self._transport = transport
-
-    @property
-    def base_url(self) -> str:
-        base = self._base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
-        return base.rstrip("/")
+        return model
 
     @property
     def url(self) -> str:
         return f"{self.base_url}/chat/completions"
 
-    @property
-    def _service(self) -> str:
-        if self.base_url == DEFAULT_BASE_URL:
-            return f"OpenAI model {self.model!r}"
-        parts = urllib.parse.urlsplit(self.base_url)
-        host = parts.hostname or ""
-        port = f":{parts.port}" if parts.port else ""
-        # The URL without any user:password@ it may carry.
+    def _key_hint(self) -> str:
         return (
-            f"OpenAI-compatible model {self.model!r} at {parts.scheme}://{host}{port}{parts.path}"
+            "Set OPENAI_API_KEY, or set OPENAI_BASE_URL to a local server such as Ollama"
+            " (http://localhost:11434/v1)."
         )
 
-    async def generate_content_async(
-        self, llm_request: LlmRequest, stream: bool = False
-    ) -> AsyncIterator[LlmResponse]:
-        """One chat completion; with ``stream`` (``stream: true``) the text as partial responses
-        while it arrives, then the whole answer with tool calls assembled from their pieces."""
-        service = self._service
-        check_allow_model_requests(f"the request to {service}")
-        headers = {}
-        key = self._api_key or os.environ.get("OPENAI_API_KEY", "")
-        if key:
-            headers["Authorization"] = f"Bearer {key}"
-        elif self.base_url == DEFAULT_BASE_URL:
-            raise ModelError(
-                f"{service}: no API key. Set OPENAI_API_KEY, or set OPENAI_BASE_URL to a local"
-                " server such as Ollama (http://localhost:11434/v1)."
-            )
-        body = self.request_body(llm_request)
-        if stream:
-            body["stream"] = True
-            body["stream_options"] = {"include_usage": True}
-        call = Call(
-            client=await pick_client(self._http_client, self._transport),
-            url=self.url,
-            body=body,
-            headers=headers,
-            settings=settings_for(self.settings, llm_request.config),
-            service=service,
-            hint=self._hint,
-        )
-        if not stream:
-            yield _parsed(await post_json(call), service)
-            return
-        chunks = ChatStream(service)
-        async for data in stream_json(call):
-            partial = chunks.add(data)
-            if partial is not None:
-                yield partial
-        yield _parsed(chunks.answer(), service)
+    def _headers(self, key: str) -> dict[str, str]:
+        return {"Authorization": f"Bearer {key}"} if key else {}
+
+    def _stream_request(self, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        return self.url, {**body, "stream": True, "stream_options": {"include_usage": True}}
+
+    def _parsed(self, data: dict[str, Any], service: str) -> LlmResponse:
+        return _parsed(data, service)
+
+    def _assembler(self, service: str) -> ChatStream:
+        return ChatStream(service)
 
     def request_body(self, llm_request: LlmRequest) -> dict[str, Any]:
         """The JSON body for ``llm_request``, exactly as it is sent."""
@@ -211,19 +151,11 @@ def parse_response(data: dict[str, Any], service: str = "OpenAI-compatible model
     raw_finish = choice.get("finish_reason")
     finish = _FINISH_REASONS.get(raw_finish, str(raw_finish).upper()) if raw_finish else None
     usage = _usage(data.get("usage"))
-    if any(not p.thought for p in parts) or finish in (None, "STOP"):
-        return LlmResponse(
-            content=Content(role="model", parts=parts),
-            finish_reason=finish,
-            usage_metadata=usage,
-            turn_complete=True,
-        )
-    return LlmResponse(
-        error_code=finish,
-        error_message=f"The model returned no content (finish reason {raw_finish}).",
-        finish_reason=finish,
-        usage_metadata=usage,
-        turn_complete=True,
+    return final_response(
+        parts,
+        finish,
+        usage,
+        lambda: f"The model returned no content (finish reason {raw_finish}).",
     )
 
 
