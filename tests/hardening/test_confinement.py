@@ -214,3 +214,12 @@ def test_the_limits_are_documented() -> None:
     docs = (Path(__file__).parents[2] / "docs" / "config.md").read_text(encoding="utf-8")
     for kind, limit in _files.LIMITS.items():
         assert f"| {_files._WHAT[kind]} | {limit // (1024 * 1024)} MiB |" in docs
+
+
+def test_a_path_too_long_for_the_file_system(tmp_path: Path) -> None:
+    # Found by bench/fuzz.py: ENAMETOOLONG was an internal-error.
+    folder = _agent(
+        tmp_path, "name: a\nmodel: scripted:" + "[" * 300 + "turns.yaml\ninstruction: hi\n"
+    )
+    found = validate_paths([folder])
+    assert [(d.line, d.column, d.rule) for d in found] == [(2, 8, "invalid-path")]

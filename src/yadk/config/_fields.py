@@ -3,6 +3,7 @@ callbacks, model settings and the ``state:`` declaration."""
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,19 @@ class FieldReader(LoaderBase):
             )
             return None
         target = scope.folder / path
+        try:
+            os.stat(target)
+        except FileNotFoundError:
+            pass  # reported below, with a did-you-mean
+        except OSError as exc:  # e.g. a name longer than the file system allows
+            self.error(
+                scope,
+                at,
+                "invalid-path",
+                f"{what} `{relative[:80]}`: cannot be used as a path ({exc.strerror}).",
+                "Write a short relative path to a file in the agent folder.",
+            )
+            return None
         if not inside(target, scope.root):
             self.error(
                 scope,
