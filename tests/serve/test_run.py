@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -275,3 +276,22 @@ async def test_a_client_that_disconnects_cancels_its_invocation_cleanly(
         response = await client.post("/run", json=message("after"))
         assert texts(response.json()) == ["echo: after"]
         assert len(running.app.state.served.locks) == 0
+
+
+async def test_token_counts_reach_the_event_and_the_invocation_log(
+    client: httpx.AsyncClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    await new_session(client)
+    with caplog.at_level(logging.INFO, logger="yadk.serve.invocation"):
+        events = (await client.post("/run", json=message("tokens please"))).json()
+    assert events[0]["usageMetadata"] == {
+        "promptTokenCount": 5,
+        "candidatesTokenCount": 2,
+        "totalTokenCount": 7,
+    }
+    [record] = [r for r in caplog.records if r.name == "yadk.serve.invocation"]
+    fields = record.fields  # type: ignore[attr-defined]
+    assert (fields["app"], fields["session"], fields["agent"]) == ("echo", "s1", "echo")
+    assert (fields["model_calls"], fields["tokens"], fields["status"]) == (1, 7, "ok")
+    assert record.getMessage().startswith("invocation app=echo session=s1 agent=echo ")
+    assert record.getMessage().endswith(" model_calls=1 tokens=7 status=ok")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.serve.conftest import message, sse_events
+from tests.serve.conftest import AGENTS, message, sse_events
 
 YADK = [sys.executable, "-m", "yadk.cli"]
 S = "/apps/echo/users/u1/sessions"
@@ -60,43 +61,34 @@ class Server:
         return err
 
 
-@pytest.fixture
-def server(apps_dir: Path, tmp_path: Path) -> Iterator[Server]:
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """One server for the tests that only talk to it (each uses its own session)."""
+    work = tmp_path_factory.mktemp("served")
+    shutil.copytree(AGENTS, work / "agents", ignore=shutil.ignore_patterns("__pycache__"))
     running = Server(
-        str(apps_dir), "--db", str(tmp_path / "s.db"), "--log-format", "json", cwd=tmp_path
+        str(work / "agents"), "--db", str(work / "s.db"), "--log-format", "json", cwd=work
     )
     yield running
     running.stop()
 
 
-def test_a_conversation_over_real_http_with_json_logs(server: Server) -> None:
+def test_a_conversation_over_real_http(server: Server) -> None:
     with httpx.Client(base_url=server.url, timeout=30) as http:
         assert http.get("/list-apps").json() == ["echo"]
-        assert http.post(S, json={"sessionId": "s1"}).status_code == 200
-        events = http.post("/run", json=message("hello")).json()
+        assert http.post(S, json={"sessionId": "talk"}).status_code == 200
+        events = http.post("/run", json=message("hello", session="talk")).json()
         assert events[0]["content"]["parts"] == [{"text": "echo: hello"}]
-        streamed = sse_events(http.post("/run_sse", json=message("more", streaming=True)).text)
+        body = message("more", session="talk", streaming=True)
+        streamed = sse_events(http.post("/run_sse", json=body).text)
         assert [e.get("partial", False) for e in streamed] == [True, False]
-    log = [json.loads(line) for line in server.stop().splitlines() if line.startswith("{")]
-    access = [r for r in log if r["logger"] == "yadk.serve.access"]
-    assert [(r["method"], r["path"], r["status"]) for r in access] == [
-        ("GET", "/health", 200),
-        ("GET", "/list-apps", 200),
-        ("POST", S, 200),
-        ("POST", "/run", 200),
-        ("POST", "/run_sse", 200),
-    ]
-    invocations = [r for r in log if r["logger"] == "yadk.serve.invocation"]
-    assert [
-        (r["app"], r["session"], r["agent"], r["model_calls"], r["status"]) for r in invocations
-    ] == [("echo", "s1", "echo", 1, "ok"), ("echo", "s1", "echo", 1, "ok")]
-    assert all(r["duration_ms"] >= 0 for r in invocations)
 
 
 def test_a_client_that_drops_the_stream_cancels_the_invocation(server: Server) -> None:
     with httpx.Client(base_url=server.url, timeout=30) as http:
         http.post(S, json={"sessionId": "s1"})
-        with http.stream("POST", "/run_sse", json=message("slow 30", streaming=True)) as stream:
+        body = message("slow 30", streaming=True)
+        with http.stream("POST", "/run_sse", json=body) as stream:
             first = next(stream.iter_lines())
             assert json.loads(first[6:])["partial"] is True
         # The connection is closed: the invocation is cancelled, the session is free at once.
@@ -107,6 +99,22 @@ def test_a_client_that_drops_the_stream_cancels_the_invocation(server: Server) -
         stored = http.get(f"{S}/s1").json()["events"]
         texts = [e["content"]["parts"][0]["text"] for e in stored]
         assert texts == ["slow 30", "next", "echo: next"]
+
+
+def test_the_server_logs_each_request_and_invocation_as_json(server: Server) -> None:
+    log = [json.loads(line) for line in server.stop().splitlines() if line.startswith("{")]
+    access = [r for r in log if r["logger"] == "yadk.serve.access"]
+    assert ("GET", "/list-apps", 200) in [(r["method"], r["path"], r["status"]) for r in access]
+    assert all(r["duration_ms"] >= 0 and r["client"].startswith("127.0.0.1:") for r in access)
+    invocations = [
+        r for r in log if r["logger"] == "yadk.serve.invocation" and r["session"] == "talk"
+    ]
+    assert [(r["app"], r["agent"], r["model_calls"], r["status"]) for r in invocations] == [
+        ("echo", "echo", 1, "ok"),
+        ("echo", "echo", 1, "ok"),
+    ]
+    cancelled = [r for r in log if r["logger"] == "yadk.serve.invocation" and r["session"] == "s1"]
+    assert cancelled[0]["status"] == "cancelled"
 
 
 def test_sessions_outlive_the_server_in_the_default_sqlite_file(
@@ -123,16 +131,6 @@ def test_sessions_outlive_the_server_in_the_default_sqlite_file(
         assert httpx.get(f"{second.url}{S}/s1").json()["state"] == {"k": 1}
     finally:
         second.stop()
-
-
-def test_a_token_protects_a_real_server(apps_dir: Path, tmp_path: Path) -> None:
-    running = Server(str(apps_dir), "--token", "t0k", cwd=tmp_path)
-    try:
-        assert httpx.get(f"{running.url}/list-apps").status_code == 401
-        ok = httpx.get(f"{running.url}/list-apps", headers={"Authorization": "Bearer t0k"})
-        assert ok.json() == ["echo"]
-    finally:
-        running.stop()
 
 
 @pytest.mark.parametrize(
@@ -206,3 +204,27 @@ def test_the_readme_curl_examples_run_verbatim(tmp_path: Path) -> None:
     events = json.loads(outputs[2])
     assert events and all("author" in e for e in events)
     assert outputs[3].startswith("data: {")
+
+
+def test_reload_with_the_real_watcher_and_dev_events_behind_a_token(
+    apps_dir: Path, tmp_path: Path
+) -> None:
+    running = Server(str(apps_dir), "--reload", "--db", ":memory:", "--token", "t0k", cwd=tmp_path)
+    config = apps_dir / "echo" / "root_agent.yaml"
+    try:
+        assert httpx.get(f"{running.url}/dev/events").status_code == 401
+        auth = {"Authorization": "Bearer t0k"}
+        with httpx.Client(base_url=running.url, timeout=30, headers=auth) as http:
+            with http.stream("GET", "/dev/events") as events:
+                lines = events.iter_lines()
+                hello = json.loads(next(line for line in lines if line.startswith("data: "))[6:])
+                assert hello["type"] == "hello"
+                config.write_text(config.read_text().replace("Echoes what", "Mirrors what"))
+                result = json.loads(next(line for line in lines if line.startswith("data: "))[6:])
+            assert (result["type"], result["app"], result["ok"]) == ("reload", "echo", True)
+            assert result["files"] == ["root_agent.yaml"]
+            card = http.get("/.well-known/agent-card.json").json()
+            assert card["description"] == "Mirrors what it is told."
+    finally:
+        log = running.stop()
+    assert "echo: reloaded: 1 file changed (root_agent.yaml)" in log

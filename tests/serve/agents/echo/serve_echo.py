@@ -2,7 +2,7 @@
 
 The model echoes the latest user text. ``remember X`` calls the ``remember`` tool first;
 ``slow S`` waits S seconds before the answer (after the first chunk when streaming);
-``boom`` fails.
+``boom`` fails; ``tokens please`` reports token counts.
 """
 
 from __future__ import annotations
@@ -46,7 +46,12 @@ class EchoModel(BaseLlm):
             )
         if said.startswith("slow "):  # after the first chunk: a stream can be cut mid-way
             await asyncio.sleep(float(said[5:]))
-        yield LlmResponse(content=Content(role="model", parts=[Part(text=text)]))
+        usage = None
+        if said == "tokens please":
+            usage = {"prompt_token_count": 5, "candidates_token_count": 2, "total_token_count": 7}
+        yield LlmResponse(
+            content=Content(role="model", parts=[Part(text=text)]), usage_metadata=usage
+        )
 
 
 model = EchoModel()
