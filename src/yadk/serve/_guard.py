@@ -7,6 +7,8 @@ Pure ASGI (no per-request objects beyond what is needed) so that it costs micros
 - Size: a body over ``max_body`` bytes gets 413, whether announced by ``Content-Length`` or
   streamed; the body is read (up to the limit) before the route sees it.
 - Access log: one line per request: client, method, path, status, milliseconds.
+- Crashes: an exception no route handled is logged with its traceback and answered with 500
+  and ``{"detail": ...}``.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ MAX_BODY = 10 * 1024 * 1024
 OPEN_PATHS = frozenset({"/health"})
 
 access = logging.getLogger("yadk.serve.access")
+logger = logging.getLogger("yadk.serve")
 
 
 class Guard:
@@ -63,6 +66,16 @@ class Guard:
                     return
                 receive = _replay(body, receive)
             await self.app(scope, receive, send_logged)
+        except Exception as exc:
+            # A bug or a store failure: logged with its traceback; the client gets JSON, never
+            # a traceback (and the server goes on).
+            logger.exception("%s %s failed", scope["method"], scope["path"])
+            if status == 0:
+                await _answer(
+                    send_logged,
+                    500,
+                    f"Internal server error ({type(exc).__name__}); the server log has the details.",
+                )
         finally:
             if access.isEnabledFor(logging.INFO):
                 _log_access(scope, status, (time.perf_counter() - started) * 1000)

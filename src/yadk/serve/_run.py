@@ -115,12 +115,13 @@ async def _until_disconnect(request: Request, work: Any) -> list[Event] | None:
         await asyncio.wait({task, watcher}, return_when=asyncio.FIRST_COMPLETED)
     finally:
         watcher.cancel()
-    if not task.done():
-        task.cancel()
-        try:
-            await task
-        except asyncio.CancelledError:
-            pass
+        if not task.done():  # the client went away, or the server is shutting down
+            task.cancel()
+            try:
+                await task
+            except asyncio.CancelledError:
+                pass
+    if task.cancelled():
         return None
     return task.result()
 

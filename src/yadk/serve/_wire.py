@@ -95,6 +95,9 @@ def event_json(event: Event) -> dict[str, Any]:
     for key, value in event.actions.model_dump(mode="json", exclude_none=True).items():
         actions[to_camel(key)] = value
     data["actions"] = actions
+    usage = data.get("usageMetadata")
+    if isinstance(usage, dict):  # google-genai's usage fields, camelCased like the rest
+        data["usageMetadata"] = {to_camel(key): value for key, value in usage.items()}
     if event.get_function_calls() and "longRunningToolIds" not in data:
         data["longRunningToolIds"] = []
     return data

@@ -1,0 +1,113 @@
+"""Routes beyond the recorded exchanges: sessions created with events, the agent card of one
+app among several, the OpenAPI document, the detailed app list."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+from tests.serve.conftest import message
+
+S = "/apps/echo/users/u1/sessions"
+
+
+async def test_a_session_can_start_with_events(client: httpx.AsyncClient) -> None:
+    events = [
+        {
+            "author": "user",
+            "invocationId": "e-1",
+            "content": {"role": "user", "parts": [{"text": "earlier"}]},
+        },
+        {
+            "author": "echo",
+            "invocationId": "e-1",
+            "content": {"role": "model", "parts": [{"text": "echo: earlier"}]},
+            "actions": {"stateDelta": {"seen": True}, "requestedAuthConfigs": {}},
+            "nodeInfo": {"path": "echo@1"},
+        },
+    ]
+    created = await client.post(S, json={"sessionId": "s1", "events": events})
+    assert created.status_code == 200, created.text
+    stored = (await client.get(f"{S}/s1")).json()
+    assert [e["content"]["parts"][0]["text"] for e in stored["events"]] == [
+        "earlier",
+        "echo: earlier",
+    ]
+    assert stored["state"] == {"seen": True}
+
+
+async def test_an_invalid_initial_event_is_422_naming_it(client: httpx.AsyncClient) -> None:
+    response = await client.post(S, json={"sessionId": "s1", "events": [{"content": 5}]})
+    assert response.status_code == 422
+    assert response.json()["detail"].startswith("events[0] is not a valid event: ")
+    assert (await client.get(S)).json() == []
+
+
+async def test_with_several_apps_the_card_is_chosen_with_app(
+    make_client: Callable[..., Any], apps_dir: Path
+) -> None:
+    shutil.copytree(apps_dir / "echo", apps_dir / "echo2")
+    async with make_client() as client:
+        several = await client.get("/.well-known/agent-card.json")
+        assert (several.status_code, several.json()) == (
+            400,
+            {"detail": "This server serves several apps; choose one with ?app=NAME (echo, echo2)"},
+        )
+        card = await client.get("/.well-known/agent-card.json", params={"app": "echo2"})
+        assert card.json()["name"] == "echo"
+        assert card.json()["url"] == "http://testserver"
+        unknown = await client.get("/.well-known/agent-card.json", params={"app": "nope"})
+        assert unknown.status_code == 404
+
+
+async def test_the_openapi_document_lists_google_adks_routes(client: httpx.AsyncClient) -> None:
+    spec = (await client.get("/openapi.json")).json()
+    paths = spec["paths"]
+    assert set(paths) >= {
+        "/health",
+        "/version",
+        "/list-apps",
+        "/run",
+        "/run_sse",
+        "/apps/{app_name}/users/{user_id}/sessions",
+        "/apps/{app_name}/users/{user_id}/sessions/{session_id}",
+        "/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts",
+        "/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{artifact_name}",
+        "/apps/{app_name}/users/{user_id}/sessions/{session_id}/artifacts/{artifact_name}/versions",
+    }
+    run = paths["/run"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    schema = spec["components"]["schemas"][run["$ref"].rsplit("/", 1)[1]]
+    assert {"appName", "userId", "sessionId", "newMessage", "streaming", "stateDelta"} <= set(
+        schema["properties"]
+    )
+    assert set(paths["/apps/{app_name}/users/{user_id}/sessions/{session_id}"]) == {
+        "get",
+        "post",
+        "patch",
+        "delete",
+    }
+
+
+async def test_version_names_yadk(client: httpx.AsyncClient) -> None:
+    from yadk import __version__
+
+    data = (await client.get("/version")).json()
+    assert (data["version"], data["language"]) == (__version__, "python")
+
+
+async def test_a_state_patch_waits_for_a_busy_session_too(
+    make_client: Callable[..., Any],
+) -> None:
+    async with make_client(busy_wait=0.2) as client:
+        await client.post(S, json={"sessionId": "s1"})
+        running = asyncio.create_task(client.post("/run", json=message("slow 0.8")))
+        await asyncio.sleep(0.1)
+        busy = await client.patch(f"{S}/s1", json={"stateDelta": {"k": 1}})
+        assert busy.status_code == 409
+        await running
+        done = await client.patch(f"{S}/s1", json={"stateDelta": {"k": 2}})
+        assert done.json()["state"] == {"k": 2}
