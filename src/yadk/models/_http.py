@@ -32,7 +32,7 @@ from yadk.models._rest import HttpSettings, api_error_message, retry_after, snip
 from yadk.models._sse import SseDecoder
 from yadk.models._switch import check_allow_model_requests
 
-__all__ = ["Call", "Hint", "post_json", "stream_json"]
+__all__ = ["Call", "Hint", "WholeAnswer", "post_json", "stream_json"]
 
 logger = logging.getLogger("yadk.models")
 
@@ -64,6 +64,14 @@ class Call:
     hint: Hint
 
 
+@dataclass(frozen=True)
+class WholeAnswer:
+    """A whole (non-streamed) answer from a server asked to stream that answered one JSON
+    object instead, as many OpenAI-compatible servers and proxies do."""
+
+    data: dict[str, Any]
+
+
 async def post_json(call: Call) -> dict[str, Any]:
     """POST the body as JSON and return the decoded JSON object of the answer."""
     deadline_at = _deadline_at(call)
@@ -78,15 +86,34 @@ async def post_json(call: Call) -> dict[str, Any]:
     return _object(call, bytes(body), f"the server answered HTTP {response.status_code} with")
 
 
-async def stream_json(call: Call) -> AsyncIterator[dict[str, Any]]:
+async def stream_json(call: Call) -> AsyncIterator[dict[str, Any] | WholeAnswer]:
     """POST the body and yield the JSON object of each server-sent event, until ``[DONE]`` or
-    the end of the stream."""
+    the end of the stream.
+
+    A server that ignores the request to stream answers JSON instead of ``text/event-stream``
+    (by its content type, or by its first byte when it names neither): one object is yielded as
+    a ``WholeAnswer``; an array (Gemini's streamGenerateContent without ``alt=sse``) yields its
+    objects as events.
+    """
     deadline_at = _deadline_at(call)
     with in_flight(call.client):
         response = await _open(call, deadline_at)
         try:
+            chunks = _chunks(call, response, deadline_at)
+            first = b""
+            async for first in chunks:
+                if first.strip():
+                    break
+            if _is_json(response.headers.get("content-type", ""), first):
+                body = bytearray(first)
+                async for chunk in chunks:
+                    body += chunk
+                for item in _whole(call, bytes(body), response.status_code):
+                    yield item
+                return
             decoder = SseDecoder()
-            async for chunk in _chunks(call, response, deadline_at):
+            pending = [first] if first else []
+            async for chunk in _chain(pending, chunks):
                 for event in decoder.feed(chunk):
                     if event.data == "[DONE]":
                         return
@@ -95,6 +122,33 @@ async def stream_json(call: Call) -> AsyncIterator[dict[str, Any]]:
                     )
         finally:
             await response.aclose()
+
+
+def _is_json(content_type: str, first: bytes) -> bool:
+    kind = content_type.split(";", 1)[0].strip().lower()
+    if kind == "text/event-stream":
+        return False
+    if kind == "application/json" or kind.endswith("+json"):
+        return True
+    return first.lstrip()[:1] in (b"{", b"[")
+
+
+def _whole(call: Call, raw: bytes, status: int) -> list[dict[str, Any] | WholeAnswer]:
+    what = f"the server answered HTTP {status} with"
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        data = None
+    if isinstance(data, list) and all(isinstance(item, dict) for item in data):
+        return list(data)
+    return [WholeAnswer(_object(call, raw, what))]
+
+
+async def _chain(first: list[bytes], rest: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    for chunk in first:
+        yield chunk
+    async for chunk in rest:
+        yield chunk
 
 
 def _deadline_at(call: Call) -> float:

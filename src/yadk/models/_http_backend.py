@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 from yadk.errors import ModelError
 from yadk.models._base import BaseLlm, LlmRequest, LlmResponse
 from yadk.models._client import pick_client
-from yadk.models._http import Call, post_json, stream_json
+from yadk.models._http import Call, WholeAnswer, post_json, stream_json
 from yadk.models._rest import HttpSettings, settings_for
 from yadk.models._switch import check_allow_model_requests
 from yadk.types import Content, Part
@@ -131,7 +131,8 @@ class HttpBackend(BaseLlm):
         self, llm_request: LlmRequest, stream: bool = False
     ) -> AsyncIterator[LlmResponse]:
         """One call: the whole answer, or with ``stream`` its text as partial responses while it
-        arrives, then the whole answer."""
+        arrives, then the whole answer. A server that ignores the request to stream and answers
+        one JSON body is read as the non-streamed answer it is."""
         service = self._service
         check_allow_model_requests(f"the request to {service}")
         headers = self._headers(self._key(service))
@@ -152,6 +153,9 @@ class HttpBackend(BaseLlm):
             return
         assembler = self._assembler(service)
         async for data in stream_json(call):
+            if isinstance(data, WholeAnswer):
+                yield self._parsed(data.data, service)
+                return
             partial = assembler.add(data)
             if partial is not None:
                 yield partial
