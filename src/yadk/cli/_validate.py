@@ -24,9 +24,9 @@ def execute(args: argparse.Namespace) -> int:
             f"{missing[0]!r} does not exist; expected config files, agent folders or skill folders",
             exit_code=EXIT_USAGE,
         )
-    from yadk.config import validate_paths
+    from yadk.eval._validate import validate_with_eval_sets
 
-    diagnostics = validate_paths([Path(p) for p in args.paths], import_code=args.import_code)
+    diagnostics = validate_with_eval_sets(args.paths, import_code=args.import_code)
     if args.format == "json":
         print(json.dumps([diagnostic_dict(d) for d in diagnostics], indent=2, ensure_ascii=False))
         sys.stdout.flush()

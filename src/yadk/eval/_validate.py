@@ -1,0 +1,87 @@
+"""``yadk validate`` with eval sets: configs and skills as before, plus every eval file found.
+
+A ``.json`` path is an eval input (``test_config.json`` a config, anything else an eval set); a
+folder contributes its ``*.evalset.json`` and ``*.test.json`` files and the ``test_config.json``
+beside each. With ``import_code``, an eval set inside an agent folder also has its expected tool
+names checked against that agent's tools (which needs the agent built, so its code imported).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Iterable
+from pathlib import Path
+
+from yadk.config import Diagnostic, validate_paths
+from yadk.config._api import ROOT_CONFIG_NAMES
+from yadk.config._diagnostics import sort_diagnostics
+from yadk.eval._api import EvalTarget, check_tool_names, find_eval_files
+from yadk.eval._criteria import CONFIG_FILE_NAME, DEFAULT_CONFIG, load_eval_config
+from yadk.eval._evalset import load_eval_set_file
+
+__all__ = ["validate_with_eval_sets"]
+
+
+def validate_with_eval_sets(
+    paths: Iterable[str | os.PathLike[str]], *, import_code: bool = False
+) -> list[Diagnostic]:
+    """Every problem of the configs, skills and eval files under ``paths``."""
+    others: list[Path] = []
+    eval_files: list[Path] = []
+    folders_with_evals: set[str] = set()
+    for raw in paths:
+        path = Path(os.path.abspath(raw))
+        if path.is_file() and path.suffix == ".json":
+            eval_files.append(path)
+            continue
+        others.append(path)
+        if path.is_dir():
+            inside = find_eval_files(path)
+            if inside:
+                folders_with_evals.add(str(path))
+            eval_files.extend(inside)
+    diagnostics = [
+        d
+        for d in (validate_paths(others, import_code=import_code) if others else [])
+        if not (d.rule == "nothing-to-validate" and d.path in folders_with_evals)
+    ]
+    configs_seen: set[Path] = set()
+    for file in dict.fromkeys(eval_files):
+        if file.name == CONFIG_FILE_NAME:
+            if file not in configs_seen:
+                configs_seen.add(file)
+                diagnostics.extend(load_eval_config(file)[1])
+            continue
+        eval_set, found = load_eval_set_file(file)
+        diagnostics.extend(found)
+        beside = file.parent / CONFIG_FILE_NAME
+        if beside.is_file() and beside not in configs_seen:
+            configs_seen.add(beside)
+            diagnostics.extend(load_eval_config(beside)[1])
+        if eval_set is not None and import_code:
+            diagnostics.extend(_tool_name_warnings(EvalTarget(eval_set, [], DEFAULT_CONFIG)))
+    return sort_diagnostics(diagnostics)
+
+
+def _agent_folder(file: Path) -> Path | None:
+    for folder in (file.parent, *file.parent.parents):
+        if any((folder / name).is_file() for name in ROOT_CONFIG_NAMES):
+            return folder
+        if folder == Path.cwd():
+            break
+    return None
+
+
+def _tool_name_warnings(target: EvalTarget) -> list[Diagnostic]:
+    folder = _agent_folder(target.eval_set.path)
+    if folder is None:
+        return []
+    from yadk.config import load_agent
+    from yadk.errors import YadkError
+
+    try:
+        agent = load_agent(folder)
+    except YadkError:
+        return []  # the agent's own problems are reported by the config checks
+    return asyncio.run(check_tool_names([target], agent))
