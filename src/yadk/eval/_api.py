@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from yadk.agents import BaseAgent, LlmAgent
 from yadk.config import Diagnostic, load_agent
 from yadk.config._yaml import parse_document
-from yadk.errors import ConfigError
+from yadk.errors import ConfigError, YadkError
 from yadk.eval._criteria import CONFIG_FILE_NAME, DEFAULT_CONFIG, EvalConfig, load_eval_config
 from yadk.eval._evalset import load_eval_set_file
 from yadk.eval._inference import AgentFactory, run_case, tool_names
@@ -23,6 +23,8 @@ from yadk.eval._located import did_you_mean
 from yadk.eval._metrics import EvalStatus, case_status, score_metric
 from yadk.eval._model import EvalSet
 from yadk.eval._results import CaseResult, EvalSetResult
+from yadk.models import BaseLlm, ScriptedModel
+from yadk.tools import AgentTool
 
 __all__ = [
     "EVAL_FILE_SUFFIXES",
@@ -151,20 +153,46 @@ def _check_selection(eval_set: EvalSet, ids: list[str], problems: list[Diagnosti
 
 
 def agent_factory(path: str | os.PathLike[str], *, model: str | None = None) -> AgentFactory:
-    """A factory that builds the agent tree of ``path`` anew on each call (with every agent's
-    model replaced by ``model``), so each case starts from a fresh agent and model."""
-    from yadk.models import resolve_model
+    """A factory for the agent tree of ``path`` (every agent's model replaced by ``model``).
+
+    The tree is built on the first call; each later call restarts every scripted model in it
+    (sub-agents and AgentTool agents included), so each case plays its script from the start
+    without reading the config files again.
+    """
+    built: list[BaseAgent] = []
 
     def build() -> BaseAgent:
+        if built:
+            for llm in _models(built[0]):
+                if isinstance(llm, ScriptedModel):
+                    llm.reset()
+            return built[0]
         agent = load_agent(path)
         if model is not None:
+            from yadk.models import resolve_model
+
             llm = resolve_model(model)
             for node in agent.walk():
                 if isinstance(node, LlmAgent):
                     node.model = llm
+        built.append(agent)
         return agent
 
     return build
+
+
+def _models(root: BaseAgent) -> Iterator[BaseLlm]:
+    """The model of every LlmAgent under ``root``, AgentTool agents included."""
+    pending = [root]
+    while pending:
+        for node in pending.pop().walk():
+            if not isinstance(node, LlmAgent):
+                continue
+            try:
+                yield node.canonical_model
+            except YadkError:
+                pass  # no model: the run reports it
+            pending.extend(t.agent for t in node.tools if isinstance(t, AgentTool))
 
 
 async def check_tool_names(targets: Iterable[EvalTarget], agent: BaseAgent) -> list[Diagnostic]:

@@ -11,7 +11,6 @@ kept here; tests compare against stems recorded from NLTK.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 
 __all__ = ["stem"]
 
@@ -217,7 +216,6 @@ def _step5b(word: str) -> str:
     return _apply(word, [("ll", "l", lambda _: _measure(word[:-1]) > 1)])
 
 
-@lru_cache(maxsize=8192)
 def stem(word: str) -> str:
     """The stem of ``word`` (lowercased first), exactly as NLTK's default ``PorterStemmer``."""
     lowered = word.lower()
