@@ -129,18 +129,26 @@ def evaluate(
     evalset_path: str | os.PathLike[str],
     *,
     num_runs: int = 1,
+    judge_model: str | None = None,
 ) -> list[EvalSetResult]:
     """Run the eval set(s) at ``evalset_path`` (a file, ``FILE:case,...``, or a folder) against
     the agent at ``agent_path``, as ``yadk eval`` does, and return the results.
 
-    Raises ``AssertionError`` naming each failing case, metric, score and threshold, and
+    ``judge_model`` (a model name) grades ``final_response_match_v2``; without it judge-model
+    metrics are not evaluated. Raises ``AssertionError`` naming each failing case, metric,
+    score and threshold, and
     ``ConfigError`` (a ``ValueError``) listing every problem of a malformed eval set or config.
     """
     from yadk.eval import agent_factory, load_targets, run_targets
 
     targets, _ = load_targets([os.fspath(evalset_path)])
     factory = agent_factory(agent_path)
-    coroutine = run_targets(factory, targets, num_runs=num_runs)
+    judge = None
+    if judge_model is not None:
+        from yadk.models import resolve_model
+
+        judge = resolve_model(judge_model)
+    coroutine = run_targets(factory, targets, num_runs=num_runs, judge=judge)
     try:
         asyncio.get_running_loop()
     except RuntimeError:

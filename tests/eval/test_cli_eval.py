@@ -198,8 +198,7 @@ def test_judge_metrics_are_not_evaluated_and_said_so(
     assert code == 0
     assert "final_response_match_v2 not evaluated" in out
     assert (
-        "not evaluated (judge-model metrics need a model to grade with; yadk eval runs offline):"
-        " final_response_match_v2\n"
+        "not evaluated: final_response_match_v2 (needs a judge model: pass --judge-model NAME)\n"
     ) in out
 
 

@@ -452,7 +452,8 @@ def _add_eval(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
             "list format, or AgentEvaluator's *.test.json) against an agent and score each\n"
             "case as google-adk does: tool_trajectory_avg_score and response_match_score\n"
             "(ROUGE-1), with the criteria of the test_config.json beside each eval set\n"
-            "(or --config). Judge-model metrics are reported as not evaluated."
+            "(or --config). final_response_match_v2 is graded by --judge-model; without it,\n"
+            "judge-model metrics are reported as not evaluated."
         ),
         epilog=(
             "exit status: 0 every case passed, 1 a case failed, 2 usage or input error\n"
@@ -491,6 +492,12 @@ def _add_eval(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     )
     parser.add_argument(
         "--num-runs", metavar="N", type=int, default=1, help="run every case N times (default 1)"
+    )
+    parser.add_argument(
+        "--judge-model",
+        metavar="NAME",
+        help="grade final_response_match_v2 with this model (without it, judge-model metrics"
+        " are not evaluated)",
     )
     parser.add_argument(
         "--model",

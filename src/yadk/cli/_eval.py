@@ -36,6 +36,16 @@ def execute(args: argparse.Namespace) -> int:
             exit_code=EXIT_USAGE,
             details=[d.format() for d in exc.diagnostics],
         ) from None
+    judge = None
+    if args.judge_model:
+        from yadk.cli._common import resolve_model_option
+
+        try:
+            judge = resolve_model_option(args.judge_model)
+        except CommandError as exc:
+            exc.message = exc.message.replace("--model", "--judge-model", 1)
+            exc.exit_code = EXIT_USAGE
+            raise
     factory = agent_factory(path, model=args.model)
     try:
         agent = factory()
@@ -49,7 +59,7 @@ def execute(args: argparse.Namespace) -> int:
     for warning in warnings:
         print(warning.format(), file=sys.stderr)
     try:
-        results = asyncio.run(run_targets(factory, targets, num_runs=args.num_runs))
+        results = asyncio.run(run_targets(factory, targets, num_runs=args.num_runs, judge=judge))
     except YadkError as exc:
         raise CommandError(f"the eval could not run: {exc.message}") from None
     rendered = {

@@ -9,19 +9,18 @@ google-adk's tokenizer and NLTK's Porter stemmer), and the informational call co
 
 from __future__ import annotations
 
-from yadk.eval._api import (
-    EvalTarget,
-    agent_factory,
-    find_eval_files,
-    load_targets,
-    run_targets,
-)
-from yadk.eval._criteria import EvalConfig, Metric, load_eval_config
-from yadk.eval._evalset import load_eval_set_file
-from yadk.eval._metrics import EvalStatus, MetricResult, trajectory_matches
-from yadk.eval._model import EvalCase, EvalSet, Invocation, ToolCall
-from yadk.eval._results import CaseResult, EvalSetResult
-from yadk.eval._rouge import RougeScore, rouge_1, tokenize
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from yadk.eval._api import EvalTarget, agent_factory, load_targets, run_targets
+    from yadk.eval._criteria import EvalConfig, Metric, load_eval_config
+    from yadk.eval._discovery import find_eval_files
+    from yadk.eval._evalset import load_eval_set_file
+    from yadk.eval._metrics import EvalStatus, MetricResult, trajectory_matches
+    from yadk.eval._model import EvalCase, EvalSet, Invocation, ToolCall
+    from yadk.eval._results import CaseResult, EvalSetResult
+    from yadk.eval._rouge import RougeScore, rouge_1, tokenize
 
 __all__ = [
     "CaseResult",
@@ -46,3 +45,40 @@ __all__ = [
     "tokenize",
     "trajectory_matches",
 ]
+
+# Loaded on first use (PEP 562): `yadk validate` reaches yadk.eval._validate without the engine.
+_LAZY = {
+    "EvalTarget": "yadk.eval._api",
+    "agent_factory": "yadk.eval._api",
+    "load_targets": "yadk.eval._api",
+    "run_targets": "yadk.eval._api",
+    "find_eval_files": "yadk.eval._discovery",
+    "EvalConfig": "yadk.eval._criteria",
+    "Metric": "yadk.eval._criteria",
+    "load_eval_config": "yadk.eval._criteria",
+    "load_eval_set_file": "yadk.eval._evalset",
+    "EvalStatus": "yadk.eval._metrics",
+    "MetricResult": "yadk.eval._metrics",
+    "trajectory_matches": "yadk.eval._metrics",
+    "EvalCase": "yadk.eval._model",
+    "EvalSet": "yadk.eval._model",
+    "Invocation": "yadk.eval._model",
+    "ToolCall": "yadk.eval._model",
+    "CaseResult": "yadk.eval._results",
+    "EvalSetResult": "yadk.eval._results",
+    "RougeScore": "yadk.eval._rouge",
+    "rouge_1": "yadk.eval._rouge",
+    "tokenize": "yadk.eval._rouge",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module 'yadk.eval' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -16,9 +16,11 @@ from yadk.agents import BaseAgent, LlmAgent
 from yadk.config import Diagnostic, load_agent
 from yadk.config._yaml import parse_document
 from yadk.errors import ConfigError, YadkError
-from yadk.eval._criteria import CONFIG_FILE_NAME, DEFAULT_CONFIG, EvalConfig, load_eval_config
+from yadk.eval._criteria import DEFAULT_CONFIG, EvalConfig, load_eval_config
+from yadk.eval._discovery import CONFIG_FILE_NAME, find_eval_files
 from yadk.eval._evalset import load_eval_set_file
 from yadk.eval._inference import AgentFactory, run_case, tool_names
+from yadk.eval._judge import FINAL_RESPONSE_MATCH_V2, score_with_judge
 from yadk.eval._located import did_you_mean
 from yadk.eval._metrics import EvalStatus, case_status, score_metric
 from yadk.eval._model import EvalSet
@@ -27,7 +29,6 @@ from yadk.models import BaseLlm, ScriptedModel
 from yadk.tools import AgentTool
 
 __all__ = [
-    "EVAL_FILE_SUFFIXES",
     "EvalTarget",
     "agent_factory",
     "check_tool_names",
@@ -36,9 +37,6 @@ __all__ = [
     "parse_selection",
     "run_targets",
 ]
-
-EVAL_FILE_SUFFIXES = (".evalset.json", ".test.json")
-_SKIPPED_FOLDERS = {"node_modules", "__pycache__", "venv"}
 
 
 @dataclasses.dataclass
@@ -61,18 +59,6 @@ def parse_selection(spec: str) -> tuple[str, list[str]]:
         return spec, []
     ids = spec[cut + 1 :].split(":")[0].split(",")
     return spec[:cut], [i.strip() for i in ids if i.strip()]
-
-
-def find_eval_files(folder: Path) -> list[Path]:
-    """``*.evalset.json`` and ``*.test.json`` files under ``folder``, sorted, skipping hidden
-    and virtual-environment folders."""
-    found: list[Path] = []
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(
-            d for d in dirs if not d.startswith((".", "_")) and d not in _SKIPPED_FOLDERS
-        )
-        found.extend(Path(root) / f for f in sorted(files) if f.endswith(EVAL_FILE_SUFFIXES))
-    return found
 
 
 def _path_problem(path: Path, rule: str, message: str, hint: str = "") -> Diagnostic:
@@ -238,9 +224,11 @@ async def run_targets(
     targets: Sequence[EvalTarget],
     *,
     num_runs: int = 1,
+    judge: BaseLlm | None = None,
     on_case: Callable[[CaseResult], None] | None = None,
 ) -> list[EvalSetResult]:
-    """Run every selected case ``num_runs`` times, in file order, and score each run."""
+    """Run every selected case ``num_runs`` times, in file order, and score each run; with a
+    ``judge`` model, ``final_response_match_v2`` is graded by it."""
     results: list[EvalSetResult] = []
     counter = 0
     for target in targets:
@@ -253,7 +241,9 @@ async def run_targets(
                     status, metrics = EvalStatus.FAILED, []
                 else:
                     metrics = [
-                        score_metric(metric, outcome.actual, case.conversation)
+                        await score_with_judge(metric, judge, outcome.actual, case.conversation)
+                        if judge is not None and metric.name == FINAL_RESPONSE_MATCH_V2
+                        else score_metric(metric, outcome.actual, case.conversation)
                         for metric in target.config.metrics
                     ]
                     status = case_status(metrics)

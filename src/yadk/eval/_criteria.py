@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from yadk.config import Diagnostic
+from yadk.eval._discovery import CONFIG_FILE_NAME
 from yadk.eval._located import (
     Fields,
     JsonFile,
@@ -37,7 +38,6 @@ __all__ = [
     "load_eval_config",
 ]
 
-CONFIG_FILE_NAME = "test_config.json"
 
 MetricKind = Literal["trajectory", "response", "judge", "informational"]
 

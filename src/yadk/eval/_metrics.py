@@ -91,7 +91,7 @@ def score_metric(
             None,
             EvalStatus.NOT_EVALUATED,
             [(None, EvalStatus.NOT_EVALUATED)] * len(actual),
-            note="a judge-model metric: not evaluated offline",
+            note=_judge_note(metric.name),
         )
     threshold = metric.threshold if metric.threshold is not None else 0.0
     scores: list[float] = []
@@ -116,6 +116,12 @@ def score_metric(
         _verdict(overall, threshold),
         [(score, _verdict(score, threshold)) for score in scores],
     )
+
+
+def _judge_note(name: str) -> str:
+    if name == "final_response_match_v2":
+        return "needs a judge model: pass --judge-model NAME"
+    return "a judge-model metric yadk eval does not implement"
 
 
 def _informational(metric: Metric, actual: Sequence[Invocation]) -> MetricResult:

@@ -64,12 +64,15 @@ def text_report(results: Sequence[EvalSetResult]) -> str:
             if case.status == EvalStatus.FAILED and case.error is None:
                 lines.extend(_failure_details(case))
         lines.append("")
-    judged = sorted({name for r in results for name in r.config.judge_metrics})
-    if judged:
-        lines.append(
-            "not evaluated (judge-model metrics need a model to grade with; yadk eval runs "
-            f"offline): {', '.join(judged)}"
-        )
+    notes = {
+        m.metric.name: m.note
+        for r in results
+        for c in r.cases
+        for m in c.metrics
+        if m.status == EvalStatus.NOT_EVALUATED and m.note
+    }
+    for name, note in sorted(notes.items()):
+        lines.append(f"not evaluated: {name} ({note})")
     lines.append(summary_line(results))
     return "\n".join(lines)
 

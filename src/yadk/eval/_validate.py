@@ -12,13 +12,14 @@ import asyncio
 import os
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from yadk.config import Diagnostic, validate_paths
-from yadk.config._api import ROOT_CONFIG_NAMES
 from yadk.config._diagnostics import sort_diagnostics
-from yadk.eval._api import EvalTarget, check_tool_names, find_eval_files
-from yadk.eval._criteria import CONFIG_FILE_NAME, DEFAULT_CONFIG, load_eval_config
-from yadk.eval._evalset import load_eval_set_file
+from yadk.eval._discovery import CONFIG_FILE_NAME, find_eval_files
+
+if TYPE_CHECKING:
+    from yadk.eval._api import EvalTarget
 
 __all__ = ["validate_with_eval_sets"]
 
@@ -46,6 +47,18 @@ def validate_with_eval_sets(
         for d in (validate_paths(others, import_code=import_code) if others else [])
         if not (d.rule == "nothing-to-validate" and d.path in folders_with_evals)
     ]
+    if eval_files:
+        diagnostics.extend(_eval_file_diagnostics(eval_files, import_code=import_code))
+    return sort_diagnostics(diagnostics)
+
+
+def _eval_file_diagnostics(eval_files: list[Path], *, import_code: bool) -> list[Diagnostic]:
+    # The eval machinery (pydantic, the content types) loads only when there are eval files.
+    from yadk.eval._api import EvalTarget
+    from yadk.eval._criteria import DEFAULT_CONFIG, load_eval_config
+    from yadk.eval._evalset import load_eval_set_file
+
+    diagnostics: list[Diagnostic] = []
     configs_seen: set[Path] = set()
     for file in dict.fromkeys(eval_files):
         if file.name == CONFIG_FILE_NAME:
@@ -61,10 +74,12 @@ def validate_with_eval_sets(
             diagnostics.extend(load_eval_config(beside)[1])
         if eval_set is not None and import_code:
             diagnostics.extend(_tool_name_warnings(EvalTarget(eval_set, [], DEFAULT_CONFIG)))
-    return sort_diagnostics(diagnostics)
+    return diagnostics
 
 
 def _agent_folder(file: Path) -> Path | None:
+    from yadk.config._api import ROOT_CONFIG_NAMES
+
     for folder in (file.parent, *file.parent.parents):
         if any((folder / name).is_file() for name in ROOT_CONFIG_NAMES):
             return folder
@@ -79,6 +94,7 @@ def _tool_name_warnings(target: EvalTarget) -> list[Diagnostic]:
         return []
     from yadk.config import load_agent
     from yadk.errors import YadkError
+    from yadk.eval._api import check_tool_names
 
     try:
         agent = load_agent(folder)
