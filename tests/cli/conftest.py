@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -99,6 +100,9 @@ class Terminal:
         self.pid, self.fd = pty.fork()
         if self.pid == 0:  # the child: becomes yadk, with the pty as its controlling terminal
             try:
+                # A shell runs background jobs with SIGINT ignored, and an ignored signal stays
+                # ignored across exec: give yadk the default disposition a terminal user has.
+                signal.signal(signal.SIGINT, signal.SIG_DFL)
                 os.chdir(cwd)
                 os.execve(sys.executable, [sys.executable, "-m", "yadk.cli", *argv], environment)
             finally:
