@@ -34,6 +34,7 @@ from yadk.cli._conversation import (
     open_stores,
     quiet_stdout,
 )
+from yadk.cli._dotenv import load_dotenv_files, loaded_notes
 from yadk.cli._failures import reporting_failures
 from yadk.cli._input import LineReader
 from yadk.cli._interactive import Conversation, terminal_loop
@@ -61,6 +62,8 @@ def execute(args: argparse.Namespace) -> int:
 
 def _execute(args: argparse.Namespace) -> int:
     path = agent_path(args.agent)
+    for line in loaded_notes(load_dotenv_files(path)):
+        note(line, prog=PROG)
     state = parse_state(args.state)
     model = resolve_model_option(args.model) if args.model else None
     try:

@@ -35,6 +35,7 @@ from yadk.cli._conversation import (
     quiet_stdout,
     send_message,
 )
+from yadk.cli._dotenv import load_dotenv_files, loaded_notes
 from yadk.cli._failures import reporting_failures
 from yadk.cli._interactive import Conversation, terminal_loop
 from yadk.cli._prompt import TerminalPrompt
@@ -63,6 +64,8 @@ def _execute(args: argparse.Namespace) -> int:
     if args.message is not None and (problem := not_utf8(args.message, "MESSAGE")):
         raise CommandError(problem, exit_code=EXIT_USAGE)
     path = agent_path(args.agent)
+    for line in loaded_notes(load_dotenv_files(path)):
+        note(line)
     state = parse_state(args.state)
     queries: list[str] | None = None
     if args.replay is not None:
