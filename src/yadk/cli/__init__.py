@@ -228,13 +228,14 @@ def _add_validate(commands: argparse._SubParsersAction[argparse.ArgumentParser])
         description=(
             "Check agent configs and skill folders. Every problem is reported as\n"
             "path:line:col: severity rule: message (with a hint). User code is not\n"
-            "imported unless --import is given."
+            "imported unless --import is given. A folder is searched at any depth for\n"
+            "agent folders and skills, skipping hidden folders and what .gitignore lists."
         ),
         epilog=(
             "exit status: 0 clean, 1 problems found (warnings only with --strict), 2 usage error\n"
             "\n"
             "examples:\n"
-            "  yadk validate configs/\n"
+            "  yadk validate .\n"
             "  yadk validate configs/support_desk --strict --format github"
         ),
     )

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from yadk.cli._common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, CommandError
+from yadk.cli._discover import discover
 
 if TYPE_CHECKING:
     from yadk.config import Diagnostic
@@ -26,7 +27,7 @@ def execute(args: argparse.Namespace) -> int:
         )
     from yadk.eval._validate import validate_with_eval_sets
 
-    diagnostics = validate_with_eval_sets(args.paths, import_code=args.import_code)
+    diagnostics = validate_with_eval_sets(_targets(args.paths), import_code=args.import_code)
     if args.format == "json":
         print(json.dumps([diagnostic_dict(d) for d in diagnostics], indent=2, ensure_ascii=False))
         sys.stdout.flush()
@@ -36,6 +37,28 @@ def execute(args: argparse.Namespace) -> int:
             print(github_line(diagnostic) if args.format == "github" else diagnostic.format())
         print(summary(diagnostics, len(args.paths)))
     return _status(diagnostics, strict=args.strict)
+
+
+def _targets(paths: Sequence[str]) -> list[Path]:
+    """Files as given; a folder becomes every agent folder and skill under it, plus the eval
+    files outside those (a folder holding no agent or skill stays itself, so that validation
+    reports what it holds, or that it holds nothing)."""
+    from yadk.eval._discovery import find_eval_files
+
+    targets: list[Path] = []
+    for text in paths:
+        path = Path(text)
+        found = discover(path) if path.is_dir() else []
+        if not found:
+            targets.append(path)
+            continue
+        targets.extend(found)
+        targets.extend(
+            file
+            for file in find_eval_files(path)
+            if not any(file.is_relative_to(folder) for folder in found)
+        )
+    return targets
 
 
 def _count(diagnostics: Sequence[Diagnostic], severity: str) -> int:
