@@ -122,11 +122,24 @@ class Terminal:
         """Ctrl-C at a prompt that has just been drawn. Python's readline notices a signal only
         when it interrupts its select(); one that lands in the microseconds between drawing
         the prompt and entering select() waits for the next key. A person never hits that
-        window; a test typing at machine speed can, so it lets the prompt settle first."""
+        window; a test typing at machine speed can, so it lets the prompt settle first; on a loaded machine, where
+        settling can take longer, it presses Ctrl-C again if nothing answered within seconds (at a
+        prompt each Ctrl-C asks the same: exit)."""
         import time
 
         time.sleep(0.5)
-        self.type("\x03")
+        for _ in range(3):
+            before = len(self.raw)
+            try:
+                self.type("\x03")
+            except OSError:  # the pty closed: the process already ended
+                return
+            deadline = time.monotonic() + 5.0
+            while time.monotonic() < deadline and len(self.raw) == before:
+                if not self._read(0.1):
+                    return
+            if len(self.raw) > before:
+                return
 
     def _read(self, timeout: float) -> bool:
         """Read what arrives within ``timeout``; False once the pty is closed."""
