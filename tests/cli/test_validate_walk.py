@@ -1,6 +1,6 @@
 """``yadk validate .`` at a repository root (issue 13, item 9): every agent folder and skill at
 any depth, skipping hidden folders, ``node_modules`` and what ``.gitignore`` lists; diagnostics
-name files by relative path, never ``.``."""
+name files by relative path, never ``.``; eval files outside agent folders are still checked."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ def tree(root: Path) -> None:
     write(root / "apps" / "nested" / "deeper" / "good" / "root_agent.yaml", GOOD)
     write(root / "skills" / "refunds" / "SKILL.md", SKILL.format(name="refunds"))
     write(root / "skills" / "broken" / "SKILL.md", BAD_SKILL)
+    write(root / "evals" / "x.evalset.json", '{"eval_set_id": 5}')
     for skipped in (".git/x", ".venv/x", "node_modules/x", "build/x", "local/scratch", "a.tmp/x"):
         write(root / skipped / "root_agent.yaml", TYPO.format(name="skipped"))
     write(root / "local" / "kept" / "root_agent.yaml", GOOD)
@@ -66,7 +67,10 @@ def test_validate_dot_at_a_repository_root(tmp_path: Path) -> None:
         "skills/broken/SKILL.md:2:7: error skill-name-format: name must be lowercase kebab-case"
         " (a-z, 0-9, hyphens), with no leading, trailing, or consecutive delimiters\n"
         "  hint: Use the folder's name, 'broken'.\n"
-        "1 path checked: 2 errors, 0 warnings\n"
+        "evals/x.evalset.json:1:1: error missing-key: An eval set needs `eval_cases`.\n"
+        "evals/x.evalset.json:1:17: error wrong-type: `eval_set_id` must be a string, not a"
+        " number.\n"
+        "1 path checked: 4 errors, 0 warnings\n"
     )
 
 
