@@ -44,11 +44,9 @@ def test_config_errors_are_listed_without_a_traceback(cli: Cli, tmp_path: Path) 
         1,
         "",
         (
-            "bad.yaml:1:1: error missing-field: LlmAgent `bad` has no `instruction`.\n"
-            "  hint: Add `instruction: ...` or `instruction: {file: prompts/main.md}`.\n"
             "bad.yaml:3:1: error unknown-key: Unknown key `instructions` in an LlmAgent config.\n"
             "  hint: Did you mean `instruction`?\n"
-            "yadk run: error: bad.yaml was not loaded: 2 problems"
+            "yadk run: error: bad.yaml was not loaded: 1 problem"
             " (run 'yadk validate bad.yaml' to check it)\n"
         ),
     )

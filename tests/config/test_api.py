@@ -68,11 +68,24 @@ def test_config_error_is_a_value_error_with_every_diagnostic(write_tree: WriteTr
     with pytest.raises(ValueError, match="unknown-key") as caught:
         load_agent(root / "my_agent")
     assert isinstance(caught.value, ConfigError)
-    assert [d.rule for d in caught.value.diagnostics] == [
-        "unknown-key",
-        "missing-field",
-        "missing-field",
-    ]
+    # `nme` is reported once, as an unknown key that means `name`; `instruction` is missing.
+    assert [d.rule for d in caught.value.diagnostics] == ["unknown-key", "missing-field"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("name: a\ninstructions: Hi.\n", "Unknown key `instructions` in an LlmAgent config."),
+        ("nmae: a\ninstruction: Hi.\n", "Unknown key `nmae` in an LlmAgent config."),
+    ],
+)
+def test_a_misspelled_required_key_is_one_error_not_two(
+    write_tree: WriteTree, text: str, message: str
+) -> None:
+    root = write_tree({"my_agent/root_agent.yaml": text})
+    with pytest.raises(ConfigError) as caught:
+        load_agent(root / "my_agent")
+    assert [(d.rule, d.message) for d in caught.value.diagnostics] == [("unknown-key", message)]
 
 
 def test_loaded_agent_knows_its_sources(write_tree: WriteTree) -> None:

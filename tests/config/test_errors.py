@@ -542,7 +542,6 @@ def test_all_problems_of_all_files_at_once(write_tree: WriteTree) -> None:
         load_agent(root / "my_agent")
     folder = root / "my_agent"
     assert [(Path(d.path).name, d.line, d.column, d.rule) for d in caught.value.diagnostics] == [
-        ("root_agent.yaml", 1, 1, "missing-field"),
         ("root_agent.yaml", 2, 1, "unknown-key"),
         ("root_agent.yaml", 4, 11, "attribute-not-found"),
         ("root_agent.yaml", 7, 19, "invalid-value"),
@@ -550,7 +549,7 @@ def test_all_problems_of_all_files_at_once(write_tree: WriteTree) -> None:
         ("helper.yaml", 3, 29, "wrong-type"),
     ]
     assert str(caught.value).splitlines()[0] == (
-        f"{folder}/root_agent.yaml:1:1: error missing-field: LlmAgent `root` has no `instruction`."
+        f"{folder}/root_agent.yaml:2:1: error unknown-key: Unknown key `instructoin` in an LlmAgent config."
     )
     assert isinstance(caught.value, ValueError)
 

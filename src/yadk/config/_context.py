@@ -69,6 +69,9 @@ class AgentRecord:
     instructions: list[TextSource] = dataclasses.field(default_factory=list)
     output_key: str | None = None
     state_keys: list[str] | None = None
+    # Fields an unknown key of this agent looks like a misspelling of: the unknown-key error
+    # already says "did you mean", so a missing-field error for the same field would repeat it.
+    misspelled: set[str] = dataclasses.field(default_factory=set)
     ok: bool = True
 
     def walk(self) -> list[AgentRecord]:

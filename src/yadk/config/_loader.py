@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from yadk._files import FileProblem, read_text
-from yadk.config._context import AgentRecord, FileScope
+from yadk.config._context import AgentRecord, FileScope, did_you_mean
 from yadk.config._custom import CustomClassReader, base_kind
 from yadk.config._dialect import (
     AGENT_CLASS_SPELLINGS,
@@ -116,10 +116,15 @@ class Loader(CustomClassReader):
             hints = {k: v.format(k) for k, v in {**_LLM_ONLY, **_LOOP_ONLY}.items()}
             article = "an" if kind == "LlmAgent" else "a"
             self.unknown_keys(scope, (), data, allowed, f"{article} {kind} config", hints)
+            record.misspelled = {
+                guess
+                for key in data
+                if key not in allowed and (guess := did_you_mean(str(key), allowed)) is not None
+            }
         # ADK's optional keys accept null for "not set".
         data = {k: v for k, v in data.items() if v is not None or k not in _NULLABLE}
         kwargs: dict[str, Any] = {}
-        record.name = self._name(scope, data)
+        record.name = self._name(scope, data, misspelled=record.misspelled)
         if record.name is not None:
             kwargs["name"] = record.name
             self.agent_files.setdefault(record.name, scope.file)
@@ -170,8 +175,10 @@ class Loader(CustomClassReader):
             record.ok = record.agent is not None
         return record
 
-    def _name(self, scope: FileScope, data: dict[str, Any]) -> str | None:
+    def _name(self, scope: FileScope, data: dict[str, Any], *, misspelled: set[str]) -> str | None:
         if "name" not in data:
+            if "name" in misspelled:
+                return None
             self.error(
                 scope,
                 (),
@@ -231,7 +238,7 @@ class Loader(CustomClassReader):
             if source is not None:
                 kwargs["instruction"] = source.text
                 record.instructions.append(source)
-        elif required:
+        elif required and "instruction" not in record.misspelled:
             named = f" `{data['name']}`" if isinstance(data.get("name"), str) else ""
             self.error(
                 scope,
