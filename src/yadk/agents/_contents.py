@@ -18,6 +18,7 @@ The rules follow google-adk 2.13, so a multi-agent config gives each model the s
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from yadk.events import Event
@@ -85,11 +86,28 @@ def build_contents(
     events = _resume_long_running(events)
     if include_contents == "none":
         events = _current_turn(events, agent_name, branch)
-    # One pass, no per-event allocations on the common path: this runs before every model call
-    # over the whole history.
-    contents: list[Content] = []
-    call_authors: dict[str, str] = {}
-    has_calls = False
+    folded = Folded()
+    fold_events(folded, events, agent_name, branch)
+    return finish_contents(folded)
+
+
+@dataclass
+class Folded:
+    """History folded into contents so far, before call/response pairing: what a cache keeps so
+    that the next model call folds only the events appended since."""
+
+    contents: list[Content] = field(default_factory=list)
+    call_authors: dict[str, str] = field(default_factory=dict)
+    has_calls: bool = False
+
+
+def fold_events(
+    folded: Folded, events: Iterable[Event], agent_name: str, branch: str | None
+) -> None:
+    """Add ``events`` (in order, after those already folded) to ``folded``."""
+    # No per-event allocations on the common path: this runs before every model call.
+    contents = folded.contents
+    call_authors = folded.call_authors
     for event in events:
         content = event.content
         if event.partial or content is None or not content.role or not content.parts:
@@ -122,10 +140,14 @@ def build_contents(
                 contents.append(relayed)
         else:
             contents.append(content)
-            has_calls = has_calls or calls
-    if not has_calls:
-        return contents
-    return [_strip_client_ids(c) for c in _pair_calls(contents)]
+            folded.has_calls = folded.has_calls or calls
+
+
+def finish_contents(folded: Folded) -> list[Content]:
+    """The request's contents from ``folded``: a new list, so a caller may edit it freely."""
+    if not folded.has_calls:
+        return list(folded.contents)
+    return [_strip_client_ids(c) for c in _pair_calls(folded.contents)]
 
 
 def _resume_long_running(events: list[Event]) -> list[Event]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from yadk._contexts import InvocationContext, ReadonlyContext, ToolContext
-from yadk.agents._contents import build_contents
+from yadk.agents._contents_cache import session_contents
 from yadk.agents._transfer import transfer_instructions, transfer_targets, transfer_tool
 from yadk.models import LlmRequest
 from yadk.templating import inject_session_state
@@ -102,8 +102,8 @@ async def build_request(agent: LlmAgent, ctx: InvocationContext) -> LlmRequest:
         identity += f' The description about you is "{agent.description}".'
     request.append_instructions([identity])
 
-    request.contents = build_contents(
-        ctx.session.events,
+    request.contents = session_contents(
+        ctx.session,
         agent_name=agent.name,
         branch=ctx.branch,
         include_contents=agent.include_contents,
