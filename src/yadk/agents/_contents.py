@@ -99,6 +99,10 @@ class Folded:
     contents: list[Content] = field(default_factory=list)
     call_authors: dict[str, str] = field(default_factory=dict)
     has_calls: bool = False
+    # Folded contents with yadk's call ids removed, by ``id()``; the original is kept alongside
+    # (alive, so its id is not reused) and compared by identity.
+    stripped: dict[int, tuple[Content, Content]] = field(default_factory=dict)
+    folded_ids: set[int] = field(default_factory=set)
 
 
 def fold_events(
@@ -147,7 +151,25 @@ def finish_contents(folded: Folded) -> list[Content]:
     """The request's contents from ``folded``: a new list, so a caller may edit it freely."""
     if not folded.has_calls:
         return list(folded.contents)
-    return [_strip_client_ids(c) for c in _pair_calls(folded.contents)]
+    return [_strip_folded(folded, c) for c in _pair_calls(folded.contents)]
+
+
+def _strip_folded(folded: Folded, content: Content) -> Content:
+    """``_strip_client_ids``, computed once per folded content (a pairing-made one is not kept:
+    it is new on every call)."""
+    hit = folded.stripped.get(id(content))
+    if hit is not None and hit[0] is content:
+        return hit[1]
+    stripped = _strip_client_ids(content)
+    if stripped is not content and content.role and _is_folded(folded, content):
+        folded.stripped[id(content)] = (content, stripped)
+    return stripped
+
+
+def _is_folded(folded: Folded, content: Content) -> bool:
+    if len(folded.folded_ids) != len(folded.contents):
+        folded.folded_ids = {id(c) for c in folded.contents}
+    return id(content) in folded.folded_ids
 
 
 def _resume_long_running(events: list[Event]) -> list[Event]:
