@@ -7,6 +7,7 @@ with its criteria, reporting every problem of every file at once as a ``ConfigEr
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -198,7 +199,8 @@ async def check_tool_names(targets: Iterable[EvalTarget], agent: BaseAgent) -> l
         if not unknown:
             continue
         path = target.eval_set.path
-        document = parse_document(path, path.read_text(encoding="utf-8"), lambda *_: None)
+        text = await asyncio.to_thread(path.read_text, encoding="utf-8")
+        document = parse_document(path, text, lambda *_: None)
         for call in unknown:
             at = (*call.source, "name") if call.source else ()
             if target.eval_set.file_format != "evalset" and call.source:
