@@ -128,7 +128,7 @@ async def _export(args: argparse.Namespace, stores: Stores) -> int:
     }
     text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        await asyncio.to_thread(Path(args.output).write_text, text, encoding="utf-8")
         print(f"exported {len(session.events)} events to {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(text)
