@@ -20,6 +20,7 @@ from yadk.eval._located import (
     anything,
     did_you_mean,
     is_bool,
+    is_count,
     is_list,
     is_number,
     is_object,
@@ -28,10 +29,13 @@ from yadk.eval._located import (
     kind,
     read_json,
 )
+from yadk.eval._model import Rubric
+from yadk.eval._rubrics import read_rubrics
 
 __all__ = [
     "CONFIG_FILE_NAME",
     "DEFAULT_CONFIG",
+    "RUBRIC_TYPES",
     "EvalConfig",
     "Metric",
     "MetricKind",
@@ -84,14 +88,28 @@ _OPTIONS: dict[MetricKind, Fields] = {
         "ignore_args": (is_bool, "a boolean"),
     },
     "response": _BASE,
-    "judge": {
-        **_BASE,
-        "judge_model_options": (is_object, "an object"),
-        "rubrics": (is_list, "a list"),
-        "evaluate_intermediate_nl_responses": (is_bool, "a boolean"),
-        "stop_signal": (is_str, "a string"),
-    },
+    "judge": {**_BASE, "judge_model_options": (is_object, "an object")},
     "informational": _BASE,
+}
+# Judged metrics take more options than the common ones, each its own (google-adk's criterion
+# classes); a key another metric would take is an unknown key here, not silently ignored.
+# Each rubric metric, and the `type` an eval case's rubric has when it belongs to that metric.
+RUBRIC_TYPES = {
+    "rubric_based_final_response_quality_v1": "FINAL_RESPONSE_QUALITY",
+    "rubric_based_tool_use_quality_v1": "TOOL_USE_QUALITY",
+    "rubric_based_multi_turn_trajectory_quality_v1": "TRAJECTORY_QUALITY",
+}
+_RUBRIC_METRICS = tuple(RUBRIC_TYPES)
+_JUDGE_EXTRA: dict[str, Fields] = {
+    **{name: {"rubrics": (is_list, "a list of rubrics")} for name in _RUBRIC_METRICS},
+    "hallucinations_v1": {"evaluate_intermediate_nl_responses": (is_bool, "a boolean")},
+    "per_turn_user_simulator_quality_v1": {"stop_signal": (is_str, "a string")},
+}
+_JUDGE_MODEL_OPTIONS: Fields = {
+    "judge_model": (is_str, "a string (a model name)"),
+    "judge_model_config": (is_object, "an object"),
+    "num_samples": (is_count, "a whole number >= 1"),
+    "parallelism_limit": (is_count, "a whole number >= 1"),
 }
 _CONFIG: Fields = {
     "criteria": (is_object, "an object mapping metric names to thresholds"),
@@ -111,6 +129,9 @@ class Metric:
     match_type: str = "EXACT"
     ignore_args: bool = False
     criterion: dict[str, Any] | None = None
+    rubrics: tuple[Rubric, ...] = ()
+    # Where the metric is named in its config file (rubric metrics: to report missing rubrics).
+    where: tuple[str, ...] | None = dataclasses.field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         """google-adk's ``EvalMetric`` fields."""
@@ -221,7 +242,13 @@ def _metric(file: JsonFile, name: str, value: Any, at: tuple[str, str]) -> Metri
         )
         return None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return Metric(name, float(value), metric_kind, criterion={"threshold": float(value)})
+        return Metric(
+            name,
+            float(value),
+            metric_kind,
+            criterion={"threshold": float(value)},
+            where=at if name in _RUBRIC_METRICS else None,
+        )
     if not isinstance(value, dict):
         file.problem(
             at,
@@ -235,11 +262,21 @@ def _metric(file: JsonFile, name: str, value: Any, at: tuple[str, str]) -> Metri
         value,
         at,
         what=f"`{name}` criterion",
-        fields=_OPTIONS[metric_kind],
+        fields={**_OPTIONS[metric_kind], **_JUDGE_EXTRA.get(name, {})},
         required=("threshold",),
     )
     if options is None or "threshold" not in options:
         return None
+    if "judge_model_options" in options:
+        file.check_object(
+            options["judge_model_options"],
+            (*at, _spelling(value, "judge_model_options")),
+            what="judge_model_options",
+            fields=_JUDGE_MODEL_OPTIONS,
+        )
+    rubrics: list[Rubric] = []
+    if "rubrics" in options:
+        rubrics = read_rubrics(file, options["rubrics"], (*at, _spelling(value, "rubrics")))
     match_type = "EXACT"
     if "match_type" in options:
         match_type = _match_type(file, options["match_type"], (*at, _spelling(value, "match_type")))
@@ -250,6 +287,8 @@ def _metric(file: JsonFile, name: str, value: Any, at: tuple[str, str]) -> Metri
         match_type=match_type,
         ignore_args=bool(options.get("ignore_args", False)),
         criterion=dict(value),
+        rubrics=tuple(rubrics),
+        where=at if name in _RUBRIC_METRICS else None,
     )
 
 

@@ -38,6 +38,7 @@ from yadk.eval._located import (
     read_json,
 )
 from yadk.eval._model import EvalCase, EvalSet, Invocation, ToolCall
+from yadk.eval._rubrics import check_shared_ids, read_rubrics
 from yadk.types import Content, Part
 
 __all__ = ["load_eval_set_file"]
@@ -232,6 +233,9 @@ def _eval_case(file: JsonFile, raw: Any, at: KeyPath) -> EvalCase | None:
         if invocation is not None:
             conversation.append(invocation)
     result = EvalCase(eval_id=case.get("eval_id", ""), conversation=conversation)
+    if case.get("rubrics"):
+        result.rubrics = read_rubrics(file, case["rubrics"], (*at, _key(raw, "rubrics")))
+        check_shared_ids(file, result.rubrics, conversation, (*at, _key(raw, "conversation")))
     session = case.get("session_input")
     if session is not None:
         checked = file.check_object(
@@ -284,12 +288,14 @@ def _invocation(file: JsonFile, raw: Any, at: KeyPath) -> Invocation | None:
         tool_uses = _intermediate(file, intermediate, (*at, _key(raw, "intermediate_data")))
     if user is None:
         return None
+    rubrics = checked.get("rubrics") or []
     return Invocation(
         user_content=user,
         final_response=final,
         tool_uses=tool_uses,
         invocation_id=checked.get("invocation_id", ""),
         intermediate=intermediate,
+        rubrics=read_rubrics(file, rubrics, (*at, _key(raw, "rubrics"))) if rubrics else [],
     )
 
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from yadk.agents import BaseAgent, LlmAgent
 from yadk.artifacts import InMemoryArtifactService
+from yadk.eval._app_details import AppDetailsRecorder
 from yadk.eval._model import EvalCase, Invocation, ToolCall
 from yadk.events import Event
 from yadk.runner import Runner
@@ -38,9 +39,18 @@ class CaseRun:
     user_id: str
 
 
-async def run_case(factory: AgentFactory, case: EvalCase, *, session_id: str) -> CaseRun:
-    """Replay ``case``'s user turns on a new agent from ``factory``."""
+async def run_case(
+    factory: AgentFactory,
+    case: EvalCase,
+    *,
+    session_id: str,
+    details: AppDetailsRecorder | None = None,
+) -> CaseRun:
+    """Replay ``case``'s user turns on a new agent from ``factory``; with ``details``, each
+    actual invocation also gets what the agents' models were given (for judge models)."""
     agent = factory()
+    if details is not None:
+        details.instrument(agent)
     sessions = InMemorySessionService()
     app_name = case.app_name or agent.name
     user_id = case.user_id or DEFAULT_USER_ID
@@ -70,7 +80,10 @@ async def run_case(factory: AgentFactory, case: EvalCase, *, session_id: str) ->
             message = failed.error_message or failed.error_code or "the run failed"
             turn = len(actual) + 1
             return CaseRun(actual, f"turn {turn}: {message}", session.id, user_id)
-        actual.append(invocation_from_events(events, expected.user_content))
+        invocation = invocation_from_events(events, expected.user_content)
+        if details is not None:
+            invocation.app_details = details.take(invocation.invocation_id) or {}
+        actual.append(invocation)
     return CaseRun(actual, None, session.id, user_id)
 
 
@@ -81,6 +94,8 @@ def invocation_from_events(events: Sequence[Event], user_content: Content) -> In
     recorded: list[dict[str, Any]] = []
     model_calls = 0
     invocation_id = ""
+    final_event: Event | None = None
+    answered: list[Event] = []
     for event in events:
         invocation_id = invocation_id or event.invocation_id
         if event.author == "user" or event.content is None or not event.content.parts:
@@ -91,8 +106,15 @@ def invocation_from_events(events: Sequence[Event], user_content: Content) -> In
         if event.is_final_response():
             has_text = any(p.text for p in event.content.parts)
             if final is None or not any(p.text for p in final.parts) or has_text:
-                final = event.content
-        recorded.append({"author": event.author, "content": event.content.to_dict()})
+                final, final_event = event.content, event
+        answered.append(event)
+    for event in answered:
+        # As google-adk records it: the final response's text is already `final_response`, so
+        # its event is kept without content (unless it also calls tools), and a judge never
+        # sees the answer as evidence for itself.
+        keep = event is not final_event or bool(event.get_function_calls())
+        content = event.content.to_dict() if keep and event.content is not None else None
+        recorded.append({"author": event.author, "content": content})
     return Invocation(
         user_content=user_content,
         final_response=final,

@@ -259,6 +259,10 @@ def is_opt_number(value: Any) -> bool:
     return value is None or is_number(value)
 
 
+def is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
 def is_bool(value: Any) -> bool:
     return isinstance(value, bool)
 

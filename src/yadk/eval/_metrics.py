@@ -4,7 +4,8 @@ google-adk's rules, to the bit: ``tool_trajectory_avg_score`` is 1 or 0 per invo
 (``EXACT``, ``IN_ORDER`` or ``ANY_ORDER``, arguments compared with Python ``==`` unless
 ``ignore_args``); ``response_match_score`` is ROUGE-1 F1 of the final response texts. A metric
 passes when its mean ``>= threshold``; a case passes when no metric failed (and at least one
-passed). Informational counts never pass or fail; judge metrics are NOT_EVALUATED here.
+passed). Informational counts never pass or fail; judge metrics are NOT_EVALUATED here (with
+the reason), and scored by ``yadk.eval._judged`` when there is a judge model.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import enum
 from collections.abc import Sequence
 
 from yadk.eval._criteria import INFERENCE_CALL_COUNT, TOOL_CALL_COUNT, Metric
-from yadk.eval._model import Invocation, ToolCall
+from yadk.eval._model import Invocation, RubricScore, ToolCall
 from yadk.eval._rouge import rouge_1
 
 __all__ = ["EvalStatus", "MetricResult", "case_status", "score_metric", "trajectory_matches"]
@@ -38,6 +39,9 @@ class MetricResult:
     status: EvalStatus
     per_invocation: list[tuple[float | None, EvalStatus]]
     note: str = ""
+    # Rubric-based metrics: each rubric's mean over the case, and each invocation's verdicts.
+    rubric_scores: list[RubricScore] | None = None
+    per_invocation_rubrics: list[list[RubricScore] | None] | None = None
 
 
 def _calls_equal(actual: ToolCall, expected: ToolCall, ignore_args: bool) -> bool:
@@ -118,10 +122,35 @@ def score_metric(
     )
 
 
+# The judged metrics yadk scores itself with --judge-model, and why the others never run.
+JUDGED = frozenset(
+    {
+        "final_response_match_v2",
+        "rubric_based_final_response_quality_v1",
+        "rubric_based_tool_use_quality_v1",
+        "rubric_based_multi_turn_trajectory_quality_v1",
+        "hallucinations_v1",
+    }
+)
+_HOSTED = (
+    "scored by Vertex AI's hosted Gen AI evaluation service (google-adk sends the conversation "
+    "to Google Cloud), which yadk eval does not call: not available offline"
+)
+NOT_RUN = {
+    "safety_v1": _HOSTED,
+    "response_evaluation_score": _HOSTED,
+    "multi_turn_task_success_v1": _HOSTED,
+    "multi_turn_trajectory_quality_v1": _HOSTED,
+    "multi_turn_tool_use_quality_v1": _HOSTED,
+    "per_turn_user_simulator_quality_v1": (
+        "grades google-adk's simulated user, which needs a `conversation_scenario`; yadk eval "
+        "replays written conversations only"
+    ),
+}
+
+
 def _judge_note(name: str) -> str:
-    if name == "final_response_match_v2":
-        return "needs a judge model: pass --judge-model NAME"
-    return "a judge-model metric yadk eval does not implement"
+    return NOT_RUN.get(name, "needs a judge model: pass --judge-model NAME")
 
 
 def _informational(metric: Metric, actual: Sequence[Invocation]) -> MetricResult:

@@ -13,7 +13,16 @@ from typing import Any, Literal
 
 from yadk.types import Content
 
-__all__ = ["EvalCase", "EvalSet", "FileFormat", "Invocation", "ToolCall"]
+__all__ = [
+    "AgentDetails",
+    "EvalCase",
+    "EvalSet",
+    "FileFormat",
+    "Invocation",
+    "Rubric",
+    "RubricScore",
+    "ToolCall",
+]
 
 FileFormat = Literal["evalset", "list", "test"]
 
@@ -36,6 +45,53 @@ class ToolCall:
         return f"{self.name}({args})"
 
 
+@dataclasses.dataclass(frozen=True)
+class Rubric:
+    """One property a judge model checks (google-adk's ``Rubric``); ``type`` decides which
+    rubric metric an eval case's rubric belongs to."""
+
+    rubric_id: str
+    text: str
+    type: str | None = None
+    description: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rubric_id": self.rubric_id,
+            "rubric_content": {"text_property": self.text},
+            "description": self.description,
+            "type": self.type,
+        }
+
+
+@dataclasses.dataclass(frozen=True)
+class RubricScore:
+    """A judge's verdict on one rubric: 1.0 (yes), 0.0 (no) or ``None`` (no verdict)."""
+
+    rubric_id: str
+    score: float | None
+    rationale: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rubric_id": self.rubric_id, "rationale": self.rationale, "score": self.score}
+
+
+@dataclasses.dataclass(frozen=True)
+class AgentDetails:
+    """What one agent's model was given in a turn: its system instruction and tool
+    declarations (google-adk's ``AgentDetails``, shown to judge models)."""
+
+    name: str
+    instructions: str = ""
+    tool_declarations: list[dict[str, Any]] = dataclasses.field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        tools = (
+            [{"function_declarations": self.tool_declarations}] if self.tool_declarations else []
+        )
+        return {"name": self.name, "instructions": self.instructions, "tool_declarations": tools}
+
+
 @dataclasses.dataclass
 class Invocation:
     """One turn: what the user said, the tool calls made and the final response.
@@ -50,6 +106,9 @@ class Invocation:
     invocation_id: str = ""
     intermediate: dict[str, Any] | None = None
     model_calls: int | None = None
+    rubrics: list[Rubric] = dataclasses.field(default_factory=list)
+    # The agents that answered in this turn, in order, with what their model was given.
+    app_details: dict[str, AgentDetails] | None = None
 
     def user_text(self) -> str:
         return _text(self.user_content)
@@ -61,7 +120,7 @@ class Invocation:
 
     def to_dict(self) -> dict[str, Any]:
         """google-adk's ``Invocation`` JSON shape (snake_case)."""
-        return {
+        result: dict[str, Any] = {
             "invocation_id": self.invocation_id,
             "user_content": self.user_content.to_dict(),
             "final_response": None
@@ -75,6 +134,13 @@ class Invocation:
                 "intermediate_responses": [],
             },
         }
+        if self.rubrics:
+            result["rubrics"] = [rubric.to_dict() for rubric in self.rubrics]
+        if self.app_details is not None:
+            result["app_details"] = {
+                "agent_details": {name: d.to_dict() for name, d in self.app_details.items()}
+            }
+        return result
 
 
 def _text(content: Content | None) -> str:
@@ -93,6 +159,7 @@ class EvalCase:
     app_name: str = ""
     user_id: str = ""
     session_id: str | None = None
+    rubrics: list[Rubric] = dataclasses.field(default_factory=list)
 
 
 @dataclasses.dataclass

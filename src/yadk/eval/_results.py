@@ -8,7 +8,7 @@ from typing import Any
 
 from yadk.eval._criteria import EvalConfig
 from yadk.eval._metrics import EvalStatus, MetricResult
-from yadk.eval._model import EvalSet, Invocation
+from yadk.eval._model import EvalSet, Invocation, RubricScore
 
 __all__ = ["CaseResult", "EvalSetResult", "format_score"]
 
@@ -57,7 +57,7 @@ class CaseResult:
                     "actual_invocation": actual.to_dict(),
                     "expected_invocation": None if expected is None else expected.to_dict(),
                     "eval_metric_results": [
-                        _metric_dict(m, *m.per_invocation[index])
+                        _metric_dict(m, *m.per_invocation[index], _rubrics_at(m, index))
                         for m in self.metrics
                         if index < len(m.per_invocation)
                     ],
@@ -68,7 +68,7 @@ class CaseResult:
             "eval_id": self.eval_id,
             "final_eval_status": int(self.status),
             "overall_eval_metric_results": [
-                _metric_dict(m, m.score, m.status) for m in self.metrics
+                _metric_dict(m, m.score, m.status, m.rubric_scores) for m in self.metrics
             ],
             "eval_metric_result_per_invocation": per_invocation,
             "session_id": self.session_id,
@@ -79,12 +79,27 @@ class CaseResult:
         return result
 
 
-def _metric_dict(result: MetricResult, score: float | None, status: EvalStatus) -> dict[str, Any]:
+def _rubrics_at(result: MetricResult, index: int) -> list[RubricScore] | None:
+    rubrics = result.per_invocation_rubrics
+    return rubrics[index] if rubrics is not None and index < len(rubrics) else None
+
+
+def _metric_dict(
+    result: MetricResult,
+    score: float | None,
+    status: EvalStatus,
+    rubric_scores: list[RubricScore] | None = None,
+) -> dict[str, Any]:
+    details: dict[str, Any] = {}
+    if rubric_scores is not None:
+        details["rubric_scores"] = [r.to_dict() for r in rubric_scores]
+    if result.note and status == EvalStatus.NOT_EVALUATED:
+        details["not_evaluated_reason"] = result.note
     return {
         **result.metric.to_dict(),
         "score": score,
         "eval_status": int(status),
-        "details": {},
+        "details": details,
     }
 
 
