@@ -10,9 +10,13 @@ from yadk.eval._criteria import Metric
 from yadk.models import BaseLlm, LlmRequest
 from yadk.types import Content, Part
 
-__all__ = ["JudgeOptions", "ask", "ask_all", "judge_options"]
+__all__ = ["JudgeError", "JudgeOptions", "ask", "ask_all", "judge_options"]
 
 DEFAULT_SAMPLES = 5
+
+
+class JudgeError(Exception):
+    """The judge model answered with an error instead of a verdict (never leaves the eval)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -49,6 +53,8 @@ async def ask(judge: BaseLlm, prompt: str) -> str:
     )
     text = ""
     async for response in judge.generate_content_async(request):
+        if response.error_code or response.error_message:
+            raise JudgeError(response.error_message or response.error_code or "judge error")
         if response.partial or response.content is None:
             continue
         text = "\n".join(p.text for p in response.content.parts if p.text and not p.thought)
