@@ -271,7 +271,7 @@ def _metric(file: JsonFile, name: str, value: Any, at: tuple[str, str]) -> Metri
         file.check_object(
             options["judge_model_options"],
             (*at, _spelling(value, "judge_model_options")),
-            what="judge_model_options",
+            what="`judge_model_options` object",
             fields=_JUDGE_MODEL_OPTIONS,
         )
     rubrics: list[Rubric] = []

@@ -132,6 +132,13 @@ def _wrap(text: str) -> list[str]:
     return lines
 
 
+def _metric_line(metric: MetricResult) -> str:
+    line = f"{metric.metric.name}: {format_score(metric.score)} ({metric.status.name}"
+    if metric.status == EvalStatus.NOT_EVALUATED and metric.note:
+        line += f": {metric.note}"
+    return line + ")"
+
+
 def junit_xml(results: Sequence[EvalSetResult]) -> str:
     """JUnit XML: a ``<testsuites>`` of one ``<testsuite>`` per eval set."""
     root = ET.Element("testsuites", name="yadk eval")
@@ -162,11 +169,11 @@ def junit_xml(results: Sequence[EvalSetResult]) -> str:
                 failure.text = "\n".join([*reasons, "", *_failure_details(case)])
             elif case.status == EvalStatus.NOT_EVALUATED:
                 counts["skipped"] += 1
-                ET.SubElement(test, "skipped", message="only judge-model metrics; not evaluated")
+                reasons = [f"{m.metric.name} ({m.note})" for m in case.metrics if m.note]
+                message = "not evaluated: " + ("; ".join(reasons) or "no gating metric")
+                ET.SubElement(test, "skipped", message=message)
             out = ET.SubElement(test, "system-out")
-            out.text = "\n".join(
-                f"{m.metric.name}: {format_score(m.score)} ({m.status.name})" for m in case.metrics
-            )
+            out.text = "\n".join(_metric_line(m) for m in case.metrics)
         for key, value in counts.items():
             suite.set(key, str(value))
             totals[key] += value

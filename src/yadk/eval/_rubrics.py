@@ -60,8 +60,6 @@ def read_rubrics(file: JsonFile, raw: list[Any], at: KeyPath) -> list[Rubric]:
             required=("rubric_id", "rubric_content"),
         )
         if checked is None or "rubric_id" not in checked or "rubric_content" not in checked:
-            if checked is not None:
-                file.problem(where, "invalid-rubric", "Incomplete rubric.", f"e.g. {_EXAMPLE}")
             continue
         content_key = "rubric_content" if "rubric_content" in item else "rubricContent"
         content = file.check_object(
@@ -105,10 +103,10 @@ def check_shared_ids(
     (google-adk stops the whole eval on it)."""
     ids = {rubric.rubric_id for rubric in case_rubrics}
     for index, invocation in enumerate(conversation):
-        for rubric in invocation.rubrics:
+        for number, rubric in enumerate(invocation.rubrics):
             if rubric.rubric_id in ids:
                 file.problem(
-                    (*at, index),
+                    (*at, index, "rubrics", number, "rubric_id"),
                     "duplicate-rubric",
                     f"Rubric id `{rubric.rubric_id}` is used by the eval case and again by this "
                     "invocation; google-adk refuses it.",
