@@ -134,8 +134,8 @@ def evaluate(
     """Run the eval set(s) at ``evalset_path`` (a file, ``FILE:case,...``, or a folder) against
     the agent at ``agent_path``, as ``yadk eval`` does, and return the results.
 
-    ``judge_model`` (a model name) grades ``final_response_match_v2``; without it judge-model
-    metrics are not evaluated. Raises ``AssertionError`` naming each failing case, metric,
+    ``judge_model`` (a model name) grades the judged metrics (``final_response_match_v2``, the
+    rubric-based ones, ``hallucinations_v1``); without it they are not evaluated. Raises ``AssertionError`` naming each failing case, metric,
     score and threshold, and
     ``ConfigError`` (a ``ValueError``) listing every problem of a malformed eval set or config.
     """

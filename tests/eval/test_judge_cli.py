@@ -342,6 +342,12 @@ def test_missing_rubrics_are_located_in_the_config_before_anything_runs(
         ' "FINAL_RESPONSE_QUALITY" to the eval case or its invocations.\n'
         "yadk eval: error: 1 problem in the eval input; nothing was run\n"
     )
+    code, out, err = cli("validate", str(path))
+    assert code == 1
+    assert (
+        "test_config.json:2:3: error missing-rubrics: `rubric_based_final_response_quality_v1`"
+        " has no rubrics to judge eval case `other_type` of r.evalset.json with." in out + err
+    )
 
 
 def test_a_rubric_id_of_the_case_reused_by_an_invocation_is_located(tmp_path: Path) -> None:

@@ -453,8 +453,10 @@ def _add_eval(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
             "list format, or AgentEvaluator's *.test.json) against an agent and score each\n"
             "case as google-adk does: tool_trajectory_avg_score and response_match_score\n"
             "(ROUGE-1), with the criteria of the test_config.json beside each eval set\n"
-            "(or --config). final_response_match_v2 is graded by --judge-model; without it,\n"
-            "judge-model metrics are reported as not evaluated."
+            "(or --config). Judged metrics (final_response_match_v2, the rubric_based_* ones,\n"
+            "hallucinations_v1) are graded by --judge-model; without it they are reported as\n"
+            "not evaluated, and so are the metrics google-adk sends to Vertex AI (safety_v1,\n"
+            "response_evaluation_score, multi_turn_*), with the reason."
         ),
         epilog=(
             "exit status: 0 every case passed, 1 a case failed, 2 usage or input error\n"
@@ -497,8 +499,8 @@ def _add_eval(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     parser.add_argument(
         "--judge-model",
         metavar="NAME",
-        help="grade final_response_match_v2 with this model (without it, judge-model metrics"
-        " are not evaluated)",
+        help="grade the judged metrics (final_response_match_v2, rubric_based_*,"
+        " hallucinations_v1) with this model (without it, they are not evaluated)",
     )
     parser.add_argument(
         "--model",

@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yadk.agents import BaseAgent, LlmAgent
 from yadk.artifacts import InMemoryArtifactService
-from yadk.eval._app_details import AppDetailsRecorder
 from yadk.eval._model import EvalCase, Invocation, ToolCall
 from yadk.events import Event
 from yadk.runner import Runner
 from yadk.sessions import InMemorySessionService
 from yadk.types import Content
+
+if TYPE_CHECKING:
+    from yadk.eval._app_details import AppDetailsRecorder
 
 __all__ = ["AgentFactory", "CaseRun", "invocation_from_events", "run_case", "tool_names"]
 

@@ -16,7 +16,6 @@ google-adk's rules, which yadk follows so the same judge answers give the same s
 from __future__ import annotations
 
 import re
-import statistics
 import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -197,6 +196,8 @@ def score_answer(text: str, rubrics: Sequence[Rubric]) -> list[RubricScore]:
 
 def mean_score(scores: Iterable[RubricScore]) -> float | None:
     """The mean of the scores that exist (``None`` when none does)."""
+    import statistics  # exact mean, as google-adk computes it; loaded only by judged metrics
+
     values = [s.score for s in scores if s.score is not None]
     return float(statistics.mean(values)) if values else None
 

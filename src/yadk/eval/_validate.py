@@ -54,7 +54,7 @@ def validate_with_eval_sets(
 
 def _eval_file_diagnostics(eval_files: list[Path], *, import_code: bool) -> list[Diagnostic]:
     # The eval machinery (pydantic, the content types) loads only when there are eval files.
-    from yadk.eval._api import EvalTarget
+    from yadk.eval._api import EvalTarget, missing_rubrics
     from yadk.eval._criteria import DEFAULT_CONFIG, load_eval_config
     from yadk.eval._evalset import load_eval_set_file
 
@@ -72,6 +72,10 @@ def _eval_file_diagnostics(eval_files: list[Path], *, import_code: bool) -> list
         if beside.is_file() and beside not in configs_seen:
             configs_seen.add(beside)
             diagnostics.extend(load_eval_config(beside)[1])
+        if eval_set is not None and beside.is_file():
+            config = load_eval_config(beside)[0]
+            if config is not None:
+                diagnostics.extend(missing_rubrics(EvalTarget(eval_set, [], config)))
         if eval_set is not None and import_code:
             diagnostics.extend(_tool_name_warnings(EvalTarget(eval_set, [], DEFAULT_CONFIG)))
     return diagnostics
