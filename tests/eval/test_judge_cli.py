@@ -364,3 +364,22 @@ def test_a_rubric_id_of_the_case_reused_by_an_invocation_is_located(tmp_path: Pa
         "r.evalset.json:4:30: error duplicate-rubric: Rubric id `r` is used by the eval case and"
         " again by this invocation; google-adk refuses it.\n  hint: Rename one of them."
     ]
+
+
+def test_a_failing_judge_never_stops_final_response_match_v2(
+    cli: Cli, agent_dir: Path, tmp_path: Path, judge: FakeServer
+) -> None:
+    path = tmp_path / "v2.evalset.json"
+    path.write_text(
+        json.dumps(
+            {"eval_set_id": "v2", "eval_cases": [{"eval_id": "a", "conversation": [WEATHER]}]}
+        )
+    )
+    (tmp_path / "test_config.json").write_text(
+        '{"criteria": {"final_response_match_v2": {"threshold": 1,'
+        ' "judge_model_options": {"num_samples": 2}}}}'
+    )
+    code, out, _ = cli("eval", str(agent_dir), str(path), "--judge-model", "openai:judge")
+    assert code == 0
+    assert "not evaluated: final_response_match_v2 (the judge failed)\n" in out
+    assert len(judge.requests) == 2

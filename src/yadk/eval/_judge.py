@@ -15,15 +15,14 @@ import re
 from collections.abc import Sequence
 
 from yadk.eval._criteria import Metric
+from yadk.eval._judge_llm import ask_all, judge_options
 from yadk.eval._metrics import EvalStatus, MetricResult
 from yadk.eval._model import Invocation
-from yadk.models import BaseLlm, LlmRequest
-from yadk.types import Content, Part
+from yadk.models import BaseLlm
 
 __all__ = ["FINAL_RESPONSE_MATCH_V2", "judge_prompt", "parse_verdict", "score_with_judge"]
 
 FINAL_RESPONSE_MATCH_V2 = "final_response_match_v2"
-DEFAULT_SAMPLES = 5
 
 _PROMPT = """\
 You grade the answers of an AI agent. Decide whether the agent's response to the user's query is
@@ -77,35 +76,31 @@ def parse_verdict(text: str) -> float | None:
     return 1.0 if label in _YES else 0.0 if label in _NO else None
 
 
-async def _sample(judge: BaseLlm, prompt: str) -> float | None:
-    request = LlmRequest(
-        model=judge.model,
-        agent_name="judge",
-        contents=[Content(role="user", parts=[Part(text=prompt)])],
-    )
-    text = ""
-    async for response in judge.generate_content_async(request):
-        if response.partial or response.content is None:
-            continue
-        text = "".join(p.text or "" for p in response.content.parts if not p.thought)
-    return parse_verdict(text)
-
-
 async def score_with_judge(
     metric: Metric,
     judge: BaseLlm,
     actual: Sequence[Invocation],
     expected: Sequence[Invocation],
 ) -> MetricResult:
-    """``final_response_match_v2`` over a case (see the module docstring)."""
-    options = (metric.criterion or {}).get("judge_model_options") or {}
-    samples = options.get("num_samples", options.get("numSamples", DEFAULT_SAMPLES))
-    samples = samples if isinstance(samples, int) and samples >= 1 else DEFAULT_SAMPLES
+    """``final_response_match_v2`` over a case (see the module docstring); an invocation with a
+    failed judge call is not evaluated, as in google-adk."""
+    options = judge_options(metric)
     threshold = metric.threshold if metric.threshold is not None else 0.0
+    prompts = [judge_prompt(got, want) for got, want in zip(actual, expected, strict=True)]
+    answers = await ask_all(
+        judge,
+        [prompt for prompt in prompts for _ in range(options.num_samples)],
+        parallelism=options.parallelism,
+    )
     per_invocation: list[tuple[float | None, EvalStatus]] = []
-    for got, want in zip(actual, expected, strict=True):
-        prompt = judge_prompt(got, want)
-        votes = [await _sample(judge, prompt) for _ in range(samples)]
+    failed = False
+    for index in range(len(prompts)):
+        samples = answers[index * options.num_samples : (index + 1) * options.num_samples]
+        if any(isinstance(answer, Exception) for answer in samples):
+            failed = True
+            per_invocation.append((None, EvalStatus.NOT_EVALUATED))
+            continue
+        votes = [parse_verdict(answer) for answer in samples if isinstance(answer, str)]
         valid, invalid = votes.count(1.0), votes.count(0.0)
         if not valid and not invalid:
             per_invocation.append((None, EvalStatus.NOT_EVALUATED))
@@ -116,9 +111,8 @@ async def score_with_judge(
         )
     evaluated = [score for score, _ in per_invocation if score is not None]
     if not evaluated:
-        return MetricResult(
-            metric, None, EvalStatus.NOT_EVALUATED, per_invocation, note="no verdict from the judge"
-        )
+        note = "the judge failed" if failed else "no verdict from the judge"
+        return MetricResult(metric, None, EvalStatus.NOT_EVALUATED, per_invocation, note=note)
     overall = sum(evaluated) / len(evaluated)
     status = EvalStatus.PASSED if overall >= threshold else EvalStatus.FAILED
     return MetricResult(metric, overall, status, per_invocation)
