@@ -163,8 +163,13 @@ DOCUMENTED: dict[str, set[str]] = {
     # ADK's google.adk.tools exports ToolContext too (docs/engine.md, tools).
     # docs/tools.md: google-adk's current spelling of MCPToolset; closing an agent tree's toolsets.
     "yadk.tools": {"ToolContext", "McpToolset", "close_toolsets", "get_user_choice"},
-    # docs/memory.md: google-adk's entry and response models, the SQLite store.
-    "yadk.memory": {"MemoryEntry", "SearchMemoryResponse", "SqliteMemoryService"},
+    # docs/memory.md: google-adk's entry and response models, the SQLite and PostgreSQL stores.
+    "yadk.memory": {
+        "MemoryEntry",
+        "PostgresMemoryService",
+        "SearchMemoryResponse",
+        "SqliteMemoryService",
+    },
     # docs/examples.md: agent cards.
     "yadk.examples": {"build_agent_card"},
     # docs/skills.md: the refreshable skill set and the config layer's toolset builder.

@@ -3,22 +3,28 @@
 ``open_stores(url)`` is what every front end (``yadk run``, ``yadk dev``, ``yadk serve``,
 ``yadk sessions``) calls with its ``--db`` value:
 
-    :memory:                           sessions and artifacts in process memory
+    :memory:                           sessions, artifacts and memory in process memory
     PATH, sqlite:///PATH               sessions in that SQLite file, artifacts in ``artifacts/``
-                                       beside it
-    postgresql://..., postgres://...   both in that PostgreSQL database (``yadk[postgres]``)
+                                       and memory in ``NAME.memory.db`` beside it
+    postgresql://..., postgres://...   all three in that PostgreSQL database (``yadk[postgres]``)
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from yadk.artifacts import (
     BaseArtifactService,
     FileArtifactService,
     InMemoryArtifactService,
     PostgresArtifactService,
+)
+from yadk.memory import (
+    BaseMemoryService,
+    InMemoryMemoryService,
+    PostgresMemoryService,
+    SqliteMemoryService,
 )
 from yadk.sessions import (
     BaseSessionService,
@@ -35,7 +41,7 @@ MEMORY = ":memory:"
 
 @dataclass
 class Stores:
-    """A session service and an artifact service that live in the same place.
+    """A session service, an artifact service and a memory service that live in the same place.
 
     ``where`` names the durable store (the ``--db`` value) or is ``None`` for memory.
     """
@@ -43,17 +49,21 @@ class Stores:
     sessions: BaseSessionService
     artifacts: BaseArtifactService
     where: str | None = None
+    memory: BaseMemoryService = field(default_factory=InMemoryMemoryService)
 
     def close(self) -> None:
         """Release the stores' files and connections (synchronous services only)."""
         if isinstance(self.sessions, SqliteSessionService):
             self.sessions.close()
+        if isinstance(self.memory, SqliteMemoryService):
+            self.memory.close_now()
 
     async def aclose(self) -> None:
         """Release the stores' files and connections, from inside an event loop."""
         await self.sessions.aclose()
         if not isinstance(self.artifacts, PostgresArtifactService):  # shares the session pool
             await self.artifacts.aclose()
+        await self.memory.close()  # a PostgreSQL memory leaves the shared pool to the sessions
 
 
 def open_stores(url: str | os.PathLike[str]) -> Stores:
@@ -64,8 +74,18 @@ def open_stores(url: str | os.PathLike[str]) -> Stores:
         return Stores(InMemorySessionService(), InMemoryArtifactService())
     sessions = open_session_service(text)
     if isinstance(sessions, SqliteSessionService):
-        return Stores(sessions, FileArtifactService(sessions.path.parent / "artifacts"), text)
+        return Stores(
+            sessions,
+            FileArtifactService(sessions.path.parent / "artifacts"),
+            text,
+            SqliteMemoryService(sessions.path.with_suffix(".memory.db")),
+        )
     if isinstance(sessions, PostgresSessionService):
-        # One pool for both: artifacts live in the same database and schema.
-        return Stores(sessions, PostgresArtifactService(text, database=sessions.db), text)
+        # One pool for all three: artifacts and memory live in the same database and schema.
+        return Stores(
+            sessions,
+            PostgresArtifactService(text, database=sessions.db),
+            text,
+            PostgresMemoryService(database=sessions.db),
+        )
     raise AssertionError(f"no artifact store for {type(sessions).__name__}")  # pragma: no cover

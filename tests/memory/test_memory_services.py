@@ -8,20 +8,27 @@ from pathlib import Path
 import pytest
 
 from yadk.events import Event
-from yadk.memory import BaseMemoryService, InMemoryMemoryService, SqliteMemoryService
+from yadk.memory import (
+    BaseMemoryService,
+    InMemoryMemoryService,
+    PostgresMemoryService,
+    SqliteMemoryService,
+)
 from yadk.sessions import InMemorySessionService, Session
 from yadk.types import Content, Part
 
 
-@pytest.fixture(params=["memory", "sqlite"])
+@pytest.fixture(params=["memory", "sqlite", "postgres"])
 async def service(
     request: pytest.FixtureRequest, tmp_path: Path
 ) -> AsyncIterator[BaseMemoryService]:
-    made: BaseMemoryService = (
-        InMemoryMemoryService()
-        if request.param == "memory"
-        else SqliteMemoryService(tmp_path / "m.db")
-    )
+    made: BaseMemoryService
+    if request.param == "memory":
+        made = InMemoryMemoryService()
+    elif request.param == "sqlite":
+        made = SqliteMemoryService(tmp_path / "m.db")
+    else:
+        made = PostgresMemoryService(request.getfixturevalue("postgres_url"))
     yield made
     await made.close()
 

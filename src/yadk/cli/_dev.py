@@ -40,6 +40,7 @@ from yadk.cli._input import LineReader
 from yadk.cli._interactive import Conversation, terminal_loop
 from yadk.cli._prompt import TerminalPrompt
 from yadk.errors import AgentLoadError
+from yadk.memory import BaseMemoryService
 from yadk.reload import AgentReloader, ChangeSource, WatchFailed, WatchfilesChanges
 from yadk.runner import Runner
 from yadk.sessions import BaseSessionService, InMemorySessionService
@@ -81,6 +82,7 @@ def _execute(args: argparse.Namespace) -> int:
                 session_id=args.session_id,
                 session_service=stores.sessions,
                 artifact_service=stores.artifacts,
+                memory_service=stores.memory,
                 json_lines=args.json,
                 stream=args.stream,
                 artifacts=parse_artifacts(args.artifact),
@@ -94,6 +96,7 @@ def _execute(args: argparse.Namespace) -> int:
                 session_id=args.session_id,
                 session_service=stores.sessions,
                 artifact_service=stores.artifacts,
+                memory_service=stores.memory,
                 json_lines=args.json,
                 stream=args.stream,
                 artifacts=parse_artifacts(args.artifact),
@@ -114,6 +117,7 @@ async def dev_loop(
     session_id: str | None = None,
     session_service: BaseSessionService | None = None,
     artifact_service: BaseArtifactService | None = None,
+    memory_service: BaseMemoryService | None = None,
     json_lines: bool = False,
     stream: bool = True,
     artifacts: dict[str, Part] | None = None,
@@ -132,6 +136,7 @@ async def dev_loop(
         session_id=session_id,
         session_service=session_service,
         artifact_service=artifact_service,
+        memory_service=memory_service,
         json_lines=json_lines,
         artifacts=artifacts,
         stream=stream,
@@ -188,6 +193,7 @@ def dev_interactive(
     session_id: str | None = None,
     session_service: BaseSessionService | None = None,
     artifact_service: BaseArtifactService | None = None,
+    memory_service: BaseMemoryService | None = None,
     json_lines: bool = False,
     artifacts: dict[str, Part] | None = None,
     stream: bool = True,
@@ -205,6 +211,7 @@ def dev_interactive(
                 session_id=session_id,
                 session_service=session_service,
                 artifact_service=artifact_service,
+                memory_service=memory_service,
                 json_lines=json_lines,
                 artifacts=artifacts,
                 stream=stream,
@@ -255,6 +262,7 @@ async def _start(
     session_id: str | None,
     session_service: BaseSessionService | None,
     artifact_service: BaseArtifactService | None,
+    memory_service: BaseMemoryService | None = None,
     json_lines: bool,
     artifacts: dict[str, Part] | None = None,
     stream: bool = True,
@@ -264,6 +272,7 @@ async def _start(
         agent=reloader.agent,
         session_service=session_service or InMemorySessionService(),
         artifact_service=artifact_service or InMemoryArtifactService(),
+        memory_service=memory_service,
     )
     session, pending_delta = await open_session(
         runner, state=state, session_id=session_id, prog=PROG

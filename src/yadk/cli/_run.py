@@ -39,6 +39,7 @@ from yadk.cli._dotenv import load_dotenv_files, loaded_notes
 from yadk.cli._failures import reporting_failures
 from yadk.cli._interactive import Conversation, terminal_loop
 from yadk.cli._prompt import TerminalPrompt
+from yadk.memory import BaseMemoryService
 from yadk.runner import Runner
 from yadk.sessions import BaseSessionService, InMemorySessionService
 from yadk.types import Part
@@ -87,6 +88,7 @@ def _execute(args: argparse.Namespace) -> int:
                 session_id=session_id,
                 session_service=stores.sessions,
                 artifact_service=stores.artifacts,
+                memory_service=stores.memory,
                 json_lines=args.json,
                 stream=args.stream,
                 artifacts=parse_artifacts(args.artifact),
@@ -102,6 +104,7 @@ def _execute(args: argparse.Namespace) -> int:
                     session_id=session_id,
                     session_service=stores.sessions,
                     artifact_service=stores.artifacts,
+                    memory_service=stores.memory,
                     json_lines=args.json,
                     stream=args.stream,
                     artifacts=parse_artifacts(args.artifact),
@@ -161,6 +164,7 @@ async def run_agent(
     session_id: str | None = None,
     session_service: BaseSessionService | None = None,
     artifact_service: BaseArtifactService | None = None,
+    memory_service: BaseMemoryService | None = None,
     json_lines: bool = False,
     stream: bool = True,
     artifacts: dict[str, Part] | None = None,
@@ -180,6 +184,7 @@ async def run_agent(
         session_id=session_id,
         session_service=session_service,
         artifact_service=artifact_service,
+        memory_service=memory_service,
         json_lines=json_lines,
         artifacts=artifacts,
         app_name=app_name,
@@ -241,6 +246,7 @@ async def start_conversation(
     session_id: str | None,
     session_service: BaseSessionService | None,
     artifact_service: BaseArtifactService | None,
+    memory_service: BaseMemoryService | None = None,
     json_lines: bool,
     artifacts: dict[str, Part] | None = None,
     app_name: str | None = None,
@@ -253,6 +259,7 @@ async def start_conversation(
         agent=agent,
         session_service=session_service or InMemorySessionService(),
         artifact_service=artifact_service or InMemoryArtifactService(),
+        memory_service=memory_service,
     )
     session, pending_delta = await open_session(runner, state=state, session_id=session_id)
     conversation = Conversation(
@@ -278,6 +285,7 @@ def run_interactive(
     session_id: str | None,
     session_service: BaseSessionService,
     artifact_service: BaseArtifactService,
+    memory_service: BaseMemoryService | None = None,
     json_lines: bool,
     artifacts: dict[str, Part] | None = None,
     stream: bool = True,
@@ -292,6 +300,7 @@ def run_interactive(
                 session_id=session_id,
                 session_service=session_service,
                 artifact_service=artifact_service,
+                memory_service=memory_service,
                 json_lines=json_lines,
                 stream=stream,
                 artifacts=artifacts,

@@ -65,6 +65,7 @@ def execute(args: argparse.Namespace) -> int:
             path,
             session_service=stores.sessions,
             artifact_service=stores.artifacts,
+            memory_service=stores.memory,
             reload=args.reload,
             token=token,
             allow_origins=args.allow_origin or (),

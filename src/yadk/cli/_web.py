@@ -48,6 +48,7 @@ def execute(args: argparse.Namespace) -> int:
             port=port,
             session_service=stores.sessions,
             artifact_service=stores.artifacts,
+            memory_service=stores.memory,
             token=args.token,
             model=model,
         )

@@ -116,6 +116,10 @@ class SqliteMemoryService(BaseMemoryService):
         )
 
     async def close(self) -> None:
+        await asyncio.to_thread(self.close_now)
+
+    def close_now(self) -> None:
+        """Close the file from synchronous code (waits for a call in flight to finish)."""
         with self._lock:
             if self._db is not None:
                 self._db.close()

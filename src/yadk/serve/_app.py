@@ -15,6 +15,7 @@ from fastapi.responses import Response
 
 from yadk.agents import BaseAgent
 from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
+from yadk.memory import BaseMemoryService
 from yadk.models import BaseLlm
 from yadk.reload import ChangeSource, WatchfilesChanges
 from yadk.serve._apps import Apps
@@ -45,6 +46,7 @@ def create_app(
     *,
     session_service: BaseSessionService | None = None,
     artifact_service: BaseArtifactService | None = None,
+    memory_service: BaseMemoryService | None = None,
     reload: bool = False,
     token: str | None = None,
     allow_origins: Sequence[str] = (),
@@ -59,7 +61,9 @@ def create_app(
     """The ASGI app serving the agents at ``path`` (an agent folder, or a folder of them).
 
     Sessions go to ``session_service`` (default: the SQLite file ``.yadk/sessions.db``, with
-    artifacts in ``.yadk/artifacts``). ``reload`` re-validates and swaps an app's agent when its
+    artifacts in ``.yadk/artifacts`` and memory in ``.yadk/sessions.memory.db``);
+    ``memory_service`` is what ``load_memory``/``preload_memory`` and ``add_session_to_memory``
+    use (default: that file when sessions default, else none). ``reload`` re-validates and swaps an app's agent when its
     files change, and streams the results at ``GET /dev/events``. ``token`` requires
     ``Authorization: Bearer TOKEN`` on every route but ``/health``; ``allow_origins`` enables
     CORS for those origins only. A turn on a busy session waits up to ``busy_wait`` seconds,
@@ -78,12 +82,15 @@ def create_app(
         session_service = opened.sessions
         if artifact_service is None:
             artifact_service = opened.artifacts
+        if memory_service is None:
+            memory_service = opened.memory
     if artifact_service is None:
         artifact_service = InMemoryArtifactService()
     apps = Apps(
         path,
         session_service=session_service,
         artifact_service=artifact_service,
+        memory_service=memory_service,
         reload=reload,
         watcher=watcher,
         model=model,

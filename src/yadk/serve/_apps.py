@@ -21,6 +21,7 @@ from yadk.agents import BaseAgent
 from yadk.artifacts import BaseArtifactService
 from yadk.config import resolve_config_path
 from yadk.errors import AgentLoadError, ConfigError
+from yadk.memory import BaseMemoryService
 from yadk.models import BaseLlm
 from yadk.reload import AgentReloader, ChangeSource, Reload, WatchFailed, WatchfilesChanges
 from yadk.reload._reloader import shown_names
@@ -90,6 +91,7 @@ class Apps:
         *,
         session_service: BaseSessionService,
         artifact_service: BaseArtifactService,
+        memory_service: BaseMemoryService | None = None,
         reload: bool = False,
         watcher: Callable[[], ChangeSource] = WatchfilesChanges,
         poll_interval: float = 0.25,
@@ -103,6 +105,7 @@ class Apps:
         self.on_agent = on_agent
         self.session_service = session_service
         self.artifact_service = artifact_service
+        self.memory_service = memory_service
         self.reload = reload
         self._watcher = watcher
         self._poll_interval = poll_interval
@@ -135,6 +138,7 @@ class Apps:
             agent=app.reloader.agent,
             session_service=self.session_service,
             artifact_service=self.artifact_service,
+            memory_service=self.memory_service,
         )
 
     # --- reload -------------------------------------------------------------------------------

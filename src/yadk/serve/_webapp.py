@@ -18,6 +18,7 @@ from yadk.serve._devui import WebPage, dev_routes
 if TYPE_CHECKING:
     from yadk.artifacts import BaseArtifactService
     from yadk.config import LoadedAgent
+    from yadk.memory import BaseMemoryService
     from yadk.models import BaseLlm
     from yadk.serve._served import Served
     from yadk.sessions import BaseSessionService
@@ -76,6 +77,7 @@ def create_web_app(
     port: int,
     session_service: BaseSessionService | None = None,
     artifact_service: BaseArtifactService | None = None,
+    memory_service: BaseMemoryService | None = None,
     token: str | None = None,
     model: BaseLlm | None = None,
     **create_app_options: Any,
@@ -96,6 +98,7 @@ def create_web_app(
         path,
         session_service=session_service,
         artifact_service=artifact_service,
+        memory_service=memory_service,
         reload=True,
         token=token,
         model=model,

@@ -1,0 +1,147 @@
+"""The durable memory stores rank alike: PostgreSQL returns what SQLite returns, in its order."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from yadk.events import Event
+from yadk.memory import BaseMemoryService, PostgresMemoryService, SqliteMemoryService
+from yadk.sessions import InMemorySessionService, PostgresSessionService, Session
+from yadk.sessions._pg import SCHEMA_VERSION
+from yadk.stores import open_stores
+from yadk.types import Content, Part
+
+CORPUS = [
+    ("s1", ["The invoice for March is paid.", "Ok.", "Invoice invoice: April is late."]),
+    ("s2", ["My dog is called Rex.", "Nice.", "Rex likes the park near the invoice office."]),
+    ("s3", ["Paid, paid, paid: every invoice of 2024.", "Great.", "The cat is called Tom."]),
+    ("s4", ["Tom and Rex are friends.", "Cute!", "Nothing about bills here."]),
+]
+
+QUERIES = [
+    "late invoice",
+    "invoice",
+    "paid",
+    "Rex",
+    "Tom Rex",
+    "park office",
+    "cute",
+    "called",
+    "ok nice",
+    "unknown words only",
+    "",
+]
+
+
+async def conversation(session_id: str, texts: list[str], *, user: str = "ada") -> Session:
+    sessions = InMemorySessionService()
+    session = await sessions.create_session(app_name="app", user_id=user, session_id=session_id)
+    for index, text in enumerate(texts):
+        role, author = ("user", "user") if index % 2 == 0 else ("model", "bot")
+        await sessions.append_event(
+            session, Event(author=author, content=Content(role=role, parts=[Part(text=text)]))
+        )
+    return session
+
+
+async def results(service: BaseMemoryService) -> list[list[str]]:
+    sessions = [await conversation(sid, texts) for sid, texts in CORPUS]
+    for session in sessions:
+        await service.add_session_to_memory(session)
+    await service.add_session_to_memory(sessions[0])  # again: replaced, moved to the end
+    await service.add_session_to_memory(await conversation("other", ["invoice Rex"], user="bob"))
+    found = []
+    for query in QUERIES:
+        response = await service.search_memory(app_name="app", user_id="ada", query=query)
+        found.append([m.content.parts[0].text or "" for m in response.memories])
+    return found
+
+
+async def test_postgres_ranks_exactly_as_sqlite(tmp_path: Path, postgres_url: str) -> None:
+    sqlite = SqliteMemoryService(tmp_path / "m.db", top_k=3)
+    postgres = PostgresMemoryService(postgres_url, top_k=3)
+    try:
+        expected = await results(sqlite)
+        assert await results(postgres) == expected
+    finally:
+        await sqlite.close()
+        await postgres.close()
+    assert expected[0] == [
+        "Invoice invoice: April is late.",
+        "The invoice for March is paid.",
+        "Paid, paid, paid: every invoice of 2024.",
+    ]
+    # Equal scores keep insertion order; session s1 was remembered again, so it comes last.
+    assert expected[7] == ["My dog is called Rex.", "The cat is called Tom."]
+    assert expected[8] == ["Nice.", "Ok."]
+    assert expected[-2:] == [[], []]
+
+
+async def test_postgres_memory_survives_a_restart(postgres_url: str) -> None:
+    first = PostgresMemoryService(postgres_url)
+    await first.add_session_to_memory(await conversation("s", ["I live in Porto."]))
+    await first.close()
+    again = PostgresMemoryService(postgres_url)
+    found = await again.search_memory(app_name="app", user_id="ada", query="porto")
+    assert [m.content.parts[0].text for m in found.memories] == ["I live in Porto."]
+    await again.close()
+
+
+async def test_concurrent_adds_of_one_session_keep_one_copy(postgres_url: str) -> None:
+    service = PostgresMemoryService(postgres_url, pool_size=4)
+    session = await conversation("s", ["I live in Porto.", "Ok.", "Porto is rainy."])
+    await asyncio.gather(*(service.add_session_to_memory(session) for _ in range(6)))
+    found = await service.search_memory(app_name="app", user_id="ada", query="porto")
+    assert sorted(m.content.parts[0].text or "" for m in found.memories) == [
+        "I live in Porto.",
+        "Porto is rainy.",
+    ]
+    await service.close()
+
+
+def _schema(url: str) -> str:
+    return url.rsplit("schema=", 1)[1]
+
+
+async def test_a_version_1_schema_gains_memories_with_db_upgrade(postgres_url: str) -> None:
+    sessions = PostgresSessionService(postgres_url)
+    await sessions.create_session(app_name="app", user_id="ada", session_id="kept")
+    await sessions.aclose()
+    schema = _schema(postgres_url)
+    with psycopg.connect(postgres_url.split("?", 1)[0], autocommit=True) as admin:
+        admin.execute(f"DROP TABLE {schema}.memories")
+        admin.execute(f"UPDATE {schema}.yadk_schema SET version = 1")
+    assert SCHEMA_VERSION == 2
+    stale = PostgresMemoryService(postgres_url)
+    with pytest.raises(Exception, match="uses session schema version 1; this yadk needs 2"):
+        await stale.search_memory(app_name="app", user_id="ada", query="x")
+    await stale.close()
+    assert await PostgresSessionService(postgres_url).db.upgrade() == (1, 2)
+    stores = open_stores(postgres_url)
+    try:
+        assert isinstance(stores.memory, PostgresMemoryService)
+        assert stores.memory.db is stores.sessions.db  # one pool
+        assert await stores.sessions.get_session(app_name="app", user_id="ada", session_id="kept")
+        await stores.memory.add_session_to_memory(await conversation("s", ["Porto"]))
+        found = await stores.memory.search_memory(app_name="app", user_id="ada", query="porto")
+        assert len(found.memories) == 1
+    finally:
+        await stores.aclose()
+
+
+async def test_sqlite_stores_keep_memory_beside_the_sessions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    stores = open_stores("data/s.db")
+    try:
+        assert isinstance(stores.memory, SqliteMemoryService)
+        await stores.memory.add_session_to_memory(await conversation("s", ["I live in Porto."]))
+        await stores.sessions.create_session(app_name="app", user_id="ada")
+    finally:
+        await stores.aclose()
+    assert sorted(p.name for p in Path("data").iterdir()) == ["s.db", "s.memory.db"]
