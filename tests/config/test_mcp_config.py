@@ -34,6 +34,12 @@ def problems(root: Path, *, import_code: bool) -> list[str]:
     return []
 
 
+AUTH_HINT = (
+    "Use an API key or HTTP bearer/basic credential, e.g. `auth_scheme: {type: http, scheme:"
+    " bearer}` with `auth_credential: {auth_type: http, http: {scheme: bearer, credentials:"
+    " {token: '${env:TOKEN}'}}}`, or pass headers under the connection params' `headers:`."
+)
+
 CASES: list[tuple[str, str, list[str]]] = [
     (
         "stdio without trust",
@@ -91,14 +97,51 @@ CASES: list[tuple[str, str, list[str]]] = [
         ],
     ),
     (
-        "auth is not supported",
+        "oauth2 needs a flow",
         "      sse_connection_params: {url: 'http://127.0.0.1:1/sse'}\n"
-        "      auth_scheme: {type: http}\n",
+        "      auth_scheme: {type: oauth2, flows: {clientCredentials: {tokenUrl: 'https://x/t'}}}\n"
+        "      auth_credential: {auth_type: oauth2, oauth2: {client_id: a, client_secret: b}}\n",
         [
-            "{cfg}:8:7: error unsupported-key: `auth_scheme` (google-adk's Google auth flow) is "
-            "not supported by yadk.\n  hint: Pass credentials as HTTP headers: "
-            "`streamable_http_connection_params: {url: ..., headers: {Authorization: 'Bearer "
-            "${env:TOKEN}'}}`."
+            "{cfg}:8:7: error unsupported-auth: OAuth2 auth schemes need an authorization flow (a"
+            " browser or a token endpoint), which yadk does not run.\n  hint: " + AUTH_HINT
+        ],
+    ),
+    (
+        "api key in the query",
+        "      sse_connection_params: {url: 'http://127.0.0.1:1/sse'}\n"
+        "      auth_scheme: {type: apiKey, in: query, name: key}\n"
+        "      auth_credential: {auth_type: apiKey, api_key: k}\n",
+        [
+            "{cfg}:8:7: error unsupported-auth: API keys are sent in a header only (as"
+            " google-adk), not `in: query`.\n  hint: " + AUTH_HINT
+        ],
+    ),
+    (
+        "misspelled credential key",
+        "      sse_connection_params: {url: 'http://127.0.0.1:1/sse'}\n"
+        "      auth_scheme: {type: http, scheme: bearer}\n"
+        "      auth_credential: {auth_type: http, htp: {scheme: bearer}}\n",
+        ["{cfg}:9:42: error unknown-key: Unknown key `htp`."],
+    ),
+    (
+        "credential service key",
+        "      sse_connection_params: {url: 'http://127.0.0.1:1/sse'}\n      credential_key: k\n",
+        [
+            "{cfg}:8:7: error unsupported-key: `credential_key` (a key into google-adk's"
+            " credential service) is not supported by yadk, which has no credential service.\n"
+            "  hint: Give the credential itself under `auth_credential:` (e.g. with"
+            " `${env:TOKEN}`), or as HTTP headers under the connection params."
+        ],
+    ),
+    (
+        "header provider from the standard library",
+        "      sse_connection_params: {url: 'http://127.0.0.1:1/sse'}\n"
+        "      header_provider: os.getcwd\n",
+        [
+            "{cfg}:8:24: error blocked-module: `os.getcwd` is blocked: configs cannot reference"
+            " the `os` module.\n  hint: The standard library and YAML loaders are blocked because"
+            " they can run arbitrary code; wrap what you need in a function in your own agent"
+            " package."
         ],
     ),
 ]

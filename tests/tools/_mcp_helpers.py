@@ -44,14 +44,20 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def http_server(transport: str = "http", *, port: int | None = None) -> Iterator[str]:
-    """The test server on 127.0.0.1 in a subprocess; yields its URL and stops it afterwards."""
+def http_server(
+    transport: str = "http", *, port: int | None = None, require_authorization: str | None = None
+) -> Iterator[str]:
+    """The test server on 127.0.0.1 in a subprocess; yields its URL and stops it afterwards.
+    ``require_authorization``: the one ``Authorization`` value it accepts (else 401)."""
     port = port or free_port()
+    env = {**os.environ}
+    if require_authorization is not None:
+        env["MCP_REQUIRE_AUTHORIZATION"] = require_authorization
     process = subprocess.Popen(
         [sys.executable, str(SERVER), transport, str(port)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
-        env={**os.environ},
+        env=env,
     )
     try:
         deadline = time.monotonic() + 30

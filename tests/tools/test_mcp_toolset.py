@@ -44,7 +44,16 @@ async def test_declarations_are_the_servers_schemas(tmp_path: Path) -> None:
     toolset = stdio(tmp_path)
     try:
         tools = await toolset.get_tools()
-        assert [t.name for t in tools] == ["add", "crash", "echo", "fail", "grow", "hang", "pid"]
+        assert [t.name for t in tools] == [
+            "add",
+            "crash",
+            "echo",
+            "fail",
+            "grow",
+            "hang",
+            "headers",
+            "pid",
+        ]
         add = tools[0].declaration()
         assert add is not None
         assert add.model_dump() == {

@@ -5,7 +5,8 @@ A stdio server's ``command`` is launched as a local process, so, as in google-ad
 declare one only when the project trusts its configs to: ``ADK_ALLOW_CONFIG_STDIO_MCP_SERVERS=1``
 in the environment, or ``allow_stdio_mcp_servers = true`` under ``[tool.yadk]`` in the project's
 pyproject.toml. Validation checks that the command exists (on ``PATH``, or as a path) and that
-URLs are well formed; it never starts a server or opens a connection.
+URLs are well formed; it never starts a server or opens a connection. The auth keys are read
+by ``yadk.config._mcp_auth``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
 
 from yadk.config._context import FileScope
 from yadk.config._fields import FieldReader
+from yadk.config._mcp_auth import AUTH_OPTION_KEYS, read_auth
 from yadk.config._yaml import KeyPath
 
 __all__ = ["STDIO_ENV_VAR", "McpToolReader", "stdio_allowed_by_env"]
@@ -38,9 +40,9 @@ _OPTION_KEYS = (
     "tool_list_cache_ttl_seconds",
     "use_mcp_resources",
 )
-# google-adk keys for Google auth flows; yadk has no credential service.
-_AUTH_KEYS = ("auth_scheme", "auth_credential", "credential_key")
-MCP_ARGS = (*_CONNECTION_KEYS, *_OPTION_KEYS, *_AUTH_KEYS)
+# google-adk's key for a credential service, which yadk does not have.
+_CREDENTIAL_SERVICE_KEYS = ("credential_key",)
+MCP_ARGS = (*_CONNECTION_KEYS, *_OPTION_KEYS, *AUTH_OPTION_KEYS, *_CREDENTIAL_SERVICE_KEYS)
 
 
 def stdio_allowed_by_env() -> bool:
@@ -53,16 +55,16 @@ class McpToolReader(FieldReader):
 
     def mcp_toolset(self, scope: FileScope, at: KeyPath, args: dict[str, Any]) -> Any:
         before = self.errors
-        for key in _AUTH_KEYS:
+        for key in _CREDENTIAL_SERVICE_KEYS:
             if key in args:
                 self.error(
                     scope,
                     (*at, key),
                     "unsupported-key",
-                    f"`{key}` (google-adk's Google auth flow) is not supported by yadk.",
-                    "Pass credentials as HTTP headers: "
-                    "`streamable_http_connection_params: {url: ..., headers: {Authorization: "
-                    "'Bearer ${env:TOKEN}'}}`.",
+                    f"`{key}` (a key into google-adk's credential service) is not supported by"
+                    " yadk, which has no credential service.",
+                    "Give the credential itself under `auth_credential:` (e.g. with"
+                    " `${env:TOKEN}`), or as HTTP headers under the connection params.",
                     key=True,
                 )
         given = [key for key in _CONNECTION_KEYS if key in args]
@@ -81,13 +83,20 @@ class McpToolReader(FieldReader):
         key = given[0]
         params = self._connection(scope, (*at, key), key, args[key])
         options = self._options(scope, at, args)
-        if params is None or options is None or self.errors != before:
+        auth = read_auth(
+            self,
+            scope,
+            at,
+            args,
+            http=key.endswith("http_connection_params") or key.startswith("sse"),
+        )
+        if params is None or options is None or auth is None or self.errors != before:
             return None
         if not self.import_code:
             return None
         from yadk.tools import McpToolset
 
-        return McpToolset(connection_params=params, **options)
+        return McpToolset(connection_params=params, **options, **auth)
 
     def _connection(self, scope: FileScope, at: KeyPath, key: str, value: Any) -> Any:
         import pydantic  # only configs with MCP toolsets pay for it (validate stays fast)
@@ -110,7 +119,7 @@ class McpToolReader(FieldReader):
         try:
             params: Any = models[key].model_validate(value)
         except pydantic.ValidationError as exc:
-            self._invalid(scope, at, exc)
+            self.invalid(scope, at, exc)
             return None
         if isinstance(params, StdioConnectionParams):
             server = self._stdio(scope, at, (*at, "server_params"), params.server_params)
@@ -125,7 +134,7 @@ class McpToolReader(FieldReader):
         server = self._resolve_cwd(scope, server)
         return server if self._command_exists(scope, server_at, server) else None
 
-    def _invalid(self, scope: FileScope, at: KeyPath, exc: pydantic.ValidationError) -> None:
+    def invalid(self, scope: FileScope, at: KeyPath, exc: pydantic.ValidationError) -> None:
         for problem in exc.errors():
             loc = tuple(problem["loc"])
             where = (*at, *loc)

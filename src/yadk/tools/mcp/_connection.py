@@ -57,8 +57,12 @@ class McpConnection:
         *,
         on_notification: Callable[[Any], None] | None = None,
         errlog: Any = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         self.params = params
+        # Sent with every HTTP request, over the connection params' own ``headers`` (auth and
+        # header-provider headers); a stdio server has no headers to carry them.
+        self.headers = dict(headers or {})
         self._on_notification = on_notification
         self._errlog = errlog
         self._session: Any = None
@@ -209,11 +213,17 @@ class McpConnection:
 
             return sse_client(
                 params.url,
-                headers=params.headers,
+                headers=self._http_headers(params.headers),
                 timeout=params.timeout,
                 sse_read_timeout=params.sse_read_timeout,
             )
-        return _streamable_http(params)
+        return _streamable_http(params, self._http_headers(params.headers))
+
+    def _http_headers(self, own: dict[str, Any] | None) -> dict[str, Any]:
+        names = {name.lower() for name in self.headers}
+        merged = {k: v for k, v in (own or {}).items() if k.lower() not in names}
+        merged.update(self.headers)
+        return merged
 
     async def _handle_message(self, message: Any) -> None:
         if isinstance(message, Exception):
@@ -277,13 +287,13 @@ def _running_loop() -> asyncio.AbstractEventLoop | None:
 
 
 @contextlib.asynccontextmanager
-async def _streamable_http(params: StreamableHTTPConnectionParams) -> Any:
+async def _streamable_http(params: StreamableHTTPConnectionParams, headers: dict[str, Any]) -> Any:
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
 
     timeout = httpx2.Timeout(params.timeout, read=params.sse_read_timeout)
     async with (
-        httpx2.AsyncClient(headers=params.headers or {}, timeout=timeout) as client,
+        httpx2.AsyncClient(headers=headers, timeout=timeout) as client,
         streamable_http_client(
             params.url, http_client=client, terminate_on_close=params.terminate_on_close
         ) as streams,

@@ -65,7 +65,7 @@ class LoadMcpResourceTool(BaseTool):
     ) -> None:
         await super().process_llm_request(tool_context=tool_context, llm_request=llm_request)
         try:
-            names = [r.name for r in await self.toolset.list_resources()]
+            names = [r.name for r in await self.toolset.list_resources(tool_context)]
         except Exception as exc:
             logger.warning("Failed to list MCP resources: %s", exc)
             names = []
@@ -79,7 +79,7 @@ class LoadMcpResourceTool(BaseTool):
                 continue
             for name in (response.response or {}).get("resource_names", []):
                 try:
-                    contents = await self.toolset.read_resource(name)
+                    contents = await self.toolset.read_resource(name, tool_context)
                 except Exception as exc:
                     logger.warning("Failed to read MCP resource %r: %s", name, exc)
                     continue
