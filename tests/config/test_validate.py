@@ -171,7 +171,8 @@ def test_missing_and_empty_paths(tmp_path: Path) -> None:
         f"{tmp_path}/nope: error file-not-found: {tmp_path}/nope does not exist.",
         (
             f"{tmp_path}/empty: error nothing-to-validate: {tmp_path}/empty holds no "
-            "root_agent.yaml, no SKILL.md and no folders with one.\n"
+            "root_agent.yaml, no agent.py defining root_agent, no SKILL.md and no folders with"
+            " one.\n"
             "  hint: Pass a config file, an agent folder or a skill folder."
         ),
     ]

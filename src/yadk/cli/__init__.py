@@ -226,10 +226,12 @@ def _add_validate(commands: argparse._SubParsersAction[argparse.ArgumentParser])
         "validate",
         summary="check configs and skills, reporting every problem at once",
         description=(
-            "Check agent configs and skill folders. Every problem is reported as\n"
+            "Check agent configs, Python agent folders (agent.py defining root_agent)\n"
+            "and skill folders. Every problem is reported as\n"
             "path:line:col: severity rule: message (with a hint). User code is not\n"
-            "imported unless --import is given. A folder is searched at any depth for\n"
-            "agent folders and skills, skipping hidden folders and what .gitignore lists."
+            "imported unless --import is given (a Python agent folder only when the\n"
+            "project trusts its package). A folder is searched at any depth for agent\n"
+            "folders and skills, skipping hidden folders and what .gitignore lists."
         ),
         epilog=(
             "exit status: 0 clean, 1 problems found (warnings only with --strict), 2 usage error\n"
@@ -253,7 +255,8 @@ def _add_validate(commands: argparse._SubParsersAction[argparse.ArgumentParser])
         "--import",
         dest="import_code",
         action="store_true",
-        help="also import referenced code (tools, callbacks) to check it resolves",
+        help="also import referenced code (tools, callbacks) to check it resolves, and"
+        " trusted Python agent folders",
     )
 
 

@@ -2,7 +2,8 @@
 
 The walk skips hidden folders (``.git``, ``.venv``...), folders starting with ``_``,
 ``node_modules``, ``venv``, ``site-packages`` and what ``.gitignore`` files list, and does not descend into an agent folder
-(``root_agent.yaml``) or a skill folder (``SKILL.md``): the agent's config names what it uses.
+(``root_agent.yaml``, or an ``agent.py`` / ``__init__.py`` that mentions ``root_agent``) or a
+skill folder (``SKILL.md``): the agent's config names what it uses.
 
 ``.gitignore`` support is a documented subset: blank lines and ``#`` comments are skipped, a
 trailing ``/`` matches folders only, a pattern with another ``/`` is anchored to the folder of
@@ -66,7 +67,11 @@ def ignore_rules(folder: Path) -> list[_Rule]:
 
 
 def _is_agent(folder: Path) -> bool:
-    return any((folder / name).is_file() for name in _ROOT_FILES)
+    from yadk.config._python_agent import python_agent_file
+
+    if any((folder / name).is_file() for name in _ROOT_FILES):
+        return True
+    return python_agent_file(folder, mentions_root_agent=True) is not None
 
 
 def _is_skill(folder: Path) -> bool:

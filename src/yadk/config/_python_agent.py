@@ -17,12 +17,15 @@ from yadk.errors import ConfigError
 __all__ = ["load_python_agent", "python_agent_file"]
 
 
-def python_agent_file(folder: Path) -> Path | None:
+def python_agent_file(folder: Path, *, mentions_root_agent: bool = False) -> Path | None:
     """``agent.py`` (preferred) or ``__init__.py`` of ``folder``, when it could define
-    ``root_agent``."""
+    ``root_agent`` (an ``__init__.py`` must mention it; ``mentions_root_agent``: so must
+    ``agent.py``, as when searching a tree, where a module named agent.py may be no agent)."""
     for name in ("agent.py", "__init__.py"):
         candidate = folder / name
-        if candidate.is_file() and (name == "agent.py" or "root_agent" in _read(candidate)):
+        if not candidate.is_file():
+            continue
+        if (name == "agent.py" and not mentions_root_agent) or "root_agent" in _read(candidate):
             return candidate
     return None
 
@@ -72,10 +75,12 @@ def load_python_agent(file: Path) -> tuple[Any, set[str]]:
             " or add a root_agent.yaml to the folder.",
         )
     if not isinstance(agent, BaseAgent):
-        from yadk.config._refs import adk_origin
+        from yadk.config._refs import adk_object_problem
 
-        origin = adk_origin(agent)
-        what = f"google-adk's `{origin}`" if origin else f"a {type(agent).__name__}"
+        adk = adk_object_problem("root_agent", agent, "a yadk agent")
+        if adk is not None:
+            raise _problem(file, 0, 0, "adk-object", *adk)
+        what = f"a {type(agent).__name__}"
         raise _problem(
             file,
             0,

@@ -150,6 +150,14 @@ class TrustPolicy:
             nested.allows_args(qualified_name) for nested in self.narrowed_by
         )
 
+    def trusts_module(self, name: str) -> bool:
+        """Whether ``name`` is under ``trusted_modules`` (or ``--trust``), here and in every
+        narrowing table: ``yadk validate --import`` imports a Python agent folder only then."""
+        own = any(
+            name == module or name.startswith(module + ".") for module in self.trusted_modules
+        )
+        return own and all(nested.trusts_module(name) for nested in self.narrowed_by)
+
     def _own_allows(self, qualified_name: str) -> bool:
         if qualified_name in self.allow_args:
             return True

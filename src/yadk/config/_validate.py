@@ -8,24 +8,28 @@ from pathlib import Path
 
 from yadk.config._api import ROOT_CONFIG_NAMES, validate_files
 from yadk.config._diagnostics import Diagnostic, sort_diagnostics
+from yadk.config._python_agent import python_agent_file
 
 __all__ = ["validate_paths"]
 
 _CONFIG_SUFFIXES = (".yaml", ".yml")
 _SKILL_FILES = ("SKILL.md", "skill.md")
+_PYTHON_AGENT_FILES = ("agent.py", "__init__.py")
 
 
 def validate_paths(
     paths: Iterable[str | os.PathLike[str]], *, import_code: bool = False
 ) -> list[Diagnostic]:
-    """Check config files, agent folders (``root_agent.yaml``), skill folders, folders of those,
-    and SKILL.md files; return every problem (errors and warnings), grouped by file.
+    """Check config files, agent folders (``root_agent.yaml``, or ``agent.py`` / ``__init__.py``
+    defining ``root_agent``), skill folders, folders of those, and SKILL.md files; return every
+    problem (errors and warnings), grouped by file.
 
     Without ``import_code`` no user code runs: dotted names are checked against the module
     sources. With it, the configs are fully loaded (code imported, agents built).
     """
     configs: list[Path] = []
     skills: list[Path] = []
+    python: list[Path] = []
     found: list[Diagnostic] = []
     for raw in paths:
         path = Path(os.path.abspath(raw))
@@ -34,6 +38,8 @@ def validate_paths(
         elif not path.is_dir():  # a file, or something else the loader refuses to read
             if path.name in _SKILL_FILES:
                 skills.append(path.parent)
+            elif path.name in _PYTHON_AGENT_FILES:
+                python.append(path)
             elif path.suffix.lower() in _CONFIG_SUFFIXES:
                 configs.append(path)
             else:
@@ -41,35 +47,49 @@ def validate_paths(
                     _path_problem(
                         path,
                         "unsupported-file",
-                        f"{path.name} is neither an agent config (.yaml, .yml) nor a SKILL.md.",
+                        f"{path.name} is neither an agent config (.yaml, .yml), a Python agent"
+                        " (agent.py, __init__.py) nor a SKILL.md.",
                         "Pass configs, agent folders or skill folders.",
                     )
                 )
         else:
-            before = len(configs) + len(skills)
-            _collect_folder(path, configs, skills)
-            if len(configs) + len(skills) == before:
+            before = len(configs) + len(skills) + len(python)
+            _collect_folder(path, configs, skills, python)
+            if len(configs) + len(skills) + len(python) == before:
                 found.append(
                     _path_problem(
                         path,
                         "nothing-to-validate",
-                        f"{path} holds no root_agent.yaml, no SKILL.md and no folders with one.",
+                        f"{path} holds no root_agent.yaml, no agent.py defining root_agent, no"
+                        " SKILL.md and no folders with one.",
                         "Pass a config file, an agent folder or a skill folder.",
                     )
                 )
     found.extend(validate_files(dict.fromkeys(configs), import_code=import_code))
+    if python:
+        from yadk.config._python_check import validate_python_agents
+
+        found.extend(validate_python_agents(dict.fromkeys(python), import_code=import_code))
     if skills:
         found.extend(_skill_diagnostics(list(dict.fromkeys(skills))))
     return sort_diagnostics(found)
 
 
-def _collect_folder(folder: Path, configs: list[Path], skills: list[Path]) -> None:
+def _collect_folder(
+    folder: Path, configs: list[Path], skills: list[Path], python: list[Path]
+) -> None:
     root = _root_config(folder)
     if root is not None:
         configs.append(root)
         return
     if any((folder / name).is_file() for name in _SKILL_FILES):
         skills.append(folder)
+        return
+    if (folder / "agent.py").is_file():  # named: validated even without a root_agent
+        python.append(folder / "agent.py")
+        return
+    if (agent_file := python_agent_file(folder)) is not None:
+        python.append(agent_file)
         return
     for child in sorted(folder.iterdir()):
         if not child.is_dir() or child.name.startswith((".", "_")):
@@ -79,6 +99,8 @@ def _collect_folder(folder: Path, configs: list[Path], skills: list[Path]) -> No
             configs.append(root)
         elif any((child / name).is_file() for name in _SKILL_FILES):
             skills.append(child)
+        elif (agent_file := python_agent_file(child, mentions_root_agent=True)) is not None:
+            python.append(agent_file)
 
 
 def _root_config(folder: Path) -> Path | None:
