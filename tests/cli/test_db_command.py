@@ -50,3 +50,40 @@ def test_upgrade_refuses_newer_and_missing_files(cli: Cli, tmp_path: Path) -> No
     assert (code, out) == (1, "")
     assert "There is no session database at" in err
     assert not (tmp_path / "none.db").exists()
+
+
+def test_upgrade_a_version_1_postgres_schema_adds_memories(cli: Cli, postgres_url: str) -> None:
+    import asyncio
+
+    import psycopg
+
+    from yadk.memory import PostgresMemoryService
+    from yadk.sessions import PostgresSessionService
+    from yadk.sessions._pg import SCHEMA_VERSION as PG_VERSION
+
+    async def create() -> None:
+        sessions = PostgresSessionService(postgres_url)
+        await sessions.create_session(app_name="app", user_id="u", session_id="kept")
+        await sessions.aclose()
+
+    asyncio.run(create())
+    schema = postgres_url.rsplit("schema=", 1)[1]
+    with psycopg.connect(postgres_url.split("?", 1)[0], autocommit=True) as admin:
+        admin.execute(f"DROP TABLE {schema}.memories")
+        admin.execute(f"UPDATE {schema}.yadk_schema SET version = 1")
+    assert cli("db", "upgrade", "--db", postgres_url) == (
+        0,
+        f"{postgres_url}: schema version 1 -> {PG_VERSION}\n",
+        "",
+    )
+    assert cli("db", "upgrade", "--db", postgres_url)[1] == (
+        f"{postgres_url}: schema version {PG_VERSION}, already current\n"
+    )
+
+    async def search() -> int:
+        memory = PostgresMemoryService(postgres_url)
+        found = await memory.search_memory(app_name="app", user_id="u", query="x")
+        await memory.close()
+        return len(found.memories)
+
+    assert asyncio.run(search()) == 0

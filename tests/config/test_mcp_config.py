@@ -264,3 +264,41 @@ async def test_a_config_runs_against_a_real_server(
     assert response.response["structuredContent"] == {"total": 3}
     (pid,) = pids(pid_dir)
     assert wait_dead(pid)
+
+
+def test_auth_on_a_stdio_server_is_ignored_with_a_warning(
+    write_tree: WriteTree, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ADK_ALLOW_CONFIG_STDIO_MCP_SERVERS", "1")
+    root = write_tree(
+        {
+            "my_agent/root_agent.yaml": HEAD
+            + f"      stdio_server_params: {{command: '{sys.executable}'}}\n"
+            "      auth_scheme: {type: http, scheme: bearer}\n"
+            "      auth_credential: {auth_type: http, http: {scheme: bearer, credentials: {token: t}}}\n"
+        }
+    )
+    cfg = root / "my_agent" / "root_agent.yaml"
+    assert [d.format() for d in validate_paths([root / "my_agent"])] == [
+        f"{cfg}:8:20: warning mcp-auth-ignored: `auth_scheme` is sent as HTTP headers, and a stdio"
+        " server has none: it is ignored.\n"
+        "  hint: Give the server its credentials through `env:` instead."
+    ]
+
+
+def test_auth_and_header_provider_reach_the_toolset(write_tree: WriteTree) -> None:
+    root = write_tree(
+        {
+            "my_agent/__init__.py": "",
+            "my_agent/auth.py": "def headers(context):\n    return {'X-User': 'ada'}\n",
+            "my_agent/root_agent.yaml": HEAD
+            + "      streamable_http_connection_params: {url: 'http://127.0.0.1:1/mcp'}\n"
+            "      auth_scheme: {type: apiKey, in: header, name: X-API-Key}\n"
+            "      auth_credential: {auth_type: apiKey, api_key: k}\n"
+            "      header_provider: my_agent.auth.headers\n",
+        }
+    )
+    assert validate_paths([root / "my_agent"]) == []
+    (toolset,) = load_agent(root / "my_agent").tools  # type: ignore[attr-defined]
+    assert toolset.connection.headers == {"X-API-Key": "k"}
+    assert toolset.header_provider.__name__ == "headers"
