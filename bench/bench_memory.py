@@ -21,17 +21,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _compare import report, run_adk  # noqa: E402
+from _compare import report, run_adk
 
-from yadk.events import Event  # noqa: E402
-from yadk.memory import (  # noqa: E402
+from yadk.events import Event
+from yadk.memory import (
     BaseMemoryService,
     InMemoryMemoryService,
     PostgresMemoryService,
     SqliteMemoryService,
 )
-from yadk.sessions import InMemorySessionService, Session  # noqa: E402
-from yadk.types import Content, Part  # noqa: E402
+from yadk.sessions import InMemorySessionService, Session
+from yadk.types import Content, Part
 
 SESSIONS = 100
 MESSAGES = 20
