@@ -5,17 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from pydantic import BaseModel, ConfigDict
-
-__all__ = ["PROVIDED", "GenerateContentConfig", "provided_names", "value_of"]
-
-
-class GenerateContentConfig(BaseModel):
-    """google-genai's ``GenerateContentConfig``, as a plain settings object: yadk passes
-    ``generate_content_config`` to its backends as a mapping (temperature, top_p, ...)."""
-
-    model_config = ConfigDict(extra="allow")
-
+__all__ = ["PROVIDED", "provided_names", "value_of"]
 
 # module -> {attribute: "yadk.module:attribute"}. Nothing else under google.adk is provided.
 PROVIDED: Final[dict[str, dict[str, str]]] = {
@@ -35,7 +25,7 @@ PROVIDED: Final[dict[str, dict[str, str]]] = {
         "FunctionCall": "yadk.types:FunctionCall",
         "FunctionResponse": "yadk.types:FunctionResponse",
         "Blob": "yadk.types:Blob",
-        "GenerateContentConfig": "yadk.adk_compat._table:GenerateContentConfig",
+        "GenerateContentConfig": "yadk.adk_compat._genai_types:GenerateContentConfig",
     },
 }
 

@@ -356,8 +356,13 @@ class ToolReader(McpToolReader):
     def example_tool(self, scope: FileScope, at: KeyPath, args: Any, *, shorthand: bool) -> Any:
         """``ExampleTool`` args, or the ``examples:`` shorthand (list, file or provider name)."""
         from yadk.errors import ToolExecutionError
-        from yadk.examples._example import ExampleValidationError, coerce_examples
-        from yadk.examples._files import load_examples_file, looks_like_examples_path
+        from yadk.examples._error import ExampleValidationError
+        from yadk.examples._files import (
+            check_examples_file,
+            load_examples_file,
+            looks_like_examples_path,
+        )
+        from yadk.examples._shape import check_examples
 
         options: dict[str, Any] = {}
         examples_at = at
@@ -388,12 +393,20 @@ class ToolReader(McpToolReader):
                 if path is None:
                     return None
                 self.files.add(path)
+                if not self.import_code:  # checking only: no Example models (no pydantic)
+                    check_examples_file(path)
+                    return None
                 value = load_examples_file(path)
             elif isinstance(value, str):
                 value = self._provider(scope, examples_at, value)
                 if value is None:
                     return None
             elif isinstance(value, list):
+                if not self.import_code:
+                    check_examples(value)
+                    return None
+                from yadk.examples._example import coerce_examples
+
                 value = coerce_examples(value)
             else:
                 self.expect(

@@ -8,7 +8,6 @@ names checked against that agent's tools (which needs the agent built, so its co
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -96,6 +95,8 @@ def _tool_name_warnings(target: EvalTarget) -> list[Diagnostic]:
     folder = _agent_folder(target.eval_set.path)
     if folder is None:
         return []
+    import asyncio  # only here: `yadk validate` without --import-code never starts a loop
+
     from yadk.config import load_agent
     from yadk.errors import YadkError
     from yadk.eval._api import check_tool_names

@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic.alias_generators import to_snake
 
-from yadk.errors import ExampleError
+from yadk.examples._error import ExampleValidationError
 from yadk.types import Content
 
 __all__ = [
@@ -48,32 +48,6 @@ class BaseExampleProvider(abc.ABC):
     @abc.abstractmethod
     def get_examples(self, query: str) -> list[Example] | Awaitable[list[Example]]:
         """The examples to show the model for ``query`` (an empty list is fine)."""
-
-
-class ExampleValidationError(ExampleError):
-    """An example (given as data) is malformed.
-
-    ``index`` is the position of the bad example in its list and ``loc`` the key path inside it
-    (``("output", 0, "parts", 0, "text")``), so a config loader can point at the YAML line;
-    ``path`` and ``line`` are set when the examples came from a file.
-    """
-
-    def __init__(
-        self,
-        message: str,
-        *,
-        index: int | None = None,
-        loc: tuple[str | int, ...] = (),
-        path: str | None = None,
-        line: int | None = None,
-        column: int | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.index = index
-        self.loc = loc
-        self.path = path
-        self.line = line
-        self.column = column
 
 
 def coerce_examples(items: Iterable[Any], *, source: str | None = None) -> list[Example]:

@@ -8,17 +8,23 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import yaml
 
 from yadk import _yaml as bounded
 from yadk._files import FileProblem, read_text
-from yadk.examples._example import Example, ExampleValidationError, coerce_examples
+from yadk.examples._error import ExampleValidationError
+from yadk.examples._shape import check_examples
+
+if TYPE_CHECKING:
+    from yadk.examples._example import Example
 
 __all__ = [
     "EXAMPLE_FILE_SUFFIXES",
+    "check_examples_file",
     "load_examples_file",
     "looks_like_examples_path",
     "yaml_node_line",
@@ -38,7 +44,26 @@ def load_examples_file(path: str | os.PathLike[str]) -> list[Example]:
     Raises ``ExampleValidationError`` (an ``ExampleError``, so a ``ValueError``) whose message
     starts with ``path:line:`` and whose ``path``/``line``/``index``/``loc`` say where.
     """
-    file = Path(path)
+    from yadk.examples._example import coerce_examples
+
+    return _load(Path(path), coerce_examples)
+
+
+def check_examples_file(path: str | os.PathLike[str]) -> None:
+    """Raise what ``load_examples_file(path)`` would raise, building no ``Example`` when the
+    data is plainly valid (``yadk validate``: no pydantic import for a clean file)."""
+    _load(Path(path), _check)
+
+
+def _check(items: list[Any]) -> list[Example]:
+    check_examples(items)
+    return []
+
+
+_Coerce = Callable[[list[Any]], "list[Example]"]
+
+
+def _load(file: Path, coerce: _Coerce) -> list[Example]:
     suffix = file.suffix.lower()
     if suffix not in EXAMPLE_FILE_SUFFIXES:
         raise ExampleValidationError(
@@ -59,14 +84,14 @@ def load_examples_file(path: str | os.PathLike[str]) -> list[Example]:
             message, path=str(file), line=problem.line or None, column=problem.column or None
         ) from None
     if suffix == ".jsonl":
-        return _load_jsonl(file, text)
+        return _load_jsonl(file, text, coerce)
     if suffix == ".json":
-        return _load_json(file, text)
+        return _load_json(file, text, coerce)
     data, node = _parse_yaml(file, text)
-    return _validate_document(file, data, node)
+    return _validate_document(file, data, node, coerce)
 
 
-def _load_json(file: Path, text: str) -> list[Example]:
+def _load_json(file: Path, text: str, coerce: _Coerce) -> list[Example]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -81,7 +106,7 @@ def _load_json(file: Path, text: str) -> list[Example]:
         node = bounded.compose(text)
     except bounded.YamlProblem:
         node = None
-    return _validate_document(file, data, node)
+    return _validate_document(file, data, node, coerce)
 
 
 def _parse_yaml(file: Path, text: str) -> tuple[Any, yaml.Node | None]:
@@ -103,7 +128,9 @@ def _parse_yaml(file: Path, text: str) -> tuple[Any, yaml.Node | None]:
     return data, node
 
 
-def _validate_document(file: Path, data: Any, node: yaml.Node | None) -> list[Example]:
+def _validate_document(
+    file: Path, data: Any, node: yaml.Node | None, coerce: _Coerce
+) -> list[Example]:
     if data is None:
         return []
     items_node: yaml.Node | None = node
@@ -119,7 +146,7 @@ def _validate_document(file: Path, data: Any, node: yaml.Node | None) -> list[Ex
             line=line,
         )
     try:
-        return coerce_examples(data)
+        return coerce(data)
     except ExampleValidationError as exc:
         line, column = _locate(items_node, exc.index, exc.loc)
         raise ExampleValidationError(
@@ -132,7 +159,7 @@ def _validate_document(file: Path, data: Any, node: yaml.Node | None) -> list[Ex
         ) from None
 
 
-def _load_jsonl(file: Path, text: str) -> list[Example]:
+def _load_jsonl(file: Path, text: str, coerce: _Coerce) -> list[Example]:
     items: list[Any] = []
     lines: list[int] = []
     for number, raw in enumerate(text.splitlines(), start=1):
@@ -149,7 +176,7 @@ def _load_jsonl(file: Path, text: str) -> list[Example]:
             ) from None
         lines.append(number)
     try:
-        return coerce_examples(items)
+        return coerce(items)
     except ExampleValidationError as exc:
         line = lines[exc.index] if exc.index is not None else None
         raise ExampleValidationError(

@@ -25,6 +25,7 @@ __all__ = [
     "metadata_problems",
     "name_problems",
     "normalize_name",
+    "plainly_valid",
 ]
 
 KNOWN_FIELDS: Final = (
@@ -294,3 +295,20 @@ def check_frontmatter(
             )
         )
     return problems
+
+
+def plainly_valid(data: Mapping[Any, Any]) -> bool:
+    """Whether frontmatter that ``check_frontmatter`` found no error in certainly makes a
+    ``Frontmatter`` model too (plain strings and a string-keyed ``metadata`` mapping), so that
+    ``yadk validate`` can skip building it. ``False`` means "not sure": build the model then."""
+    strings = ("name", "description", "license", "compatibility", "allowed-tools", "allowed_tools")
+    metadata = data.get("metadata", {})
+    return (
+        all(isinstance(key, str) for key in data)
+        and not ("allowed-tools" in data and "allowed_tools" in data)
+        and isinstance(data.get("name"), str)
+        and isinstance(data.get("description"), str)
+        and all(data.get(key) is None or isinstance(data[key], str) for key in strings)
+        and type(metadata) is dict
+        and all(isinstance(key, str) for key in metadata)
+    )

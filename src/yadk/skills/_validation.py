@@ -12,15 +12,14 @@ import dataclasses
 import os
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
-from yadk.skills._checks import check_frontmatter
-from yadk.skills._models import Frontmatter, Skill
-from yadk.skills._resources import Resources
+from yadk.skills._checks import check_frontmatter, normalize_name, plainly_valid
 from yadk.skills._skill_md import ParsedSkillMd, Severity, find_skill_md, parse_skill_md
 from yadk.templating._placeholders import find_placeholders
+
+if TYPE_CHECKING:
+    from yadk.skills._models import Skill
 
 __all__ = [
     "SkillProblem",
@@ -60,6 +59,28 @@ def _path_problem(
 def read_skill_dir(skill_dir: str | os.PathLike[str]) -> tuple[Skill | None, list[SkillProblem]]:
     """Read one skill folder: the skill if it has no errors, and every problem found."""
     folder = Path(os.path.abspath(skill_dir))
+    parsed, problems = _parse(folder)
+    if parsed is None:
+        return None, problems
+    return _build(folder, parsed)
+
+
+def _check_skill_dir(folder: Path) -> tuple[str | None, list[SkillProblem]]:
+    """``read_skill_dir`` for checking only: the skill's name instead of the skill, and no
+    pydantic model built when the frontmatter is plainly valid (``yadk validate`` starts fast)."""
+    parsed, problems = _parse(folder)
+    if parsed is None:
+        return None, problems
+    problems, data = _rule_problems(folder, parsed)
+    if data is None or any(p.severity == "error" for p in problems):
+        return None, problems
+    if plainly_valid(data):
+        return normalize_name(data["name"]), problems
+    skill, problems = _build(folder, parsed)
+    return (None if skill is None else skill.name), problems
+
+
+def _parse(folder: Path) -> tuple[ParsedSkillMd | None, list[SkillProblem]]:
     if not folder.exists():
         return None, [
             _path_problem(
@@ -89,11 +110,13 @@ def read_skill_dir(skill_dir: str | os.PathLike[str]) -> tuple[Skill | None, lis
                 "followed by the instructions.",
             )
         ]
-    parsed = parse_skill_md(skill_md)
-    return _build(folder, parsed)
+    return parse_skill_md(skill_md), []
 
 
-def _build(folder: Path, parsed: ParsedSkillMd) -> tuple[Skill | None, list[SkillProblem]]:
+def _rule_problems(
+    folder: Path, parsed: ParsedSkillMd
+) -> tuple[list[SkillProblem], dict[Any, Any] | None]:
+    """Every problem the rules find in SKILL.md, sorted, and its frontmatter (if it has one)."""
     file = str(parsed.path)
     problems = [
         SkillProblem(file, i.line, i.column, i.rule, i.severity, i.message, i.hint)
@@ -101,7 +124,7 @@ def _build(folder: Path, parsed: ParsedSkillMd) -> tuple[Skill | None, list[Skil
     ]
     data = parsed.data
     if data is None:
-        return None, problems
+        return problems, None
     for problem in check_frontmatter(data, folder_name=folder.name):
         line, column = parsed.position(problem.key_path, at_value=problem.at_value)
         problems.append(
@@ -123,8 +146,19 @@ def _build(folder: Path, parsed: ParsedSkillMd) -> tuple[Skill | None, list[Skil
         )
     problems.extend(_placeholder_problems(parsed, data))
     problems.sort(key=lambda p: (p.line, p.column))
-    if any(p.severity == "error" for p in problems):
+    return problems, data
+
+
+def _build(folder: Path, parsed: ParsedSkillMd) -> tuple[Skill | None, list[SkillProblem]]:
+    from pydantic import ValidationError
+
+    from yadk.skills._models import Frontmatter, Skill
+    from yadk.skills._resources import Resources
+
+    problems, data = _rule_problems(folder, parsed)
+    if data is None or any(p.severity == "error" for p in problems):
         return None, problems
+    file = str(parsed.path)
     try:
         frontmatter = Frontmatter.model_validate(data)
     except ValidationError as exc:  # a shape the rule checks do not cover (e.g. odd keys)
@@ -262,11 +296,11 @@ def validate_skill_paths(
     folders, problems = expand_skill_paths(paths, base_dir=base_dir)
     seen: dict[str, Path] = {}
     for folder in folders:
-        skill, found = read_skill_dir(folder)
+        name, found = _check_skill_dir(folder)
         problems.extend(found)
-        if skill is None:
+        if name is None:
             continue
-        if skill.name in seen:
+        if name in seen:
             skill_md = find_skill_md(folder) or folder
             problems.append(
                 SkillProblem(
@@ -275,9 +309,9 @@ def validate_skill_paths(
                     0,
                     "skill-name-duplicate",
                     "error",
-                    f"Duplicate skill name '{skill.name}'.",
-                    f"Also loaded from '{seen[skill.name]}'; list each skill once.",
+                    f"Duplicate skill name '{name}'.",
+                    f"Also loaded from '{seen[name]}'; list each skill once.",
                 )
             )
-        seen.setdefault(skill.name, folder)
+        seen.setdefault(name, folder)
     return problems
