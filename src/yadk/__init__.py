@@ -6,8 +6,9 @@ that never touch the engine (``yadk validate``, ``yadk schema``, ``yadk --help``
 
 from __future__ import annotations
 
-import importlib
 from typing import TYPE_CHECKING, Any
+
+from yadk._lazy import lazy_facade
 
 if TYPE_CHECKING:
     from yadk.agents import Agent, BaseAgent, LlmAgent, LoopAgent, ParallelAgent, SequentialAgent
@@ -26,38 +27,18 @@ __all__ = [
     "load_agent",
 ]
 
-_LAZY = {
-    "Agent": "yadk.agents",
-    "LlmAgent": "yadk.agents",
-    "LoopAgent": "yadk.agents",
-    "ParallelAgent": "yadk.agents",
-    "SequentialAgent": "yadk.agents",
-    "Runner": "yadk.runner",
-}
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("yadk")
-    except PackageNotFoundError:  # running from a source tree that was never installed
-        return "0+unknown"
-
-
-def __getattr__(name: str) -> Any:
-    if name == "__version__":
-        value: Any = _version()
-    elif name in _LAZY:
-        value = getattr(importlib.import_module(_LAZY[name]), name)
-    else:
-        raise AttributeError(f"module 'yadk' has no attribute {name!r}")
-    globals()[name] = value  # later lookups skip __getattr__
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_facade(
+    globals(),
+    {
+        "Agent": "yadk.agents",
+        "LlmAgent": "yadk.agents",
+        "LoopAgent": "yadk.agents",
+        "ParallelAgent": "yadk.agents",
+        "SequentialAgent": "yadk.agents",
+        "Runner": "yadk.runner",
+        "__version__": "yadk._version",
+    },
+)
 
 
 def load_agent(path: Any) -> BaseAgent:

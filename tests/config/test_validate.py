@@ -100,9 +100,11 @@ def test_star_imports_and_module_getattr_are_not_guessed(write_tree: WriteTree) 
     root = write_tree(
         {
             "my_agent/root_agent.yaml": "name: a\ninstruction: hi\n"
-            "tools: [.star.anything, .lazy.whatever]\n",
+            "tools: [.star.anything, .lazy.whatever, .facade.whatever]\n",
             "my_agent/star.py": "from json import *\n",
             "my_agent/lazy.py": "def __getattr__(name):\n    return None\n",
+            # yadk's own facades assign theirs (yadk._lazy.lazy_facade)
+            "my_agent/facade.py": "__getattr__, __dir__ = (lambda name: None), list\n",
         }
     )
     assert validate_paths([root / "my_agent"]) == []

@@ -55,6 +55,8 @@ def top_level(body: list[ast.stmt]) -> Definitions | None:
             for target in targets:
                 for leaf in ast.walk(target):
                     if isinstance(leaf, ast.Name):
+                        if leaf.id == "__getattr__":  # e.g. yadk's lazy facades (yadk._lazy)
+                            return None
                         names[leaf.id] = (kind, None)
         elif isinstance(node, ast.ImportFrom):
             for alias in node.names:

@@ -9,8 +9,9 @@ google-adk's tokenizer and NLTK's Porter stemmer), and the informational call co
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from yadk._lazy import lazy_facade
 
 if TYPE_CHECKING:
     from yadk.eval._api import EvalTarget, agent_factory, load_targets, run_targets
@@ -47,38 +48,29 @@ __all__ = [
 ]
 
 # Loaded on first use (PEP 562): `yadk validate` reaches yadk.eval._validate without the engine.
-_LAZY = {
-    "EvalTarget": "yadk.eval._api",
-    "agent_factory": "yadk.eval._api",
-    "load_targets": "yadk.eval._api",
-    "run_targets": "yadk.eval._api",
-    "find_eval_files": "yadk.eval._discovery",
-    "EvalConfig": "yadk.eval._criteria",
-    "Metric": "yadk.eval._criteria",
-    "load_eval_config": "yadk.eval._criteria",
-    "load_eval_set_file": "yadk.eval._evalset",
-    "EvalStatus": "yadk.eval._metrics",
-    "MetricResult": "yadk.eval._metrics",
-    "trajectory_matches": "yadk.eval._metrics",
-    "EvalCase": "yadk.eval._model",
-    "EvalSet": "yadk.eval._model",
-    "Invocation": "yadk.eval._model",
-    "ToolCall": "yadk.eval._model",
-    "CaseResult": "yadk.eval._results",
-    "EvalSetResult": "yadk.eval._results",
-    "RougeScore": "yadk.eval._rouge",
-    "rouge_1": "yadk.eval._rouge",
-    "tokenize": "yadk.eval._rouge",
-}
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module 'yadk.eval' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_LAZY[name]), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_facade(
+    globals(),
+    {
+        "EvalTarget": "yadk.eval._api",
+        "agent_factory": "yadk.eval._api",
+        "load_targets": "yadk.eval._api",
+        "run_targets": "yadk.eval._api",
+        "find_eval_files": "yadk.eval._discovery",
+        "EvalConfig": "yadk.eval._criteria",
+        "Metric": "yadk.eval._criteria",
+        "load_eval_config": "yadk.eval._criteria",
+        "load_eval_set_file": "yadk.eval._evalset",
+        "EvalStatus": "yadk.eval._metrics",
+        "MetricResult": "yadk.eval._metrics",
+        "trajectory_matches": "yadk.eval._metrics",
+        "EvalCase": "yadk.eval._model",
+        "EvalSet": "yadk.eval._model",
+        "Invocation": "yadk.eval._model",
+        "ToolCall": "yadk.eval._model",
+        "CaseResult": "yadk.eval._results",
+        "EvalSetResult": "yadk.eval._results",
+        "RougeScore": "yadk.eval._rouge",
+        "rouge_1": "yadk.eval._rouge",
+        "tokenize": "yadk.eval._rouge",
+    },
+)

@@ -7,8 +7,9 @@ before every model call.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from yadk._lazy import lazy_facade
 
 if TYPE_CHECKING:
     from yadk.examples._card import build_agent_card
@@ -25,22 +26,13 @@ __all__ = [
 ]
 
 # Loaded on first use: checking an examples file (yadk validate) needs only the Example model.
-_LAZY = {
-    "BaseExampleProvider": "yadk.examples._example",
-    "Example": "yadk.examples._example",
-    "LexicalExampleStore": "yadk.examples._lexical",
-    "build_agent_card": "yadk.examples._card",
-    "convert_examples_to_text": "yadk.examples._render",
-}
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module 'yadk.examples' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_LAZY[name]), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_facade(
+    globals(),
+    {
+        "BaseExampleProvider": "yadk.examples._example",
+        "Example": "yadk.examples._example",
+        "LexicalExampleStore": "yadk.examples._lexical",
+        "build_agent_card": "yadk.examples._card",
+        "convert_examples_to_text": "yadk.examples._render",
+    },
+)

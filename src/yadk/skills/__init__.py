@@ -9,8 +9,9 @@ Checking, prompt rendering and the individual tools live in the private modules.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from yadk._lazy import lazy_facade
 
 if TYPE_CHECKING:
     from yadk.skills._loading import load_skill_from_dir, load_skills_from_dir
@@ -31,25 +32,16 @@ __all__ = [
 ]
 
 # Loaded on first use: checking a skill (yadk validate) needs no toolset and no engine.
-_LAZY = {
-    "Frontmatter": "yadk.skills._models",
-    "Resources": "yadk.skills._resources",
-    "Skill": "yadk.skills._models",
-    "SkillRegistry": "yadk.skills._registry",
-    "SkillToolset": "yadk.skills._toolset",
-    "load_skill_from_dir": "yadk.skills._loading",
-    "load_skills_from_dir": "yadk.skills._loading",
-    "skill_toolset_from_paths": "yadk.skills._toolset",
-}
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module 'yadk.skills' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_LAZY[name]), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_facade(
+    globals(),
+    {
+        "Frontmatter": "yadk.skills._models",
+        "Resources": "yadk.skills._resources",
+        "Skill": "yadk.skills._models",
+        "SkillRegistry": "yadk.skills._registry",
+        "SkillToolset": "yadk.skills._toolset",
+        "load_skill_from_dir": "yadk.skills._loading",
+        "load_skills_from_dir": "yadk.skills._loading",
+        "skill_toolset_from_paths": "yadk.skills._toolset",
+    },
+)

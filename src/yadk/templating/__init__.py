@@ -8,8 +8,9 @@ literal, for ``yadk validate`` and editors.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from yadk._lazy import lazy_facade
 
 if TYPE_CHECKING:
     from yadk.templating._artifacts import artifact_to_text
@@ -27,23 +28,14 @@ __all__ = [
 ]
 
 # Loaded on first use: the linter needs find_placeholders without the engine behind injection.
-_LAZY = {
-    "InstructionProvider": "yadk.templating._inject",
-    "Placeholder": "yadk.templating._placeholders",
-    "artifact_to_text": "yadk.templating._artifacts",
-    "clear_template_caches": "yadk.templating._cache",
-    "find_placeholders": "yadk.templating._placeholders",
-    "inject_session_state": "yadk.templating._inject",
-}
-
-
-def __getattr__(name: str) -> Any:
-    if name not in _LAZY:
-        raise AttributeError(f"module 'yadk.templating' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_LAZY[name]), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_facade(
+    globals(),
+    {
+        "InstructionProvider": "yadk.templating._inject",
+        "Placeholder": "yadk.templating._placeholders",
+        "artifact_to_text": "yadk.templating._artifacts",
+        "clear_template_caches": "yadk.templating._cache",
+        "find_placeholders": "yadk.templating._placeholders",
+        "inject_session_state": "yadk.templating._inject",
+    },
+)
