@@ -82,6 +82,9 @@ async def mcp_tools_listed(
 ) -> AsyncIterator[None]:
     """The target's MCP toolsets started (a failure to start is a note), or, when not
     ``enabled``, left out of the request; every toolset closed afterwards."""
+    if "yadk.tools.mcp" not in sys.modules:  # no MCP toolset can exist: skip importing it
+        yield
+        return
     from yadk.tools import McpToolset, close_toolsets
 
     toolsets = [t for t in target.tools if isinstance(t, McpToolset)]

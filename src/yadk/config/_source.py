@@ -55,7 +55,7 @@ def top_level(body: list[ast.stmt]) -> Definitions | None:
             for target in targets:
                 for leaf in ast.walk(target):
                     if isinstance(leaf, ast.Name):
-                        if leaf.id == "__getattr__":  # e.g. yadk's lazy facades (yadk._lazy)
+                        if leaf.id == "__getattr__" and not _lazy_facade(node.value, names):
                             return None
                         names[leaf.id] = (kind, None)
         elif isinstance(node, ast.ImportFrom):
@@ -80,6 +80,16 @@ def top_level(body: list[ast.stmt]) -> Definitions | None:
                 for key, value in inner.items():
                     names.setdefault(key, value)
     return names
+
+
+def _lazy_facade(value: ast.expr | None, names: Definitions) -> bool:
+    """``__getattr__, __dir__ = lazy_facade(...)`` (``yadk._lazy``): its names are imported
+    under ``TYPE_CHECKING`` too, where this reads them, so the module stays statically known."""
+    return (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and names.get(value.func.id, ("", None))[1] == Reexport("yadk._lazy", "lazy_facade", 0)
+    )
 
 
 def literal_args(node: ast.AST | Reexport | None) -> frozenset[str] | None:

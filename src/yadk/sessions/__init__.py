@@ -1,13 +1,20 @@
 """Sessions: state with scopes, and the services that store conversations."""
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from yadk._lazy import lazy_facade
 from yadk.errors import AlreadyExistsError, SessionNotFoundError, StaleSessionError
-from yadk.sessions._base import BaseSessionService, GetSessionConfig, ListSessionsResponse
-from yadk.sessions._memory import InMemorySessionService
-from yadk.sessions._open import open_session_service
-from yadk.sessions._postgres import PostgresSessionService
-from yadk.sessions._session import Session
-from yadk.sessions._sqlite import SqliteSessionService
-from yadk.sessions._state import State
+
+if TYPE_CHECKING:
+    from yadk.sessions._base import BaseSessionService, GetSessionConfig, ListSessionsResponse
+    from yadk.sessions._memory import InMemorySessionService
+    from yadk.sessions._open import open_session_service
+    from yadk.sessions._postgres import PostgresSessionService
+    from yadk.sessions._session import Session
+    from yadk.sessions._sqlite import SqliteSessionService
+    from yadk.sessions._state import State
 
 __all__ = [
     "AlreadyExistsError",
@@ -23,3 +30,19 @@ __all__ = [
     "State",
     "open_session_service",
 ]
+
+# Loaded on first use: an in-memory session (yadk inspect) needs neither sqlite3 nor psycopg.
+__getattr__, __dir__ = lazy_facade(
+    globals(),
+    {
+        "BaseSessionService": "yadk.sessions._base",
+        "GetSessionConfig": "yadk.sessions._base",
+        "ListSessionsResponse": "yadk.sessions._base",
+        "InMemorySessionService": "yadk.sessions._memory",
+        "open_session_service": "yadk.sessions._open",
+        "PostgresSessionService": "yadk.sessions._postgres",
+        "Session": "yadk.sessions._session",
+        "SqliteSessionService": "yadk.sessions._sqlite",
+        "State": "yadk.sessions._state",
+    },
+)

@@ -1,19 +1,26 @@
 """Tools: what a model can call, and hooks that shape each request."""
 
-from yadk._contexts import ToolContext
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from yadk._lazy import lazy_facade
 from yadk.errors import ToolErrorType, ToolExecutionError
-from yadk.tools._agent_tool import AgentTool
-from yadk.tools._artifacts_tool import load_artifacts
-from yadk.tools._base import BaseTool, BaseToolset
-from yadk.tools._builtin import exit_loop, transfer_to_agent
-from yadk.tools._closing import close_toolsets
-from yadk.tools._example_tool import ExampleTool
-from yadk.tools._function import FunctionTool
-from yadk.tools._gemini_builtins import google_search, url_context
-from yadk.tools._long_running import LongRunningFunctionTool
-from yadk.tools._memory_tools import load_memory, preload_memory
-from yadk.tools._user_choice import get_user_choice
-from yadk.tools.mcp import MCPToolset, McpToolset
+
+if TYPE_CHECKING:
+    from yadk._contexts import ToolContext
+    from yadk.tools._agent_tool import AgentTool
+    from yadk.tools._artifacts_tool import load_artifacts
+    from yadk.tools._base import BaseTool, BaseToolset
+    from yadk.tools._builtin import exit_loop, transfer_to_agent
+    from yadk.tools._closing import close_toolsets
+    from yadk.tools._example_tool import ExampleTool
+    from yadk.tools._function import FunctionTool
+    from yadk.tools._gemini_builtins import google_search, url_context
+    from yadk.tools._long_running import LongRunningFunctionTool
+    from yadk.tools._memory_tools import load_memory, preload_memory
+    from yadk.tools._user_choice import get_user_choice
+    from yadk.tools.mcp import MCPToolset, McpToolset
 
 __all__ = [
     "AgentTool",
@@ -37,3 +44,28 @@ __all__ = [
     "transfer_to_agent",
     "url_context",
 ]
+
+# Loaded on first use: an agent's tools import only their own modules (MCP only with MCP).
+__getattr__, __dir__ = lazy_facade(
+    globals(),
+    {
+        "ToolContext": "yadk._contexts",
+        "AgentTool": "yadk.tools._agent_tool",
+        "load_artifacts": "yadk.tools._artifacts_tool",
+        "BaseTool": "yadk.tools._base",
+        "BaseToolset": "yadk.tools._base",
+        "exit_loop": "yadk.tools._builtin",
+        "transfer_to_agent": "yadk.tools._builtin",
+        "close_toolsets": "yadk.tools._closing",
+        "ExampleTool": "yadk.tools._example_tool",
+        "FunctionTool": "yadk.tools._function",
+        "google_search": "yadk.tools._gemini_builtins",
+        "url_context": "yadk.tools._gemini_builtins",
+        "LongRunningFunctionTool": "yadk.tools._long_running",
+        "load_memory": "yadk.tools._memory_tools",
+        "preload_memory": "yadk.tools._memory_tools",
+        "get_user_choice": "yadk.tools._user_choice",
+        "MCPToolset": "yadk.tools.mcp",
+        "McpToolset": "yadk.tools.mcp",
+    },
+)

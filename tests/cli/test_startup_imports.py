@@ -1,0 +1,120 @@
+"""What `yadk validate` and `yadk inspect` import (issue 13, item 15): a guard on start-up time
+that is not a timing assertion. The figures themselves are in bench/bench_startup.py.
+
+Each test runs the real command under ``python -X importtime`` and reads the modules it loaded
+from the import log, on the tree ``yadk new`` makes (code tools, skills, examples, scripted model).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+# Validate checks files: it needs no engine, no pydantic model, no network stack, no event loop.
+NOT_FOR_VALIDATE = (
+    "asyncio",
+    "certifi",
+    "email",
+    "fastapi",
+    "httpcore",
+    "httpx",
+    "jinja2",
+    "pydantic",
+    "pydantic_core",
+    "ssl",
+    "starlette",
+    "uvicorn",
+    "uvloop",
+    "yadk.agents",
+    "yadk.models",
+    "yadk.runner",
+    "yadk.sessions",
+    "yadk.tools",
+    "yadk.types",
+)
+# Inspect builds the agent and its first request offline: no HTTP client, server or database.
+NOT_FOR_INSPECT = (
+    "certifi",
+    "fastapi",
+    "httpcore",
+    "httpx",
+    "psycopg",
+    "sqlite3",
+    "starlette",
+    "uvicorn",
+    "uvloop",
+    "watchfiles",
+    "yadk.models._gemini",
+    "yadk.runner",
+    "yadk.serve",
+)
+
+
+def imported(tmp_path: Path, *argv: str) -> tuple[str, set[str]]:
+    """(stdout, every module imported) of ``python -X importtime -m yadk.cli *argv``."""
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "yadk.cli", *argv],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    modules = {
+        line.rsplit("|", 1)[1].strip()
+        for line in result.stderr.splitlines()
+        if line.startswith("import time:") and "|" in line
+    }
+    assert "yadk.cli" in modules  # the log was read
+    return result.stdout, modules
+
+
+@pytest.fixture
+def small(tmp_path: Path) -> Path:
+    subprocess.run(
+        [sys.executable, "-m", "yadk.cli", "new", "small"],
+        cwd=tmp_path,
+        capture_output=True,
+        check=True,
+        timeout=120,
+    )
+    return tmp_path
+
+
+def _heavy(modules: set[str], names: tuple[str, ...]) -> list[str]:
+    return sorted(m for m in modules if m in names or m.startswith(tuple(f"{n}." for n in names)))
+
+
+def test_validate_imports_no_engine_and_no_pydantic(small: Path) -> None:
+    stdout, modules = imported(small, "validate", "small")
+    assert stdout == "1 path checked: no problems found\n"
+    assert {"yadk.config", "yadk.skills._validation", "yadk.examples._shape"} <= modules
+    assert _heavy(modules, NOT_FOR_VALIDATE) == []
+
+
+def test_validate_of_a_broken_example_still_uses_the_model(small: Path) -> None:
+    """The fast path only skips models for plainly valid data; a mistake gets the model's
+    message (and so imports pydantic)."""
+    examples = small / "small" / "examples.yaml"
+    examples.write_text(examples.read_text().replace("output:", "outputs:"))
+    result = subprocess.run(
+        [sys.executable, "-m", "yadk.cli", "validate", "small"],
+        cwd=small,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert result.returncode == 1
+    assert "invalid-examples" in result.stdout
+    assert "unknown field 'outputs'" in result.stdout
+
+
+def test_inspect_imports_no_network_server_or_database(small: Path) -> None:
+    stdout, modules = imported(small, "inspect", "small")
+    assert stdout.startswith("agent: small\nmodel: scripted:scripted.yaml\n")
+    assert {"yadk.agents", "pydantic"} <= modules
+    assert _heavy(modules, NOT_FOR_INSPECT) == []
