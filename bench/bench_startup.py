@@ -13,13 +13,18 @@ The children run with their bytecode cached, as after ``pip install`` (which com
 module): one warm-up run writes ``__pycache__``, and ``PYTHONDONTWRITEBYTECODE`` is removed
 from their environment. With it set, an editable install recompiles every yadk module it
 imports on every start (measured: 0.06 s more CPU for validate, 0.10 s more for inspect).
-Run: python bench/bench_startup.py
+With ``--instructions`` each command also runs once under valgrind (cachegrind, no cache
+simulation) and its count of executed instructions is printed: a figure the load average does
+not move, for telling a regression from a busy machine.
+Run: python bench/bench_startup.py [--instructions]
 """
 
 from __future__ import annotations
 
 import os
+import re
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -57,7 +62,19 @@ def measure(argv: list[str], *, cwd: Path) -> tuple[float, float]:
     return min(walls), min(cpus)
 
 
+def instructions(argv: list[str], *, cwd: Path) -> int | None:
+    """Instructions executed by ``argv`` (valgrind's cachegrind), or None without valgrind."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        return None
+    tool = [valgrind, "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+    proc = subprocess.run([*tool, *argv], cwd=cwd, check=True, capture_output=True, env=ENV)
+    found = re.search(r"I\s+refs:\s+([\d,]+)", proc.stderr.decode())
+    return int(found.group(1).replace(",", "")) if found else None
+
+
 def main() -> None:
+    count = "--instructions" in sys.argv[1:]
     yadk = [sys.executable, "-m", "yadk.cli"]
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
@@ -70,6 +87,8 @@ def main() -> None:
         )
         base_wall, base_cpu = measure([sys.executable, "-c", "pass"], cwd=root)
         print(f"{'python -c pass':<48} wall {base_wall:.3f} s | cpu {base_cpu:.3f} s")
+        if count:
+            _print_instructions("python -c pass", [sys.executable, "-c", "pass"], root)
         adk: tuple[float, float] | None = None
         if adk_available():
             load = (
@@ -77,6 +96,9 @@ def main() -> None:
                 " u.from_config('plain/root_agent.yaml')"
             )
             adk = measure([ADK_PYTHON, "-W", "ignore", "-c", load], cwd=root)
+            if count:
+                adk_argv = [ADK_PYTHON, "-W", "ignore", "-c", load]
+                _print_instructions("google-adk loading plain", adk_argv, root)
         for label, argv in [
             ("yadk validate small (target <= 0.25 s)", [*yadk, "validate", "small"]),
             ("yadk validate plain", [*yadk, "validate", "plain"]),
@@ -85,11 +107,19 @@ def main() -> None:
             wall, cpu = measure(argv, cwd=root)
             report(f"{label}, wall", wall, adk[0] if adk else None, "s")
             report(f"{label}, cpu", cpu, adk[1] if adk else None, "s")
+            if count:
+                _print_instructions(label.split(" (")[0], argv, root)
         if adk is not None:
             print(
                 "(google-adk: loading plain/root_agent.yaml with config_agent_utils.from_config,"
                 " its nearest equivalent)"
             )
+
+
+def _print_instructions(label: str, argv: list[str], root: Path) -> None:
+    executed = instructions(argv, cwd=root)
+    shown = "valgrind not available" if executed is None else f"{executed / 1e6:,.0f} M"
+    print(f"{label + ', instructions':<48} {shown}")
 
 
 if __name__ == "__main__":
