@@ -42,6 +42,7 @@ async def test_dev_data_of_a_served_app(desk: Path) -> None:
         assert (await client.get("/dev/apps/desk/diagnostics")).json() == {
             "app": "desk",
             "ok": True,
+            "loaded": True,
             "diagnostics": [],
         }
         session = (await client.post("/apps/desk/users/u/sessions", json={})).json()["id"]
@@ -60,7 +61,58 @@ async def test_an_app_that_did_not_load_shows_its_located_diagnostics(desk: Path
         agent = await client.get("/dev/apps/desk/agent")
         assert agent.status_code == 503
         found = (await client.get("/dev/apps/desk/diagnostics")).json()
-        assert found["ok"] is False
+        assert (found["ok"], found["loaded"]) == (False, False)
         unknown_key = next(d for d in found["diagnostics"] if d["rule"] == "unknown-key")
-        assert unknown_key["location"] == f"{config}:6:1"
+        # Named relative to the served folder (the path itself stays absolute).
+        assert unknown_key["location"] == "desk/root_agent.yaml:6:1"
+        assert unknown_key["path"] == str(config)
         assert unknown_key["hint"] == "Did you mean `instruction`?"
+
+
+async def test_open_answers_the_apps_the_sessions_and_the_newest_session(desk: Path) -> None:
+    async with _client(desk.parent) as client:
+        empty = (await client.get("/dev/open", params={"user": "ada"})).json()
+        assert empty == {"apps": ["desk"], "app": "desk", "sessions": [], "session": None}
+        older = (await client.post("/apps/desk/users/ada/sessions", json={"sessionId": "a"})).json()
+        await client.post(
+            "/apps/desk/users/ada/sessions",
+            json={"sessionId": "b", "events": [{"author": "user", "invocationId": "e-1"}]},
+        )
+        opened = (await client.get("/dev/open", params={"app": "nope", "user": "ada"})).json()
+        assert opened["app"] == "desk"  # an app that is not served: the first one
+        assert [s["id"] for s in opened["sessions"]] == ["b", "a"]  # newest first
+        assert opened["sessions"][1] == older
+        assert opened["session"]["id"] == "b"
+        assert [e["invocationId"] for e in opened["session"]["events"]] == ["e-1"]
+
+
+async def test_export_is_the_document_of_yadk_sessions_export(desk: Path) -> None:
+    from yadk.sessions._export import export_document
+
+    service = InMemorySessionService()
+    app = create_web_app(desk.parent, host="127.0.0.1", port=8000, session_service=service)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000") as client:
+        created = await client.post(
+            "/apps/desk/users/u/sessions",
+            json={"sessionId": "s 1", "state": {"visitor": "Ada", "user:tier": "gold"}},
+        )
+        assert created.status_code == 200
+        answer = await client.get("/dev/apps/desk/users/u/sessions/s%201/export")
+        assert answer.status_code == 200
+        assert answer.headers["content-disposition"] == 'attachment; filename="desk-s_1.json"'
+        session = await service.get_session(app_name="desk", user_id="u", session_id="s 1")
+        assert session is not None
+        assert answer.json() == export_document(session)
+        assert answer.json()["state"] == {
+            "session": {"visitor": "Ada"},
+            "user": {"tier": "gold"},
+            "app": {},
+        }
+        missing = await client.get("/dev/apps/desk/users/u/sessions/nope/export")
+        assert (missing.status_code, missing.json()) == (404, {"detail": "Session not found"})
+        unknown = await client.get("/dev/apps/nope/users/u/sessions/s%201/evalcase")
+        assert (unknown.status_code, unknown.json()) == (404, {"detail": "App not found: 'nope'"})
+        no_turn = await client.get("/dev/apps/desk/users/u/sessions/s%201/evalcase")
+        assert no_turn.status_code == 409
+        assert "no user turn yet" in no_turn.json()["detail"]

@@ -20,12 +20,11 @@ from yadk.cli._conversation import DEFAULT_DB
 from yadk.cli._transcript import event_lines
 from yadk.errors import YadkError
 from yadk.events import Event
-from yadk.sessions import Session, State
+from yadk.sessions import Session
+from yadk.sessions._export import EXPORT_FORMAT, export_document, initial_state, state_scopes
 from yadk.stores import Stores, open_stores
 
 __all__ = ["EXPORT_FORMAT", "execute"]
-
-EXPORT_FORMAT = "yadk.session/1"
 
 
 def execute(args: argparse.Namespace) -> int:
@@ -108,7 +107,7 @@ async def _show(args: argparse.Namespace, stores: Stores) -> int:
         for line in event_lines(event):
             print(f"  {line.text}")
     print("\nstate:")
-    for scope, values in _scopes(session.state).items():
+    for scope, values in state_scopes(session.state).items():
         print(f"  {scope}:" + ("" if values else " (empty)"))
         for key, value in values.items():
             print(f"    {key} = {json.dumps(value, ensure_ascii=False)}")
@@ -117,15 +116,7 @@ async def _show(args: argparse.Namespace, stores: Stores) -> int:
 
 async def _export(args: argparse.Namespace, stores: Stores) -> int:
     session = await _find(args, stores)
-    document = {
-        "format": EXPORT_FORMAT,
-        "app_name": session.app_name,
-        "user_id": session.user_id,
-        "id": session.id,
-        "last_update_time": session.last_update_time,
-        "state": _scopes(session.state),
-        "events": [e.to_dict() for e in session.events],
-    }
+    document = export_document(session)
     text = json.dumps(document, ensure_ascii=False, indent=2) + "\n"
     if args.output:
         await asyncio.to_thread(Path(args.output).write_text, text, encoding="utf-8")
@@ -142,7 +133,7 @@ async def _import(args: argparse.Namespace, stores: Stores) -> int:
     scopes = document["state"]
     events = [Event.model_validate(e) for e in document["events"]]
     # The state the session had before its first event: its deltas are then replayed in order.
-    state = _initial_state(scopes, events)
+    state = initial_state(scopes, events)
     session = await stores.sessions.create_session(
         app_name=app, user_id=user, session_id=document["id"], state=state
     )
@@ -159,29 +150,6 @@ async def _delete(args: argparse.Namespace, stores: Stores) -> int:
     )
     print(f"deleted session {session.id} ({len(session.events)} events)")
     return EXIT_OK
-
-
-def _scopes(state: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    scopes: dict[str, dict[str, Any]] = {"session": {}, "user": {}, "app": {}}
-    for key, value in sorted(state.items()):
-        if key.startswith(State.USER_PREFIX):
-            scopes["user"][key[len(State.USER_PREFIX) :]] = value
-        elif key.startswith(State.APP_PREFIX):
-            scopes["app"][key[len(State.APP_PREFIX) :]] = value
-        else:
-            scopes["session"][key] = value
-    return scopes
-
-
-def _initial_state(scopes: dict[str, dict[str, Any]], events: list[Event]) -> dict[str, Any]:
-    state: dict[str, Any] = dict(scopes.get("session", {}))
-    state.update({State.USER_PREFIX + k: v for k, v in scopes.get("user", {}).items()})
-    state.update({State.APP_PREFIX + k: v for k, v in scopes.get("app", {}).items()})
-    # Keys an event sets are replayed from the events; the rest were set at creation.
-    for event in events:
-        for key in event.actions.state_delta:
-            state.pop(key, None)
-    return state
 
 
 def _read_export(path: str) -> dict[str, Any]:

@@ -15,8 +15,15 @@ from typing import Any
 
 from yadk.eval._inference import invocation_from_events
 from yadk.events import Event
+from yadk.sessions import Session
 
-__all__ = ["EVALSET_SUFFIX", "add_eval_case", "eval_case_from_events"]
+__all__ = [
+    "EVALSET_SUFFIX",
+    "add_eval_case",
+    "eval_case_from_events",
+    "eval_case_from_session",
+    "new_eval_set",
+]
 
 EVALSET_SUFFIX = ".evalset.json"
 
@@ -69,6 +76,34 @@ def eval_case_from_events(
     }
 
 
+def eval_case_from_session(session: Session, *, eval_id: str) -> dict[str, Any]:
+    """An eval case replaying ``session``'s user turns from the state it started with."""
+    return eval_case_from_events(
+        session.events,
+        eval_id=eval_id,
+        app_name=session.app_name,
+        user_id=session.user_id,
+        state=_state_before_first_turn(session),
+    )
+
+
+def _state_before_first_turn(session: Session) -> dict[str, Any]:
+    """The keys no event wrote (they were there from the start), then the deltas of the events
+    before the first user message (a state edit made before the conversation began)."""
+    written = {key for event in session.events for key in event.actions.state_delta}
+    state = {k: v for k, v in session.state.items() if k not in written}
+    for event in session.events:
+        if event.author == "user" and event.content is not None:
+            break
+        state.update(event.actions.state_delta)
+    return state
+
+
+def new_eval_set(name: str, cases: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    """An EvalSet document called ``name`` holding ``cases``."""
+    return {"eval_set_id": name, "name": name, "eval_cases": list(cases)}
+
+
 def add_eval_case(path: str | os.PathLike[str], case: dict[str, Any]) -> str:
     """Append ``case`` to the EvalSet file ``path`` (created if missing) under a fresh
     ``case_N`` id; returns that id. Raises ``ValueError`` if the file is not an EvalSet."""
@@ -82,7 +117,7 @@ def add_eval_case(path: str | os.PathLike[str], case: dict[str, Any]) -> str:
             raise ValueError(f"{file} is not an EvalSet file (an object with an `eval_cases` list)")
     else:
         name = file.name.removesuffix(EVALSET_SUFFIX).removesuffix(".json")
-        data = {"eval_set_id": name, "name": name, "eval_cases": []}
+        data = new_eval_set(name)
     taken = {c.get("eval_id") for c in data["eval_cases"] if isinstance(c, dict)}
     number = len(data["eval_cases"]) + 1
     while f"case_{number}" in taken:

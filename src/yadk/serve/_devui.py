@@ -5,7 +5,7 @@ model requests of recent turns).
     GET /                                                     the page (index.html)
     GET /web/{file}                                           its ES modules and CSS
     GET /dev/apps/{app}/agent                                 agent tree, file:line of each part
-    GET /dev/apps/{app}/diagnostics                           {"ok", "diagnostics": [...]}
+    GET /dev/apps/{app}/diagnostics                           {"ok", "loaded", "diagnostics"}
     GET /dev/apps/{app}/users/{user}/sessions/{id}/requests   {"invocations": [...]}, briefly
     GET /dev/apps/{app}/users/{user}/sessions/{id}/requests/{invocation}   one, every request
 
@@ -16,6 +16,7 @@ rest of the API.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -33,7 +34,7 @@ __all__ = ["WEB_DIR", "DevApps", "WebPage", "dev_routes"]
 
 WEB_DIR = Path(__file__).parent / "web"
 ASSETS = frozenset({"app.js", "api.js", "agent.js", "chat.js", "dom.js", "events.js", "reload.js"})
-ASSETS |= {"request.js", "state.js", "style.css"}
+ASSETS |= {"pending.js", "request.js", "state.js", "style.css"}
 _TYPES = {".js": b"text/javascript; charset=utf-8", ".css": b"text/css; charset=utf-8"}
 
 
@@ -45,6 +46,9 @@ class DevApps(Protocol):
 
     def loaded(self, app: str) -> LoadedAgent | None:
         """The agent serving ``app`` now (the last good one after a failed reload)."""
+
+    def root(self) -> Path:
+        """The served folder: diagnostics name the files under it relative to it."""
 
     def diagnostics(self, app: str) -> list[dict[str, Any]]:
         """The problems of ``app``'s files as of the latest (re)load, as JSON: errors that keep
@@ -75,9 +79,11 @@ def dev_routes(apps: DevApps, recorder: RequestRecorder) -> list[Route]:
         app = request.path_params["app"]
         if (missing := unknown(app)) is not None:
             return missing
-        found = [{**d, "location": _location(d)} for d in apps.diagnostics(app)]
+        root = apps.root()
+        found = [{**d, "location": _location(d, root)} for d in apps.diagnostics(app)]
         ok = not any(d.get("severity") == "error" for d in found)
-        return JSONResponse({"app": app, "ok": ok, "diagnostics": found})
+        loaded = apps.loaded(app) is not None
+        return JSONResponse({"app": app, "ok": ok, "loaded": loaded, "diagnostics": found})
 
     async def requests(request: Request) -> Response:
         params = request.path_params
@@ -119,10 +125,25 @@ def _read_asset(name: str) -> tuple[bytes, bytes]:
     return (WEB_DIR / name).read_bytes(), kind
 
 
-def _location(diagnostic: dict[str, Any]) -> str:
+def _location(diagnostic: dict[str, Any], root: Path) -> str:
+    """``file:line:col``, the file relative to the served folder when it is inside it."""
     line, column = diagnostic.get("line") or 0, diagnostic.get("column") or 0
-    path = str(diagnostic.get("path", ""))
+    path = shown_path(str(diagnostic.get("path", "")), root)
     return f"{path}:{line}:{column}" if line else path
+
+
+def shown_path(path: str, root: Path) -> str:
+    """``path`` relative to ``root`` when it lies inside it (``.`` for ``root`` itself),
+    else as given. Pure string work: no file system access."""
+    if not path or not os.path.isabs(path):
+        return path
+    try:
+        relative = os.path.relpath(os.path.normpath(path), os.path.normpath(root))
+    except ValueError:  # another drive (Windows)
+        return path
+    if relative == os.pardir or relative.startswith(os.pardir + os.sep):
+        return path
+    return Path(relative).as_posix()
 
 
 class WebPage:

@@ -9,10 +9,12 @@ Request panel before it serves a turn.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from yadk.serve._devguard import HostOriginGuard, allowed_hosts
 from yadk.serve._devrequests import RequestRecorder
+from yadk.serve._devsessions import download_routes
 from yadk.serve._devui import WebPage, dev_routes
 
 if TYPE_CHECKING:
@@ -31,6 +33,11 @@ class ServedApps:
 
     def __init__(self, served: Served) -> None:
         self.served = served
+        path = served.apps.path  # built with the app, before the loop runs: stat it once here
+        self._root = path.parent if path.is_file() else path
+
+    def root(self) -> Path:
+        return self._root
 
     def app_names(self) -> list[str]:
         return self.served.apps.names
@@ -92,7 +99,9 @@ def create_web_app(
     recorder = RequestRecorder()
 
     def router(served: Served) -> APIRouter:
-        return APIRouter(routes=list(dev_routes(ServedApps(served), recorder)))
+        routes = dev_routes(ServedApps(served), recorder)
+        routes += download_routes(lambda: served.sessions, lambda: served.apps.names)
+        return APIRouter(routes=list(routes))
 
     api = create_app(
         path,

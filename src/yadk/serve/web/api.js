@@ -104,3 +104,19 @@ export function watchReloads(onResult, onConnected) {
   connect();
   return () => { stopped = true; };
 }
+
+// GET a file the server sends as an attachment and hand it to the browser as a download (a
+// plain link could not carry the token).
+export async function download(path) {
+  const response = await fetch(path, { headers: headers() });
+  if (!response.ok) throw await failure(response);
+  const named = /filename="([^"]+)"/.exec(response.headers.get("Content-Disposition") || "");
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(await response.blob());
+  link.download = named ? named[1] : "download.json";
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+  return link.download;
+}

@@ -1,10 +1,11 @@
 // yadk web: the page's controller. Talks google-adk's api_server protocol (/list-apps,
 // /apps/{app}/users/{user}/sessions, /run_sse) plus yadk's /dev routes and /dev/events.
 import { AgentPanel } from "./agent.js";
-import { api, runSse, watchReloads } from "./api.js";
+import { api, download, runSse, watchReloads } from "./api.js";
 import { Chat } from "./chat.js";
-import { h, nextFrame } from "./dom.js";
+import { h, nextTask } from "./dom.js";
 import { Events } from "./events.js";
+import { PendingView, pendingCalls } from "./pending.js";
 import { ReloadView } from "./reload.js";
 import { RequestPanel } from "./request.js";
 import { StatePanel } from "./state.js";
@@ -20,9 +21,11 @@ const ui = {
   request: new RequestPanel($("panel-request"), (id) => api(`${requestsPath()}/${enc(id)}`)),
   agent: new AgentPanel($("panel-agent")),
   reload: new ReloadView($("reload"), $("diagnostics"), $("diagnostic-list")),
+  pending: new PendingView($("pending"), (call, response) => answer(call, response)),
 };
 
-const current = { app: "", session: null, busy: false };
+// loaded: false while the app has no agent (it failed to load and no fix was saved yet).
+const current = { app: "", session: null, busy: false, loaded: true };
 
 function sessionsPath() {
   return `/apps/${enc(current.app)}/users/${enc(ui.user.value.trim() || "user")}/sessions`;
@@ -32,8 +35,12 @@ function sessionPath(id = current.session.id) {
   return `${sessionsPath()}/${enc(id)}`;
 }
 
+function devSessionPath(session = current.session) {
+  return `/dev/apps/${enc(current.app)}/users/${enc(session.userId)}/sessions/${enc(session.id)}`;
+}
+
 function requestsPath(session = current.session) {
-  return `/dev/apps/${enc(current.app)}/users/${enc(session.userId)}/sessions/${enc(session.id)}/requests`;
+  return `${devSessionPath(session)}/requests`;
 }
 
 // --- tabs (arrow keys move between them, as the ARIA tabs pattern) ---------------------------
@@ -46,6 +53,7 @@ function setupTabs() {
       other.tabIndex = on ? 0 : -1;
       $(other.getAttribute("aria-controls")).hidden = !on;
     }
+    if (tab.id === "tab-events") ui.events.reveal();
     tab.focus();
   };
   tabs.forEach((tab, i) => {
@@ -61,17 +69,22 @@ function setupTabs() {
 }
 
 // --- sessions --------------------------------------------------------------------------------
-async function listSessions(early = null) {
-  const sessions = (early && (await early)) || (await api(sessionsPath()));
+function showSessions(sessions) {
   sessions.sort((a, b) => (b.lastUpdateTime || 0) - (a.lastUpdateTime || 0));
   ui.sessions.replaceChildren(...sessions.map((s) => h("li", {},
-    h("button", { type: "button", "aria-current": current.session && s.id === current.session.id ? "true" : "false", title: s.id, onclick: () => openSession(s.id, true).catch((e) => ui.chat.error(e.message)) }, s.id))));
+    h("button", { type: "button", "aria-current": current.session && s.id === current.session.id ? "true" : "false", title: s.id, onclick: () => openSession(s.id).catch((e) => ui.chat.error(e.message)) }, s.id))));
   return sessions;
+}
+
+async function listSessions() {
+  return showSessions(await api(sessionsPath()));
 }
 
 async function newSession() {
   const session = await api(sessionsPath(), { method: "POST", body: {} });
-  return openSession(session.id);
+  const panels = showSession(session);
+  await listSessions();
+  return { panels };
 }
 
 async function deleteSession() {
@@ -79,38 +92,36 @@ async function deleteSession() {
   await api(sessionPath(), { method: "DELETE" });
   current.session = null;
   const left = await listSessions();
-  if (left.length) await openSession(left[0].id, left);
+  if (left.length) await openSession(left[0].id);
   else await newSession();
 }
 
-async function exportSession() {
-  if (!current.session) return;
-  const session = await api(sessionPath());
-  const blob = new Blob([JSON.stringify(session, null, 2) + "\n"], { type: "application/json" });
-  const link = h("a", { href: URL.createObjectURL(blob), download: `${current.app}-${session.id}.json` });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(link.href), 1000);
-}
-
-// Opens a session: the conversation first (then the page is usable), the panels after.
-async function openSession(id, listed = null) {
+async function openSession(id) {
   const session = await api(sessionPath(id));
-  current.session = session;
-  await ui.chat.history(session.events || [], nextFrame);
-  markCurrent(listed);
-  return { panels: refreshPanels(session) };
+  const panels = showSession(session);
+  markCurrent();
+  return { panels };
 }
 
-function markCurrent(listed) {
-  if (!listed) {
-    listSessions().catch((e) => ui.chat.error(e.message));
-    return;
-  }
+// Shows a session: the conversation first (then the page is usable); returns the promise of
+// the panels, which fill in after (it never rejects: a failure is shown in the chat).
+function showSession(session) {
+  current.session = session;
+  ui.chat.history(session.events || []);
+  ui.pending.show(pendingCalls(session.events || []));
+  return refreshPanels(session).catch((error) => ui.chat.error(error.message));
+}
+
+function markCurrent() {
   for (const button of ui.sessions.querySelectorAll("button")) {
     button.setAttribute("aria-current", String(button.title === current.session.id));
   }
+}
+
+// Export: the `yadk sessions export` document; Eval case: an EvalSet file for `yadk eval`.
+async function downloadSession(kind) {
+  if (!current.session) return;
+  await download(`${devSessionPath()}/${kind}`);
 }
 
 // --- panels ----------------------------------------------------------------------------------
@@ -125,8 +136,10 @@ function lastTurnChanges(events) {
 }
 
 async function refreshPanels(session) {
+  await nextTask(); // the conversation is painted first; the panels follow in tasks of their own
+  if (session !== current.session) return; // another session was opened meanwhile
   const events = session.events || [];
-  const rendered = ui.events.show(events);
+  ui.events.show(events);
   let invocations = [];
   try {
     invocations = (await api(requestsPath(session))).invocations;
@@ -136,12 +149,13 @@ async function refreshPanels(session) {
   const lastInvocation = events.length ? events[events.length - 1].invocationId : null;
   const last = invocations.find((inv) => inv.invocationId === lastInvocation);
   ui.state.show(session.state || {}, last ? last.tempState : {}, lastTurnChanges(events));
-  await Promise.all([rendered, ui.request.show(invocations)]);
+  await ui.request.show(invocations);
 }
 
 async function refreshSession() {
   const session = await api(sessionPath());
   current.session = session;
+  ui.pending.show(pendingCalls(session.events || []));
   await refreshPanels(session);
 }
 
@@ -150,32 +164,48 @@ async function applyState(delta) {
   await refreshSession();
 }
 
+// The diagnostics first: an app that did not load has no agent tree to ask for.
 async function refreshAgent() {
+  const app = current.app;
+  const found = await refreshDiagnostics();
+  if (app !== current.app) return;
+  if (found && !found.loaded) {
+    ui.agent.unavailable(`${app} did not load: see the diagnostics above.`);
+    return;
+  }
   try {
-    ui.agent.show(await api(`/dev/apps/${enc(current.app)}/agent`));
+    ui.agent.show(await api(`/dev/apps/${enc(app)}/agent`));
   } catch (error) {
     ui.agent.unavailable(error.message);
   }
+}
+
+// The diagnostics route names files relative to the served folder: preferred to the copies
+// a reload event carries (absolute paths), which are shown only when it cannot be reached.
+async function refreshDiagnostics(fallback = null, loaded = true) {
   try {
     const found = await api(`/dev/apps/${enc(current.app)}/diagnostics`);
-    ui.reload.problems(found.diagnostics);
+    current.loaded = found.loaded;
+    ui.reload.problems(found.diagnostics, found.loaded);
+    return found;
   } catch {
-    // diagnostics are an extra; the page works without them
+    if (fallback) ui.reload.problems(fallback, loaded);
+    return null;
   }
 }
 
 // --- the chat ----------------------------------------------------------------------------------
-async function send(text) {
-  if (current.busy || !current.session || !text.trim()) return;
+// One turn: newMessage sent through /run_sse, its events streamed into the chat, then the
+// session and the panels refreshed.
+async function runTurn(newMessage) {
   current.busy = true;
   document.body.dataset.busy = "1";
   ui.send.disabled = true;
-  ui.chat.user(text);
   const body = {
     appName: current.app,
     userId: current.session.userId,
     sessionId: current.session.id,
-    newMessage: { role: "user", parts: [{ text }] },
+    newMessage,
     streaming: true,
   };
   try {
@@ -195,6 +225,26 @@ async function send(text) {
   } finally {
     document.body.dataset.busy = "0"; // the turn and the panels are done (tests wait for this)
   }
+}
+
+async function send(text) {
+  if (current.busy || !current.session || !text.trim()) return;
+  ui.chat.user(text);
+  if (!current.loaded) {
+    ui.chat.error(`${current.app} is not available: it did not load (see the diagnostics above). Fix the file and save: the page picks it up.`);
+    document.body.dataset.busy = "0";
+    return;
+  }
+  await runTurn({ role: "user", parts: [{ text }] });
+}
+
+// Answers a long-running call: its function_response resumes the invocation that waits.
+async function answer(call, response) {
+  if (current.busy || !current.session) throw new Error("a turn is still running");
+  const functionResponse = { id: call.id, name: call.name, response };
+  ui.pending.show([]);
+  ui.chat.answered(functionResponse);
+  await runTurn({ role: "user", parts: [{ functionResponse }] });
 }
 
 function setupComposer() {
@@ -226,7 +276,10 @@ function reloadText(result) {
 function onReload(result) {
   if (result.type === "hello") {
     const mine = (result.apps || []).find((app) => app.name === current.app);
-    if (mine && !mine.ok) ui.reload.failed(`${mine.name} did not load: ${mine.error}`, mine.diagnostics || []);
+    if (mine && !mine.ok) {
+      ui.reload.failed(`${mine.name} did not load: ${mine.error}`);
+      refreshDiagnostics(mine.diagnostics || [], false);
+    }
     return;
   }
   const ok = result.ok === true;
@@ -235,22 +288,37 @@ function onReload(result) {
     ui.reload.ok(`reloaded ${reloadText(result)}`);
     refreshAgent();
   } else {
-    ui.reload.failed(`reload failed ${reloadText(result)}: the last good agent keeps answering`, result.diagnostics || []);
+    ui.reload.failed(`reload failed ${reloadText(result)}`); // the diagnostics' heading says more
+    refreshDiagnostics(result.diagnostics || []);
   }
 }
 
 // --- start -------------------------------------------------------------------------------------
-// Selects an app; resolves once its newest session is open (the rest keeps loading).
-async function selectApp(app, early = null) {
-  current.app = app;
+// Opens an app (`wanted`, else the first served) for the user in one request (GET /dev/open:
+// the apps, the app's sessions and the newest one with its events). Resolves once the
+// conversation is shown, with the promise of everything else.
+async function selectApp(wanted) {
+  const user = ui.user.value.trim() || "user";
+  const opened = await api(`/dev/open?${new URLSearchParams({ app: wanted || "", user })}`);
+  if (ui.app.options.length !== opened.apps.length) {
+    ui.app.replaceChildren(...opened.apps.map((name) => h("option", { value: name }, name)));
+  }
+  if (!opened.app) throw new Error("No app is served: the folder holds no agent.");
+  current.app = opened.app;
   current.session = null;
+  ui.app.value = opened.app;
   const params = new URLSearchParams(location.search);
-  params.set("app", app);
+  params.set("app", opened.app);
   history.replaceState(null, "", `${location.pathname}?${params}`);
   const agent = refreshAgent();
-  const sessions = await listSessions(early);
-  const opened = sessions.length ? await openSession(sessions[0].id, sessions) : await newSession();
-  return { loaded: Promise.all([agent, opened.panels]) };
+  let panels;
+  if (opened.session) {
+    panels = showSession(opened.session);
+    showSessions(opened.sessions);
+  } else {
+    ({ panels } = await newSession());
+  }
+  return { loaded: Promise.all([agent, panels]) };
 }
 
 async function start() {
@@ -258,24 +326,12 @@ async function start() {
   setupComposer();
   $("new-session").addEventListener("click", () => newSession().catch((e) => ui.chat.error(e.message)));
   $("delete-session").addEventListener("click", () => deleteSession().catch((e) => ui.chat.error(e.message)));
-  $("export-session").addEventListener("click", () => exportSession().catch((e) => ui.chat.error(e.message)));
+  $("export-session").addEventListener("click", () => downloadSession("export").catch((e) => ui.chat.error(e.message)));
+  $("evalcase-session").addEventListener("click", () => downloadSession("evalcase").catch((e) => ui.chat.error(e.message)));
   ui.app.addEventListener("change", () => selectApp(ui.app.value).catch((e) => ui.chat.error(e.message)));
   ui.user.addEventListener("change", () => selectApp(current.app).catch((e) => ui.chat.error(e.message)));
   watchReloads(onReload, () => { document.body.dataset.watching = "1"; });
-  // The app in the address (the page puts it there) is fetched at once, beside the app list.
-  const wanted = new URLSearchParams(location.search).get("app");
-  const early = wanted
-    ? api(`/apps/${enc(wanted)}/users/${enc(ui.user.value.trim() || "user")}/sessions`).catch(() => null)
-    : null;
-  const apps = await api("/list-apps");
-  ui.app.replaceChildren(...apps.map((name) => h("option", { value: name }, name)));
-  const app = apps.includes(wanted) ? wanted : apps[0];
-  if (!app) {
-    ui.chat.error("No app is served: the folder holds no agent.");
-    return;
-  }
-  ui.app.value = app;
-  const selected = await selectApp(app, app === wanted ? early : null);
+  const selected = await selectApp(new URLSearchParams(location.search).get("app"));
   ui.message.disabled = false;
   ui.send.disabled = false;
   ui.message.focus();

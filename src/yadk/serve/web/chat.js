@@ -1,5 +1,7 @@
 // The conversation: user and agent messages, tool calls and results (collapsible), errors.
-import { h, json, lazyDetails, short } from "./dom.js";
+import { h, json, lazyDetails, scrollToEnd, short } from "./dom.js";
+
+const PAGE = 100;
 
 function textOf(parts) {
   return parts.filter((p) => p.text && !p.thought).map((p) => p.text).join("");
@@ -27,32 +29,59 @@ export class Chat {
     this.live.clear();
   }
 
-  // A session's history: built off-document in chunks, so a long session neither forces a
-  // layout per message nor holds the main thread for long.
-  async history(events, nextFrame) {
+  // A session's history: the newest PAGE events at first (a long session opens without a long
+  // task), and a button above them that adds the earlier ones.
+  history(events) {
     this.clear();
-    const target = this.root;
-    const CHUNK = 50;
-    for (let start = 0; start < events.length; start += CHUNK) {
-      if (start) await nextFrame();
-      const fragment = document.createDocumentFragment();
-      this.root = fragment;
-      try {
-        for (const event of events.slice(start, start + CHUNK)) if (!event.partial) this.event(event, false);
-      } finally {
-        this.root = target;
-      }
-      target.append(fragment);
-    }
+    this.events = events.filter((event) => !event.partial);
+    this.first = Math.max(0, this.events.length - PAGE);
+    this.more = h("button", { type: "button", class: "more", onclick: () => this.earlier() });
+    this.root.append(this.more, this.built(this.events.slice(this.first)));
+    this.label();
     this.scroll();
   }
 
+  // The messages of ``events`` in a fragment, built off-document.
+  built(events) {
+    const target = this.root;
+    const fragment = document.createDocumentFragment();
+    this.root = fragment;
+    try {
+      for (const event of events) this.event(event, false);
+    } finally {
+      this.root = target;
+    }
+    return fragment;
+  }
+
+  earlier() {
+    if (!this.first) return;
+    const start = Math.max(0, this.first - PAGE);
+    const height = this.root.scrollHeight;
+    this.more.after(this.built(this.events.slice(start, this.first)));
+    this.first = start;
+    this.root.scrollTop += this.root.scrollHeight - height;
+    this.label();
+  }
+
+  label() {
+    this.more.hidden = this.first === 0;
+    this.more.textContent = `Show earlier messages (${this.first} events not shown)`;
+  }
+
   scroll() {
-    if (this.root instanceof Element) this.root.scrollTop = this.root.scrollHeight;
+    if (this.root instanceof Element) scrollToEnd(this.root);
   }
 
   user(text) {
     this.root.append(h("div", { class: "msg user" }, h("span", { class: "who" }, "you"), h("span", { class: "text" }, text)));
+    this.scroll();
+  }
+
+  // The user's answer to a long-running call (a function_response they sent).
+  answered(response) {
+    this.root.append(h("div", { class: "msg user answer" }, h("span", { class: "who" }, "you answered"),
+      resultBlock(response)));
     this.scroll();
   }
 
@@ -76,6 +105,7 @@ export class Chat {
     if (event.author === "user") {
       const text = textOf(parts);
       if (text) this.user(text);
+      for (const part of parts) if (part.functionResponse) this.answered(part.functionResponse);
       return;
     }
     const blocks = [];

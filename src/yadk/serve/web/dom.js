@@ -55,7 +55,13 @@ export function where(file, line) {
   return line ? `${file}:${line}` : file;
 }
 
-// Lets the browser paint between chunks of work so no task runs long.
-export function nextFrame() {
+// Ends the current task: the browser may paint before the rest of the work runs.
+export function nextTask() {
   return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+// Scrolls `element` to its end in the next frame, where the layout it needs is done anyway
+// (reading scrollHeight now would force a layout in the middle of the work).
+export function scrollToEnd(element) {
+  requestAnimationFrame(() => { element.scrollTop = element.scrollHeight; });
 }

@@ -1,7 +1,9 @@
-// The Events panel: the session's timeline, each event expandable to its JSON.
-import { h, jsonBlock, lazyDetails, nextFrame, short, time } from "./dom.js";
+// The Events panel: the session's timeline, each event expandable to its JSON. Only the newest
+// PAGE events are put in the page at first (a long session opens without a long task); a button
+// above them adds the earlier ones, PAGE at a time.
+import { h, jsonBlock, lazyDetails, scrollToEnd, short, time } from "./dom.js";
 
-const CHUNK = 50; // rows per task: a 500-event session renders without a long task
+const PAGE = 100;
 
 function badges(event) {
   const found = [];
@@ -11,6 +13,7 @@ function badges(event) {
     if (part.functionCall) found.push(h("span", { class: "badge call" }, `call ${part.functionCall.name}`));
     if (part.functionResponse) found.push(h("span", { class: "badge response" }, `response ${part.functionResponse.name}`));
   }
+  if ((event.longRunningToolIds || []).length) found.push(h("span", { class: "badge pending" }, "long-running"));
   const actions = event.actions || {};
   const delta = Object.keys(actions.stateDelta || {});
   if (delta.length) found.push(h("span", { class: "badge state" }, `state Δ ${delta.join(", ")}`));
@@ -29,23 +32,59 @@ function row(event) {
       () => jsonBlock(event)));
 }
 
+function rows(events) {
+  const fragment = document.createDocumentFragment();
+  for (const event of events) fragment.append(row(event));
+  return fragment;
+}
+
 export class Events {
   constructor(root) {
     this.root = root;
-    this.generation = 0;
+    this.events = [];
+    this.first = 0; // index of the oldest event in the page
+    this.pinned = true; // keep the newest event in view until the user scrolls up
+    root.addEventListener("scroll", () => {
+      if (!root.hidden) this.pinned = root.scrollTop + root.clientHeight >= root.scrollHeight - 4;
+    });
   }
 
-  async show(events) {
-    const generation = ++this.generation;
-    const list = h("ol", { class: "timeline", "aria-label": `${events.length} events` });
-    this.root.replaceChildren(events.length ? list : h("p", { class: "empty" }, "No events yet."));
-    for (let start = 0; start < events.length; start += CHUNK) {
-      if (start) await nextFrame();
-      if (generation !== this.generation) return; // a newer show() took over
-      const chunk = document.createDocumentFragment();
-      for (const event of events.slice(start, start + CHUNK)) chunk.append(row(event));
-      list.append(chunk);
+  show(events) {
+    this.events = events;
+    if (!events.length) {
+      this.list = null;
+      this.root.replaceChildren(h("p", { class: "empty" }, "No events yet."));
+      return;
     }
-    this.root.dispatchEvent(new CustomEvent("rendered", { detail: events.length }));
+    this.first = Math.max(0, events.length - PAGE);
+    this.list = h("ol", { class: "timeline", "aria-label": `${events.length} events`, "data-total": String(events.length) });
+    this.list.append(rows(events.slice(this.first)));
+    this.more = h("button", { type: "button", class: "more", onclick: () => this.earlier() });
+    this.root.replaceChildren(this.more, this.list);
+    this.label();
+    this.pinned = true;
+    this.reveal();
+  }
+
+  // Adds the PAGE events before the oldest shown, keeping what was in view where it was.
+  earlier() {
+    if (!this.list || !this.first) return;
+    const start = Math.max(0, this.first - PAGE);
+    const height = this.root.scrollHeight;
+    this.list.prepend(rows(this.events.slice(start, this.first)));
+    this.first = start;
+    this.root.scrollTop += this.root.scrollHeight - height;
+    this.label();
+  }
+
+  label() {
+    this.list.dataset.shown = String(this.events.length - this.first);
+    this.more.hidden = this.first === 0;
+    this.more.textContent = `Show ${Math.min(PAGE, this.first)} earlier events (${this.first} not shown)`;
+  }
+
+  // Called when the panel becomes visible: a hidden panel cannot be scrolled.
+  reveal() {
+    if (this.pinned && !this.root.hidden) scrollToEnd(this.root);
   }
 }

@@ -15,13 +15,15 @@ export class ReloadView {
     this.clearProblems();
   }
 
-  failed(text, diagnostics) {
+  // The diagnostics follow from problems() (the page fetches them, located relative to the
+  // served folder).
+  failed(text) {
     this.notice.className = "notice failed";
     this.notice.textContent = text;
-    this.problems(diagnostics);
   }
 
-  problems(diagnostics) {
+  // loaded: whether an agent serves (the last good one) or the app never loaded.
+  problems(diagnostics, loaded = true) {
     const errors = diagnostics.filter((d) => d.severity === "error");
     if (!errors.length) {
       this.clearProblems();
@@ -31,6 +33,9 @@ export class ReloadView {
       h("code", { class: "location" }, d.location || `${d.path}:${d.line}:${d.column}`), ": ",
       h("span", { class: "severity" }, d.severity), " ", h("code", {}, d.rule), ": ", d.message,
       d.hint ? h("div", { class: "hint" }, `hint: ${d.hint}`) : null)));
+    this.panel.querySelector("h2").textContent = loaded
+      ? "Reload failed: the last good agent keeps answering"
+      : "The agent did not load: fix the files below and save, the page picks it up";
     this.panel.hidden = false;
   }
 
