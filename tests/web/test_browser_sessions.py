@@ -119,6 +119,7 @@ def test_a_long_session_opens_with_its_newest_events_and_shows_the_rest_on_deman
     assert rows.count() == 250
     assert "question 0" in rows.first.inner_text()
     assert more.is_hidden()
+    assert page.page.locator(".more:visible").count() == 1  # the chat's, not the timeline's
 
     chat = page.page.get_by_role("log", name="Conversation")
     assert chat.locator(".msg").count() == 100

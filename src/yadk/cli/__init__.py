@@ -522,7 +522,9 @@ def _add_web(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
             "reload, and a page at / to develop them: chat with streamed answers, the\n"
             "session's events and state, the exact request of every model call, the agent\n"
             "tree with file and line, and a notice for every reload (with the diagnostics of\n"
-            "a broken edit while the last good agent keeps answering). Prints the URL and\n"
+            "a broken edit while the last good agent keeps answering), a form to answer a\n"
+            "long-running tool's pending call, and sessions to download as `yadk sessions\n"
+            "export` writes them or as an eval case for `yadk eval`. Prints the URL and\n"
             "opens a browser. Only requests addressed to the printed host and sent by the\n"
             "page itself are answered (DNS-rebinding and CSRF protection)."
         ),

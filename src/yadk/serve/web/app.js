@@ -2,6 +2,7 @@
 // /apps/{app}/users/{user}/sessions, /run_sse) plus yadk's /dev routes and /dev/events.
 import { AgentPanel } from "./agent.js";
 import { api, download, runSse, watchReloads } from "./api.js";
+import { firstOpen } from "./boot.js";
 import { Chat } from "./chat.js";
 import { h, nextTask } from "./dom.js";
 import { Events } from "./events.js";
@@ -299,7 +300,9 @@ function onReload(result) {
 // conversation is shown, with the promise of everything else.
 async function selectApp(wanted) {
   const user = ui.user.value.trim() || "user";
-  const opened = await api(`/dev/open?${new URLSearchParams({ app: wanted || "", user })}`);
+  const early = firstOpen.answer && firstOpen.app === (wanted || "") && firstOpen.user === user;
+  const opened = await (early ? firstOpen.answer : api(`/dev/open?${new URLSearchParams({ app: wanted || "", user })}`));
+  firstOpen.answer = null; // used once: later selections ask again
   if (ui.app.options.length !== opened.apps.length) {
     ui.app.replaceChildren(...opened.apps.map((name) => h("option", { value: name }, name)));
   }
@@ -330,13 +333,14 @@ async function start() {
   $("evalcase-session").addEventListener("click", () => downloadSession("evalcase").catch((e) => ui.chat.error(e.message)));
   ui.app.addEventListener("change", () => selectApp(ui.app.value).catch((e) => ui.chat.error(e.message)));
   ui.user.addEventListener("change", () => selectApp(current.app).catch((e) => ui.chat.error(e.message)));
-  watchReloads(onReload, () => { document.body.dataset.watching = "1"; });
   const selected = await selectApp(new URLSearchParams(location.search).get("app"));
   ui.message.disabled = false;
   ui.send.disabled = false;
   ui.message.focus();
   performance.mark("yadk-usable");
   document.body.dataset.ready = "1";
+  // The reload stream holds a connection for good: opened once the page is usable.
+  watchReloads(onReload, () => { document.body.dataset.watching = "1"; });
   await selected.loaded;
   document.body.dataset.loaded = "1"; // every panel filled in (tests wait for this)
 }
