@@ -1,7 +1,7 @@
 """The web UI through a real browser: Chromium (playwright) against a real ``yadk web`` process.
 
 Screenshots go to ``$YADK_WEB_SCREENSHOTS`` when set (docs/web.md's pictures are regenerated with
-``YADK_WEB_SCREENSHOTS=docs/web python -m pytest tests/web/test_browser.py``).
+``YADK_WEB_SCREENSHOTS=docs/web python -m pytest tests/web/``).
 """
 
 from __future__ import annotations

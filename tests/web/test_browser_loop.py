@@ -115,6 +115,7 @@ def test_an_app_broken_before_the_server_starts_shows_its_diagnostics_then_comes
     item = alert.locator("li[data-rule='unknown-key']")
     assert item.locator("code.location").inner_text() == "desk/root_agent.yaml:6:1"
     assert "hint: Did you mean `instruction`?" in item.inner_text()
+    assert page.page.locator("#reload").inner_text() == "desk did not load"
     assert page.page.locator("button.more:visible").count() == 0  # nothing earlier to show
     page.shot("first-load")
     page.send("Hello, my name is Ada")  # nothing serves yet: the page says why

@@ -59,12 +59,14 @@ def test_eval_case_downloads_an_eval_set_that_yadk_eval_passes(
     server = web()
     page = tab(accept_downloads=True)
     page.open(server.url)
+    button = page.page.get_by_role("button", name="Eval case")
+    assert button.is_disabled()  # no user turn to replay yet
     page.send("Hello, my name is Ada")
     page.answer(WELCOME)
     session = page.page.locator("#session-list button[aria-current='true']").inner_text()
 
     with page.page.expect_download() as download:
-        page.page.get_by_role("button", name="Eval case").click()
+        button.click()
     name = download.value.suggested_filename
     assert name == f"desk-{session}.evalset.json"
     saved = desk.parent.parent / name

@@ -109,8 +109,15 @@ async function openSession(id) {
 function showSession(session) {
   current.session = session;
   ui.chat.history(session.events || []);
-  ui.pending.show(pendingCalls(session.events || []));
+  showWaiting(session);
   return refreshPanels(session).catch((error) => ui.chat.error(error.message));
+}
+
+// The calls waiting for an answer; and Eval case only once there is a user turn to replay.
+function showWaiting(session) {
+  const events = session.events || [];
+  ui.pending.show(pendingCalls(events));
+  $("evalcase-session").disabled = !events.some((e) => e.author === "user" && e.content);
 }
 
 function markCurrent() {
@@ -156,7 +163,7 @@ async function refreshPanels(session) {
 async function refreshSession() {
   const session = await api(sessionPath());
   current.session = session;
-  ui.pending.show(pendingCalls(session.events || []));
+  showWaiting(session);
   await refreshPanels(session);
 }
 
@@ -278,7 +285,7 @@ function onReload(result) {
   if (result.type === "hello") {
     const mine = (result.apps || []).find((app) => app.name === current.app);
     if (mine && !mine.ok) {
-      ui.reload.failed(`${mine.name} did not load: ${mine.error}`);
+      ui.reload.failed(`${mine.name} did not load`); // the diagnostics below say why
       refreshDiagnostics(mine.diagnostics || [], false);
     }
     return;
