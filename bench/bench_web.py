@@ -164,18 +164,22 @@ def _save_to_notice(browser: Any, url: str, skill: Path, runs: int) -> list[floa
 _TRACED = ["devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel"]
 
 
-def _longest_cpu(trace: bytes) -> float:
+def _longest_cpu(trace: bytes, url: str) -> float:
     """The most main-thread CPU time one task of the page's renderer used, in ms (a Chromium
     trace's ``RunTask`` events: ``tdur`` is thread time, so a busy machine inflates it far less
-    than the wall-clock ``dur`` that long tasks are measured in)."""
+    than the wall-clock ``dur`` that long tasks are measured in). The page's renderer is the
+    one whose events name ``url``: a trace also holds Chromium's own pages."""
     data = json.loads(trace)
     events = data["traceEvents"] if isinstance(data, dict) else data
+    origin = url.split("?")[0].rstrip("/")
+    pages = {e["pid"] for e in events if _names_url(e, origin)}
     mains = {
         (e["pid"], e["tid"])
         for e in events
         if e.get("ph") == "M"
         and e.get("name") == "thread_name"
         and e.get("args", {}).get("name") == "CrRendererMain"
+        and e["pid"] in pages
     }
     return max(
         (
@@ -185,6 +189,11 @@ def _longest_cpu(trace: bytes) -> float:
         ),
         default=0.0,
     )
+
+
+def _names_url(event: dict[str, Any], origin: str) -> bool:
+    data = event.get("args", {}).get("data")
+    return isinstance(data, dict) and str(data.get("url", "")).startswith(origin)
 
 
 def _long_session(
@@ -201,7 +210,7 @@ def _long_session(
     figures: dict[str, float | None] = {"finished": page.evaluate("performance.now()")}
     time.sleep(0.5)  # let the observer deliver the last entries
     figures["longest"] = page.evaluate("window.__longest")
-    figures["longest_cpu"] = _longest_cpu(browser.stop_tracing())
+    figures["longest_cpu"] = _longest_cpu(browser.stop_tracing(), url)
     figures["expanded"] = figures["expanded_cpu"] = None
     if expand is not None:
         page.evaluate("() => { window.__longest = 0; }")
@@ -209,7 +218,7 @@ def _long_session(
         page.evaluate(expand)
         time.sleep(0.5)
         figures["expanded"] = page.evaluate("window.__longest")
-        figures["expanded_cpu"] = _longest_cpu(browser.stop_tracing())
+        figures["expanded_cpu"] = _longest_cpu(browser.stop_tracing(), url)
     context.close()
     return figures
 

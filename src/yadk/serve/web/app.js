@@ -343,6 +343,9 @@ async function start() {
   const selected = await selectApp(new URLSearchParams(location.search).get("app"));
   ui.message.disabled = false;
   ui.send.disabled = false;
+  // Focusing needs a layout: done in the next frame, which lays the page out anyway, rather
+  // than forced at the end of the task that built the conversation.
+  await new Promise((resolve) => requestAnimationFrame(resolve));
   ui.message.focus();
   performance.mark("yadk-usable");
   document.body.dataset.ready = "1";
