@@ -32,15 +32,15 @@ from yadk.serve._wire import session_json
 from yadk.sessions import BaseSessionService, Session
 from yadk.sessions._export import export_document
 
-__all__ = ["download_routes"]
+__all__ = ["web_session_routes"]
 
 SESSION = "/dev/apps/{app}/users/{user}/sessions/{session}"
 
 
-def download_routes(
+def web_session_routes(
     sessions: Callable[[], BaseSessionService], app_names: Callable[[], list[str]]
 ) -> list[Route]:
-    """The download routes; ``sessions`` gives the store, ``app_names`` the served apps."""
+    """The routes above; ``sessions`` gives the store, ``app_names`` the served apps."""
 
     async def open_page(request: Request) -> Response:
         names = app_names()

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from yadk.serve._devguard import HostOriginGuard, allowed_hosts
 from yadk.serve._devrequests import RequestRecorder
-from yadk.serve._devsessions import download_routes
+from yadk.serve._devsessions import web_session_routes
 from yadk.serve._devui import WebPage, dev_routes
 
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ def create_web_app(
 
     def router(served: Served) -> APIRouter:
         routes = dev_routes(ServedApps(served), recorder)
-        routes += download_routes(lambda: served.sessions, lambda: served.apps.names)
+        routes += web_session_routes(lambda: served.sessions, lambda: served.apps.names)
         return APIRouter(routes=list(routes))
 
     api = create_app(
