@@ -3,6 +3,9 @@
 Targets: <= 2 ms/turn at 200 turns with ScriptedModel; turn ~1,000 within 1.5x of turn ~10 on
 the in-memory and the SQLite session service (a turn pays for what is new, not the history).
 Each turn: one user message, one model answer; the model is free, so the time is the framework's.
+A tool-using history (each turn: the model calls a tool, then answers; two model calls whose
+requests carry every call and response so far) must stay as flat: turn ~500 within 1.5x of
+turn ~10 (yadk only: google-adk takes minutes to get there).
 Run: python bench/bench_runner.py
 """
 
@@ -25,6 +28,7 @@ from yadk.sessions import BaseSessionService, InMemorySessionService, SqliteSess
 TURNS = 200
 WINDOW = 10
 LONG_TURNS = 1000
+TOOL_TURNS = 500
 
 
 def lookup(order_id: str) -> dict:
@@ -55,6 +59,27 @@ async def measure_yadk(
     await runner.close()
     pick = statistics.median if median else statistics.fmean
     return pick(times[5 : 5 + WINDOW]) * 1000, pick(times[-WINDOW:]) * 1000
+
+
+async def measure_tool_turns(turns: int) -> tuple[float, float]:
+    """Median ms/turn of turns 5-15 and of the last 10 turns of a tool-using conversation."""
+    script: list[dict[str, object]] = []
+    for i in range(turns):
+        script.append({"function_calls": [{"name": "lookup", "args": {"order_id": f"o{i}"}}]})
+        script.append({"text": f"order o{i} has shipped"})
+    agent = LlmAgent(name="bench", model=ScriptedModel(turns=script), tools=[lookup])
+    runner = Runner(app_name="app", agent=agent)
+    session = await runner.session_service.create_session(app_name="app", user_id="u")
+    times = []
+    for i in range(turns):
+        start = time.perf_counter()
+        async for _ in runner.run_async(user_id="u", session_id=session.id, new_message=f"q{i}"):
+            pass
+        times.append(time.perf_counter() - start)
+    await runner.close()
+    return statistics.median(times[5 : 5 + WINDOW]) * 1000, statistics.median(
+        times[-WINDOW:]
+    ) * 1000
 
 
 def adk_snippet(turns: int = TURNS, median: bool = False) -> str:
@@ -104,6 +129,13 @@ def main() -> None:
     print(f"Runner overhead per turn (ScriptedModel, {TURNS} turns)")
     report("turns 5-15", first, adk and adk["first"], "ms/turn")
     report(f"last {WINDOW} turns (target <= 2 ms)", last, adk and adk["last"], "ms/turn")
+
+    first, last = asyncio.run(measure_tool_turns(TOOL_TURNS))
+    print(
+        f"\ntool-using history, in memory, {TOOL_TURNS} turns: turn ~{TOOL_TURNS} / turn ~10 ="
+        f" {last / first:.2f}x (target <= 1.5x); median {first:.2f} vs {last:.2f} ms/turn",
+        flush=True,
+    )
 
     long: dict[str, tuple[float, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:

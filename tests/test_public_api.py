@@ -196,6 +196,7 @@ DOCUMENTED: dict[str, set[str]] = {
         "ArtifactError",
         "CallbackError",
         "ExampleError",
+        "ImmutableEventError",
         "ModelCallLimitError",
         "RunError",
         "SessionError",

@@ -18,6 +18,7 @@ failures (a model or tool that fails while an invocation runs). Errors that goog
     │   ├── SessionNotFoundError (KeyError) no such session
     │   ├── AlreadyExistsError (ValueError) a session id is taken
     │   ├── StaleSessionError (ValueError)  the session changed since it was read
+    │   ├── ImmutableEventError (TypeError) an event read from a store was changed in place
     │   └── SessionStoreError               the database cannot be used; the message says why
     │       ├── SessionStoreBusyError       locked too long, statement timeout, pool exhausted
     │       ├── SessionStoreSchemaError     foreign, older (``yadk db upgrade``) or newer schema
@@ -47,6 +48,7 @@ __all__ = [
     "CallbackError",
     "ConfigError",
     "ExampleError",
+    "ImmutableEventError",
     "ModelCallLimitError",
     "ModelError",
     "RunError",
@@ -151,6 +153,11 @@ class AlreadyExistsError(SessionError, ValueError):
 
 class StaleSessionError(SessionError, ValueError):
     """The session object is older than the stored session: re-read it before appending."""
+
+
+class ImmutableEventError(SessionError, TypeError):
+    """An event handed out by a session service was changed in place; stores share their events
+    with every reader, so they are frozen (copy one to change it)."""
 
 
 class SessionStoreError(SessionError):

@@ -264,6 +264,68 @@ CASES: list[tuple[str, str, list[str]]] = [
         ],
     ),
     (
+        "http_options key",
+        "name: a\ninstruction: hi\ngenerate_content_config:\n  http_options:\n    timout: 5000\n",
+        [
+            (
+                "{cfg}:5:5: error unknown-key: Unknown key `timout` in "
+                "`generate_content_config.http_options`.\n  hint: Did you mean `timeout`?"
+            )
+        ],
+    ),
+    (
+        "http_options values",
+        "name: a\ninstruction: hi\ngenerate_content_config:\n  httpOptions:\n"
+        "    timeout: 0\n    headers: {{X-Team: a}}\n    retry_options: 3\n",
+        [
+            (
+                "{cfg}:5:14: error invalid-value: `generate_content_config.httpOptions.timeout` "
+                "must be more than 0, got 0.\n  hint: google-genai counts the timeout in "
+                "milliseconds, e.g. `timeout: 30000`."
+            ),
+            (
+                "{cfg}:6:14: warning setting-ignored: `generate_content_config.httpOptions.headers`"
+                " is not used by yadk's model backends.\n  hint: They use `timeout` and "
+                "`retry_options`; set a base URL or headers on the model (`model_code` with "
+                "`args`, or the provider's *_BASE_URL variable)."
+            ),
+            (
+                "{cfg}:7:20: error wrong-type: `generate_content_config.httpOptions.retry_options`"
+                " must be a mapping, got an integer."
+            ),
+        ],
+    ),
+    (
+        "retry_options keys and values",
+        "name: a\ninstruction: hi\ngenerate_content_config:\n  http_options:\n"
+        "    retryOptions:\n      atempts: 3\n      initialDelay: soon\n      max_delay: -1\n"
+        "      http_status_codes: [503, '429']\n",
+        [
+            (
+                "{cfg}:6:7: error unknown-key: Unknown key `atempts` in "
+                "`generate_content_config.http_options.retryOptions`.\n"
+                "  hint: Did you mean `attempts`?"
+            ),
+            (
+                "{cfg}:7:21: error wrong-type: "
+                "`generate_content_config.http_options.retryOptions.initialDelay` must be a "
+                "number, got a string."
+            ),
+            (
+                "{cfg}:8:18: error invalid-value: "
+                "`generate_content_config.http_options.retryOptions.max_delay` must be 0 or more,"
+                " got -1.\n  hint: Waits are seconds, e.g. `initial_delay: 1.0`; `attempts` "
+                "counts the first try (0 and 1 mean no retry)."
+            ),
+            (
+                "{cfg}:9:32: error invalid-value: "
+                "`generate_content_config.http_options.retryOptions.http_status_codes` must list "
+                'HTTP status codes (integers from 100 to 599), got `"429"`.\n'
+                "  hint: e.g. `http_status_codes: [429, 503]`."
+            ),
+        ],
+    ),
+    (
         "a list, not a mapping",
         "- name: a\n",
         [

@@ -431,6 +431,42 @@ def test_generate_content_config_rejects_system_instruction_and_tools(
     ]
 
 
+def test_http_options_are_snake_cased_and_reach_the_agent(write_tree: WriteTree) -> None:
+    agent = load(
+        write_tree,
+        "name: a\ninstruction: hi\ngenerate_content_config:\n  httpOptions:\n"
+        "    timeout: 5000\n    retryOptions: {attempts: 3, initialDelay: 0.5,"
+        " httpStatusCodes: [429]}\n",
+    )
+    assert agent.generate_content_config == {
+        "http_options": {
+            "timeout": 5000,
+            "retry_options": {"attempts": 3, "initial_delay": 0.5, "http_status_codes": [429]},
+        }
+    }
+
+
+def test_the_retry_options_example_of_docs_models(write_tree: WriteTree) -> None:
+    from yadk.models._rest import HttpSettings, RetryOptions, settings_for
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "models.md").read_text()
+    [block] = [b for b in docs.split("```yaml\n")[1:] if "retry_options:" in b.split("```")[0]]
+    agent = load(write_tree, "name: a\ninstruction: hi\n" + block.split("```")[0])
+    assert agent.generate_content_config is not None
+    settings = settings_for(
+        HttpSettings(timeout=60, retries=2, retry_delay=1), agent.generate_content_config
+    )
+    assert settings.timeout == 30
+    assert settings.retry_options == RetryOptions(
+        attempts=4,
+        initial_delay=0.5,
+        exp_base=2,
+        max_delay=10,
+        jitter=0.5,
+        http_status_codes=frozenset({429, 503}),
+    )
+
+
 def test_pydantic_schema_output(write_tree: WriteTree) -> None:
     agent = load(write_tree, "name: a\ninstruction: hi\noutput_schema: .helpers.Answer\n")
     assert agent.output_schema is not None

@@ -78,3 +78,28 @@ def test_tools_and_callbacks_shapes() -> None:
     assert callbacks["items"] == {"$ref": "#/$defs/CodeReference"}
     content_config = schema["$defs"]["GenerateContentConfig"]["properties"]
     assert {"temperature", "maxOutputTokens", "max_output_tokens"} <= set(content_config)
+
+
+def test_http_options_and_retry_options_are_closed_mappings() -> None:
+    schema = agent_config_json_schema()
+    content_config = schema["$defs"]["GenerateContentConfig"]["properties"]
+    http_options = content_config["http_options"]
+    assert content_config["httpOptions"] == http_options
+    assert http_options["additionalProperties"] is False
+    assert http_options["properties"]["timeout"] == {"type": "integer"}
+    retry = http_options["properties"]["retry_options"]
+    assert http_options["properties"]["retryOptions"] == retry
+    assert retry["additionalProperties"] is False
+    assert set(retry["properties"]) == {
+        "attempts",
+        "initial_delay",
+        "initialDelay",
+        "max_delay",
+        "maxDelay",
+        "exp_base",
+        "expBase",
+        "jitter",
+        "http_status_codes",
+        "httpStatusCodes",
+    }
+    assert retry["properties"]["httpStatusCodes"]["items"]["maximum"] == 599

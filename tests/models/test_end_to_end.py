@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from yadk import LlmAgent, Runner
+from yadk import LlmAgent, Runner, load_agent
 from yadk.events import Event
 from yadk.types import content_text
 
@@ -243,3 +244,27 @@ async def test_blocked_prompt_is_an_error_event(
         ("user", "something unsafe"),
         ("forecaster", ("SAFETY", "Gemini blocked the prompt (SAFETY).")),
     ]
+
+
+async def test_yaml_retry_options_reach_the_backend(
+    server: FakeServer, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("OPENAI_BASE_URL", server.url + "/v1")
+    monkeypatch.setenv("YADK_MODEL_RETRIES", "0")
+    (tmp_path / "root_agent.yaml").write_text(
+        "name: helper\nmodel: openai:gpt-4o-mini\ninstruction: Be brief.\n"
+        "generate_content_config:\n  http_options:\n"
+        "    retry_options: {attempts: 3, initial_delay: 0, jitter: 0, http_status_codes: [503]}\n"
+    )
+    for _ in range(2):
+        server.reply({"error": {"message": "overloaded"}}, status=503)
+    server.reply(
+        {"choices": [{"message": {"role": "assistant", "content": "Hi."}, "finish_reason": "stop"}]}
+    )
+    runner = Runner(app_name="app", agent=load_agent(tmp_path))
+    session = await runner.session_service.create_session(app_name="app", user_id="u")
+    events = [
+        e async for e in runner.run_async(user_id="u", session_id=session.id, new_message="hi")
+    ]
+    assert summary(events) == [("user", "hi"), ("helper", "Hi.")]
+    assert len(server.requests) == 3

@@ -18,7 +18,7 @@ from yadk.errors import ModelError
 from yadk.models import LlmRequest, OpenAIChat, override_allow_model_requests
 from yadk.models._client import SHARDS, client_for, close_clients, in_flight
 from yadk.models._http import Call, _backoff
-from yadk.models._rest import HttpSettings
+from yadk.models._rest import HttpSettings, RetryOptions
 from yadk.types import UserContent
 
 if TYPE_CHECKING:
@@ -314,3 +314,139 @@ async def test_the_event_loop_keeps_ticking_during_a_slow_call(server: FakeServe
         await ticker
     assert len(lags) > 20
     assert max(lags) < 0.5  # a blocking request would freeze the loop for 1.5 s
+
+
+# --- generate_content_config.http_options.retry_options (google-genai's HttpRetryOptions) -----
+
+BUSY = {"error": {"message": "busy"}}
+
+
+async def ask_with(model: OpenAIChat, config: dict[str, Any]) -> str:
+    request = LlmRequest(contents=[UserContent("hi")], config=config)
+    [response] = [r async for r in model.generate_content_async(request)]
+    assert response.content is not None
+    return response.content.parts[0].text or ""
+
+
+def retrying(**options: Any) -> dict[str, Any]:
+    return {"http_options": {"retry_options": options}}
+
+
+async def test_retry_options_attempts_replace_the_models_retries(server: FakeServer) -> None:
+    for _ in range(3):
+        server.reply(BUSY, status=503)
+    server.reply(ANSWER)
+    config = retrying(attempts=4, initial_delay=0, jitter=0)
+    assert await ask_with(local(server, retries=0), config) == "ok"
+    assert len(server.requests) == 4
+
+
+async def test_retry_options_give_up_after_the_attempts(server: FakeServer) -> None:
+    for _ in range(3):
+        server.reply(BUSY, status=503)
+    server.reply(ANSWER)
+    with pytest.raises(ModelError) as caught:
+        await ask_with(local(server, retries=5), retrying(attempts=2, initial_delay=0, jitter=0))
+    assert caught.value.message.startswith(
+        f"{SERVICE} at {server.url}: HTTP 503 Service Unavailable (after 2 attempts): busy."
+    )
+    assert len(server.requests) == 2
+
+
+@pytest.mark.parametrize("attempts", [0, 1])
+async def test_retry_options_zero_or_one_attempt_means_no_retry(
+    server: FakeServer, attempts: int
+) -> None:
+    server.reply(BUSY, status=503)
+    server.reply(ANSWER)
+    with pytest.raises(ModelError):
+        await ask_with(local(server, retries=3), retrying(attempts=attempts, initial_delay=0))
+    assert len(server.requests) == 1
+
+
+async def test_retry_options_default_to_five_attempts(server: FakeServer) -> None:
+    for _ in range(5):
+        server.reply(BUSY, status=500)
+    server.reply(ANSWER)
+    with pytest.raises(ModelError) as caught:
+        await ask_with(local(server), retrying(initial_delay=0, jitter=0))
+    assert "(after 5 attempts)" in caught.value.message
+    assert len(server.requests) == 5
+
+
+async def test_retry_options_status_codes(server: FakeServer) -> None:
+    server.reply(BUSY, status=418)
+    server.reply(ANSWER)
+    config = retrying(attempts=3, initial_delay=0, jitter=0, http_status_codes=[418])
+    assert await ask_with(local(server), config) == "ok"
+    server.reply(BUSY, status=503)  # not in the list: not retried
+    server.reply(ANSWER)
+    with pytest.raises(ModelError) as caught:
+        await ask_with(local(server), config)
+    assert "HTTP 503" in caught.value.message
+    assert len(server.requests) == 3
+
+
+async def test_retry_options_camel_case_and_waits(server: FakeServer) -> None:
+    server.reply(BUSY, status=429)
+    server.reply(BUSY, status=429)
+    server.reply(ANSWER)
+    config = {"httpOptions": {"retryOptions": {"initialDelay": 0.2, "expBase": 2, "jitter": 0}}}
+    started = time.monotonic()
+    assert await ask_with(local(server), config) == "ok"
+    assert time.monotonic() - started >= 0.2 + 0.4  # waited 0.2 s, then 0.4 s
+    assert len(server.requests) == 3
+
+
+async def test_retry_after_is_capped_by_max_delay(server: FakeServer) -> None:
+    server.reply(BUSY, status=429, headers={"Retry-After": "20"})
+    server.reply(ANSWER)
+    started = time.monotonic()
+    assert await ask_with(local(server), retrying(max_delay=0.1)) == "ok"
+    assert time.monotonic() - started < 5
+
+
+def test_retry_delays_follow_google_genai() -> None:
+    options = RetryOptions(initial_delay=0.5, exp_base=3, max_delay=2, jitter=0)
+    assert [options.delay(n) for n in (1, 2, 3, 4)] == [0.5, 1.5, 2.0, 2.0]
+    jittered = RetryOptions(initial_delay=1, jitter=0.5)
+    delays = {jittered.delay(2) for _ in range(50)}
+    assert all(2.0 <= d <= 2.5 for d in delays)
+    assert len(delays) > 40
+    assert RetryOptions(initial_delay=1, exp_base=10.0, max_delay=7).delay(2000) == 7
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (
+            {"attempts": "3"},
+            "generate_content_config.http_options.retry_options.attempts must be a whole number"
+            " >= 0, got '3'.",
+        ),
+        (
+            {"initial_delay": -1},
+            "generate_content_config.http_options.retry_options.initial_delay must be a number"
+            " >= 0 (seconds), got -1.",
+        ),
+        (
+            {"http_status_codes": [503, "429"]},
+            "generate_content_config.http_options.retry_options.http_status_codes must be a list"
+            " of HTTP status codes, got [503, '429'].",
+        ),
+        (
+            {"atempts": 3},
+            "generate_content_config.http_options.retry_options: unknown field 'atempts';"
+            " expected one of attempts, initial_delay, max_delay, exp_base, jitter,"
+            " http_status_codes (google-genai's HttpRetryOptions).",
+        ),
+        (3, "generate_content_config.http_options.retry_options must be a mapping, got int."),
+    ],
+)
+async def test_wrong_retry_options_are_model_errors(
+    server: FakeServer, options: Any, message: str
+) -> None:
+    with pytest.raises(ModelError) as caught:
+        await ask_with(local(server), {"http_options": {"retry_options": options}})
+    assert caught.value.message == message
+    assert server.requests == []

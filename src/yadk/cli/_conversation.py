@@ -1,24 +1,31 @@
-"""What ``yadk run`` and ``yadk dev`` share: the session store, the session, one message's
-invocation and how its events are printed."""
+"""What ``yadk run`` and ``yadk dev`` share: the session store, the runner and the session of a
+conversation, one message's invocation and how its events are printed."""
 
 from __future__ import annotations
 
 import contextlib
 import json
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from yadk.agents import RunConfig
+from yadk.agents import BaseAgent, RunConfig
+from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
 from yadk.cli._common import CommandError
 from yadk.cli._live import LivePrinter
 from yadk.cli._transcript import event_lines
 from yadk.errors import YadkError
 from yadk.events import Event
+from yadk.memory import BaseMemoryService
 from yadk.runner import Runner
-from yadk.sessions import Session
+from yadk.sessions import BaseSessionService, InMemorySessionService, Session
 from yadk.stores import Stores
 from yadk.stores import open_stores as engine_open_stores
+from yadk.types import Part
+
+if TYPE_CHECKING:
+    from yadk.cli._interactive import Conversation
 
 __all__ = [
     "DEFAULT_DB",
@@ -31,6 +38,7 @@ __all__ = [
     "quiet_stdout",
     "send_message",
     "show_event",
+    "start_conversation",
 ]
 
 USER_ID = "user"
@@ -71,6 +79,53 @@ async def open_session(
         return session, None
     note(f"continuing session {session.id} ({len(session.events)} earlier events)", prog=prog)
     return session, (dict(state) if state else None)
+
+
+async def start_conversation(
+    agent: BaseAgent,
+    *,
+    prog: str,
+    state: dict[str, Any] | None,
+    session_id: str | None,
+    session_service: BaseSessionService | None,
+    artifact_service: BaseArtifactService | None,
+    memory_service: BaseMemoryService | None = None,
+    json_lines: bool,
+    artifacts: dict[str, Part] | None = None,
+    app_name: str | None = None,
+    echo_user: bool = True,
+    stream: bool = True,
+    before_message: Callable[[], Awaitable[None]] | None = None,
+) -> Conversation:
+    """A runner for ``agent`` and the session to talk in (``session_id``'s, or a new one),
+    with ``artifacts`` saved in it: the start of ``yadk run`` and of ``yadk dev`` (``prog``)."""
+    from yadk.cli._interactive import Conversation  # which imports this module
+
+    runner = Runner(
+        app_name=app_name or agent.name,
+        agent=agent,
+        session_service=session_service or InMemorySessionService(),
+        artifact_service=artifact_service or InMemoryArtifactService(),
+        memory_service=memory_service,
+    )
+    session, pending_delta = await open_session(
+        runner, state=state, session_id=session_id, prog=prog
+    )
+    conversation = Conversation(
+        runner,
+        session,
+        out=sys.stdout,
+        prog=prog,
+        initial_state=state,
+        pending_delta=pending_delta,
+        json_lines=json_lines,
+        artifacts=artifacts,
+        echo_user=echo_user,
+        stream=stream,
+    )
+    conversation.before_message = before_message
+    await conversation.save_artifacts()
+    return conversation
 
 
 async def send_message(

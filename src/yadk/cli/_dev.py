@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
+from yadk.artifacts import BaseArtifactService
 from yadk.cli._common import (
     EXIT_FAILURE,
     EXIT_OK,
@@ -30,9 +30,9 @@ from yadk.cli._common import (
 from yadk.cli._conversation import (
     note,
     note_saved,
-    open_session,
     open_stores,
     quiet_stdout,
+    start_conversation,
 )
 from yadk.cli._dotenv import load_dotenv_files, loaded_notes
 from yadk.cli._failures import reporting_failures
@@ -43,7 +43,7 @@ from yadk.errors import AgentLoadError
 from yadk.memory import BaseMemoryService
 from yadk.reload import AgentReloader, ChangeSource, WatchFailed, WatchfilesChanges
 from yadk.runner import Runner
-from yadk.sessions import BaseSessionService, InMemorySessionService
+from yadk.sessions import BaseSessionService
 from yadk.types import Part
 
 __all__ = ["dev_interactive", "dev_loop", "execute"]
@@ -130,8 +130,10 @@ async def dev_loop(
 
     ``idle_interval`` is how often (seconds) changes are checked while waiting for a line.
     """
-    conversation = await _start(
-        reloader,
+    conversation = await start_conversation(
+        reloader.agent,
+        prog=PROG,
+        before_message=reloader.close_retired,
         state=state,
         session_id=session_id,
         session_service=session_service,
@@ -205,8 +207,10 @@ def dev_interactive(
     notice is printed above the prompt, which is drawn again with the half-typed line."""
     with asyncio.Runner() as aio:
         conversation = aio.run(
-            _start(
-                reloader,
+            start_conversation(
+                reloader.agent,
+                prog=PROG,
+                before_message=reloader.close_retired,
                 state=state,
                 session_id=session_id,
                 session_service=session_service,
@@ -253,44 +257,6 @@ def dev_interactive(
     if stored_in is not None:
         note_saved(conversation.session.id, stored_in, prog=PROG)
     return status
-
-
-async def _start(
-    reloader: AgentReloader,
-    *,
-    state: dict[str, Any] | None,
-    session_id: str | None,
-    session_service: BaseSessionService | None,
-    artifact_service: BaseArtifactService | None,
-    memory_service: BaseMemoryService | None = None,
-    json_lines: bool,
-    artifacts: dict[str, Part] | None = None,
-    stream: bool = True,
-) -> Conversation:
-    runner = Runner(
-        app_name=reloader.agent.name,
-        agent=reloader.agent,
-        session_service=session_service or InMemorySessionService(),
-        artifact_service=artifact_service or InMemoryArtifactService(),
-        memory_service=memory_service,
-    )
-    session, pending_delta = await open_session(
-        runner, state=state, session_id=session_id, prog=PROG
-    )
-    conversation = Conversation(
-        runner,
-        session,
-        out=sys.stdout,
-        prog=PROG,
-        initial_state=state,
-        pending_delta=pending_delta,
-        json_lines=json_lines,
-        artifacts=artifacts,
-        stream=stream,
-    )
-    conversation.before_message = reloader.close_retired
-    await conversation.save_artifacts()
-    return conversation
 
 
 class _Reloads:

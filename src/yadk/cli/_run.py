@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from yadk.agents import BaseAgent
-from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
+from yadk.artifacts import BaseArtifactService
 from yadk.cli._common import (
     EXIT_FAILURE,
     EXIT_OK,
@@ -30,21 +30,20 @@ from yadk.cli._common import (
 from yadk.cli._conversation import (
     note,
     note_saved,
-    open_session,
     open_stores,
     quiet_stdout,
     send_message,
+    start_conversation,
 )
 from yadk.cli._dotenv import load_dotenv_files, loaded_notes
 from yadk.cli._failures import reporting_failures
 from yadk.cli._interactive import Conversation, terminal_loop
 from yadk.cli._prompt import TerminalPrompt
 from yadk.memory import BaseMemoryService
-from yadk.runner import Runner
-from yadk.sessions import BaseSessionService, InMemorySessionService
+from yadk.sessions import BaseSessionService
 from yadk.types import Part
 
-__all__ = ["execute", "read_replay", "run_agent", "run_interactive", "start_conversation"]
+__all__ = ["execute", "read_replay", "run_agent", "run_interactive"]
 
 PROG = "yadk run"
 PROMPT = "[user]: "
@@ -180,6 +179,7 @@ async def run_agent(
     """
     conversation = await start_conversation(
         agent,
+        prog=PROG,
         state=state,
         session_id=session_id,
         session_service=session_service,
@@ -239,45 +239,6 @@ async def _converse(
     return conversation.status
 
 
-async def start_conversation(
-    agent: BaseAgent,
-    *,
-    state: dict[str, Any] | None,
-    session_id: str | None,
-    session_service: BaseSessionService | None,
-    artifact_service: BaseArtifactService | None,
-    memory_service: BaseMemoryService | None = None,
-    json_lines: bool,
-    artifacts: dict[str, Part] | None = None,
-    app_name: str | None = None,
-    echo_user: bool,
-    stream: bool = True,
-) -> Conversation:
-    """A runner for ``agent`` and the session to talk in (``session_id``'s, or a new one)."""
-    runner = Runner(
-        app_name=app_name or agent.name,
-        agent=agent,
-        session_service=session_service or InMemorySessionService(),
-        artifact_service=artifact_service or InMemoryArtifactService(),
-        memory_service=memory_service,
-    )
-    session, pending_delta = await open_session(runner, state=state, session_id=session_id)
-    conversation = Conversation(
-        runner,
-        session,
-        out=sys.stdout,
-        prog=PROG,
-        initial_state=state,
-        pending_delta=pending_delta,
-        json_lines=json_lines,
-        artifacts=artifacts,
-        echo_user=echo_user,
-        stream=stream,
-    )
-    await conversation.save_artifacts()
-    return conversation
-
-
 def run_interactive(
     agent: BaseAgent,
     *,
@@ -296,6 +257,7 @@ def run_interactive(
         conversation = aio.run(
             start_conversation(
                 agent,
+                prog=PROG,
                 state=state,
                 session_id=session_id,
                 session_service=session_service,

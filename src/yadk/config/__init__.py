@@ -16,8 +16,9 @@ from yadk.config._api import (
     resolve_config_path,
 )
 from yadk.config._diagnostics import Diagnostic, Severity
+from yadk.config._pyproject import find_trust_policy
 from yadk.config._schema import agent_config_json_schema
-from yadk.config._trust import ARGS_ATTRIBUTE, TrustPolicy, blocked_module, find_trust_policy
+from yadk.config._trust import ARGS_ATTRIBUTE, TrustPolicy, blocked_module
 from yadk.config._validate import validate_paths
 from yadk.errors import ConfigError
 

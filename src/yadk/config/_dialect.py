@@ -312,3 +312,28 @@ CONTENT_CONFIG_KEYS: Final[dict[str, str]] = {
     "top_k": "number",
     "top_p": "number",
 }
+
+# google-genai HttpOptions fields an agent can write in YAML (the client objects cannot be), and
+# the ones yadk's HTTP backends use; the others are accepted with a warning.
+HTTP_OPTIONS_KEYS: Final[dict[str, str]] = {
+    "api_version": "string",
+    "async_client_args": "object",
+    "base_url": "string",
+    "base_url_resource_scope": "string",
+    "client_args": "object",
+    "extra_body": "object",
+    "headers": "object",
+    "retry_options": "object",
+    "timeout": "integer",
+}
+HTTP_OPTIONS_USED: Final = frozenset({"timeout", "retry_options"})
+
+# google-genai HttpRetryOptions fields.
+RETRY_OPTIONS_KEYS: Final[dict[str, str]] = {
+    "attempts": "integer",
+    "exp_base": "number",
+    "http_status_codes": "array",
+    "initial_delay": "number",
+    "jitter": "number",
+    "max_delay": "number",
+}

@@ -1,17 +1,15 @@
 """Reading the value of each agent key: instructions (inline or from a file), the model, schemas,
-callbacks, model settings and the ``state:`` declaration."""
+callbacks and the ``state:`` declaration (model settings: ``_content_config``)."""
 
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import Any
 
 from yadk._files import FileProblem, check_path, read_text
+from yadk.config._content_config import ContentConfigReader
 from yadk.config._context import FileScope, TextSource, did_you_mean, inside
-from yadk.config._dialect import CONTENT_CONFIG_KEYS
-from yadk.config._refs import LoaderBase
 from yadk.config._scripted import check_scripted_file
 from yadk.config._trust import declared_args
 from yadk.config._yaml import KeyPath
@@ -19,29 +17,10 @@ from yadk.errors import ModelError
 
 __all__ = ["FieldReader"]
 
-_CAMEL = re.compile(r"(?<!^)([A-Z])")
-_JSON_TYPES: dict[str, tuple[type, ...]] = {
-    "boolean": (bool,),
-    "integer": (int,),
-    "number": (int, float),
-    "string": (str,),
-    "array": (list,),
-    "object": (dict,),
-}
-_JSON_NAMES = {
-    "boolean": "a boolean",
-    "integer": "an integer",
-    "number": "a number",
-    "string": "a string",
-    "array": "a list",
-    "object": "a mapping",
-}
-
-
 _SCRIPT_FORMAT = "See the scripted model format in docs/models.md."
 
 
-class FieldReader(LoaderBase):
+class FieldReader(ContentConfigReader):
     """Converts field values to what the engine takes, reporting every problem."""
 
     # --- files ------------------------------------------------------------------------------
@@ -340,53 +319,6 @@ class FieldReader(LoaderBase):
             return None
         found = self.reference(scope, named[0], named[1], "schema")
         return None if found is None else found.obj
-
-    def content_config(self, scope: FileScope, at: KeyPath, value: Any) -> dict[str, Any] | None:
-        """``generate_content_config`` with camelCase keys made snake_case."""
-        if not self.expect(
-            scope, at, value, dict, "a mapping of model settings", "e.g. `{temperature: 0.2}`."
-        ):
-            return None
-        before = self.errors
-        result: dict[str, Any] = {}
-        for key, item in value.items():
-            snake = _CAMEL.sub(r"_\1", str(key)).lower()
-            if snake not in CONTENT_CONFIG_KEYS:
-                guess = did_you_mean(snake, list(CONTENT_CONFIG_KEYS))
-                self.error(
-                    scope,
-                    (*at, key),
-                    "unknown-key",
-                    f"Unknown key `{key}` in `generate_content_config`.",
-                    f"Did you mean `{guess}`?"
-                    if guess
-                    else "See google-genai's GenerateContentConfig.",
-                    key=True,
-                )
-                continue
-            if snake == "system_instruction":
-                self.error(
-                    scope,
-                    (*at, key),
-                    "invalid-value",
-                    "Set the system instruction with `instruction`, not in `generate_content_config`.",
-                    key=True,
-                )
-                continue
-            if snake == "tools":
-                self.error(
-                    scope,
-                    (*at, key),
-                    "invalid-value",
-                    "Set tools with the agent's `tools` key, not in `generate_content_config`.",
-                    key=True,
-                )
-                continue
-            json_type = CONTENT_CONFIG_KEYS[snake]
-            if json_type != "any" and item is not None:
-                self.expect(scope, (*at, key), item, _JSON_TYPES[json_type], _JSON_NAMES[json_type])
-            result[snake] = item
-        return result if self.errors == before else None
 
     def state_keys(self, scope: FileScope, at: KeyPath, value: Any) -> list[str] | None:
         """``state:`` as a list of keys or a mapping of key to description."""

@@ -26,8 +26,8 @@ from typing import Any
 from yadk.config._context import AgentRecord, Reporter, TextSource
 from yadk.config._diagnostics import Diagnostic
 from yadk.config._lint import check_trees
+from yadk.config._pyproject import effective_trust_policy
 from yadk.config._refs import check_adk_imports
-from yadk.config._trust import effective_trust_policy
 from yadk.errors import ConfigError
 
 __all__ = ["root_agent_position", "validate_python_agents"]

@@ -14,7 +14,8 @@ from typing import Any
 
 from yadk.config._context import FileScope, Reporter
 from yadk.config._names import NameProblem, NameResolver, Resolution, describe
-from yadk.config._trust import TrustPolicy, effective_trust_policy
+from yadk.config._pyproject import effective_trust_policy
+from yadk.config._trust import TrustPolicy
 from yadk.config._yaml import KeyPath
 
 __all__ = ["Expect", "LoaderBase", "expect"]

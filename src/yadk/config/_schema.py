@@ -10,8 +10,10 @@ from yadk.config._dialect import (
     BUILTIN_TOOL_SPELLINGS,
     COMMON_KEYS,
     CONTENT_CONFIG_KEYS,
+    HTTP_OPTIONS_KEYS,
     LLM_KEYS,
     LOOP_KEYS,
+    RETRY_OPTIONS_KEYS,
     KeySpec,
 )
 
@@ -137,13 +139,48 @@ def _tool_args() -> list[dict[str, Any]]:
     ]
 
 
-def _defs() -> dict[str, Any]:
-    content_config: dict[str, Any] = {}
-    for key, json_type in CONTENT_CONFIG_KEYS.items():
+def _settings(keys: dict[str, str], special: dict[str, Any]) -> dict[str, Any]:
+    """JSON Schema properties for ``keys`` (key -> JSON type), in both spellings."""
+    properties: dict[str, Any] = {}
+    for key, json_type in keys.items():
         schema: dict[str, Any] = {} if json_type == "any" else {"type": json_type}
-        content_config[key] = schema
+        schema = special.get(key, schema)
+        properties[key] = schema
         if _camel(key) != key:
-            content_config[_camel(key)] = schema
+            properties[_camel(key)] = schema
+    return properties
+
+
+def _defs() -> dict[str, Any]:
+    retry_options = _settings(
+        RETRY_OPTIONS_KEYS,
+        {
+            "http_status_codes": {
+                "type": "array",
+                "items": {"type": "integer", "minimum": 100, "maximum": 599},
+            }
+        },
+    )
+    http_options = _settings(
+        HTTP_OPTIONS_KEYS,
+        {
+            "retry_options": {
+                "type": "object",
+                "properties": retry_options,
+                "additionalProperties": False,
+            }
+        },
+    )
+    content_config = _settings(
+        CONTENT_CONFIG_KEYS,
+        {
+            "http_options": {
+                "type": "object",
+                "properties": http_options,
+                "additionalProperties": False,
+            }
+        },
+    )
     builtin_classes = sorted(AGENT_CLASS_SPELLINGS)
     return {
         "CodeReference": {

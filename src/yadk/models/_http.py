@@ -2,7 +2,9 @@
 
 Both go through the same door (``_open``): retries after HTTP 408, 429 and 5xx and after
 connection failures (a refused or dropped connection), waiting ``retry_delay`` seconds doubled
-each time with jitter (so many clients do not retry in step), or the server's ``Retry-After``.
+each time with jitter (so many clients do not retry in step), or the server's ``Retry-After``;
+an agent's ``http_options.retry_options`` (``HttpSettings.retry_options``) set the number of
+attempts, the waits and the statuses instead.
 The whole call, retries and streaming included, must finish within ``HttpSettings.deadline``,
 and no answer may grow past ``HttpSettings.max_response_bytes``: the body is read chunk by chunk,
 counted, and never held whole when it is too big. Cancelling the task that awaits a call closes
@@ -17,7 +19,6 @@ import http
 import json
 import logging
 import os
-import random
 import re
 import urllib.parse
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
@@ -36,7 +37,6 @@ __all__ = ["Call", "Hint", "WholeAnswer", "post_json", "stream_json"]
 
 logger = logging.getLogger("yadk.models")
 
-_RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504, 529})  # 529: Anthropic overloaded
 # Failures before any answer arrived: the request can be sent again as it is.
 _RETRY_ERRORS = (httpx.NetworkError, httpx.ConnectTimeout, httpx.RemoteProtocolError)
 # What a kept-alive connection the server has just closed looks like when it is reused: sent
@@ -171,7 +171,7 @@ async def _open(call: Call, deadline_at: float) -> httpx.Response:
         headers={"Content-Type": "application/json", "User-Agent": "yadk", **call.headers},
         timeout=httpx.Timeout(call.settings.timeout, pool=None),
     )
-    retries = call.settings.retries
+    retries = call.settings.max_retries
     attempt = 0
     stale_retried = False
     while True:
@@ -201,8 +201,8 @@ async def _open(call: Call, deadline_at: float) -> httpx.Response:
                 body += chunk
         finally:
             await response.aclose()
-        if response.status_code in _RETRY_STATUSES and attempt <= retries:
-            delay = retry_after(response.headers)
+        if call.settings.retries_status(response.status_code) and attempt <= retries:
+            delay = retry_after(response.headers, cap=call.settings.retry_after_cap())
             if delay is None:
                 delay = _backoff(call, attempt)
             logger.info(
@@ -253,8 +253,7 @@ async def _within(call: Call, deadline_at: float, awaitable: Awaitable[_T]) -> _
 
 
 def _backoff(call: Call, attempt: int) -> float:
-    # Jitter in [0.5, 1.5) of the doubled delay: clients that failed together retry apart.
-    return call.settings.retry_delay * 2.0 ** (attempt - 1) * (0.5 + random.random())
+    return call.settings.backoff(attempt)
 
 
 def _object(call: Call, raw: bytes, what: str) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -18,6 +19,7 @@ __all__ = [
     "CONTINUE_TEXT",
     "EMPTY_CONTENTS_TEXT",
     "HttpSettings",
+    "RetryOptions",
     "api_error_message",
     "camel_case",
     "camel_keys",
@@ -38,8 +40,91 @@ CONTINUE_TEXT = (
 )
 
 _MAX_RETRY_AFTER = 30.0
+# google-genai's defaults for the HttpRetryOptions fields left unset.
+_GENAI_ATTEMPTS = 5
+_GENAI_INITIAL_DELAY = 1.0
+_GENAI_MAX_DELAY = 60.0
+_GENAI_EXP_BASE = 2.0
+_GENAI_JITTER = 1.0
+_GENAI_STATUSES = frozenset({408, 429, 500, 502, 503, 504})
+# yadk's own retry statuses (529: Anthropic overloaded).
+DEFAULT_RETRY_STATUSES = frozenset({408, 429, 500, 502, 503, 504, 529})
 DEFAULT_DEADLINE = 600.0
 DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class RetryOptions:
+    """google-genai's ``HttpRetryOptions`` as an agent's ``generate_content_config.http_options.
+    retry_options`` gives them, with google-genai's defaults for the fields left unset.
+
+    ``attempts`` counts the first try (0 and 1 both mean no retry); retry ``n`` (from 1) waits
+    ``min(initial_delay * exp_base ** (n - 1) + uniform(0, jitter), max_delay)`` seconds, the
+    formula google-genai uses; ``http_status_codes`` are the statuses worth another try.
+    """
+
+    attempts: int = _GENAI_ATTEMPTS
+    initial_delay: float = _GENAI_INITIAL_DELAY
+    max_delay: float = _GENAI_MAX_DELAY
+    exp_base: float = _GENAI_EXP_BASE
+    jitter: float = _GENAI_JITTER
+    http_status_codes: frozenset[int] = _GENAI_STATUSES
+
+    def delay(self, retry: int) -> float:
+        """Seconds to wait before retry number ``retry`` (1 for the first retry)."""
+        try:
+            grown = self.initial_delay * self.exp_base ** (retry - 1)
+        except OverflowError:
+            return self.max_delay
+        return max(0.0, min(grown + random.uniform(0.0, self.jitter), self.max_delay))
+
+    @classmethod
+    def from_config(cls, value: Any) -> RetryOptions:
+        """The options of a ``retry_options`` mapping (snake_case or camelCase keys); a
+        ``ModelError`` naming the field for a wrong value or an unknown key."""
+        where = "generate_content_config.http_options.retry_options"
+        if not isinstance(value, Mapping):
+            raise ModelError(f"{where} must be a mapping, got {type(value).__name__}.")
+        fields: dict[str, Any] = {}
+        for key, item in value.items():
+            name = snake_case(str(key))
+            if name not in _RETRY_FIELDS:
+                raise ModelError(
+                    f"{where}: unknown field {key!r}; expected one of"
+                    f" {', '.join(_RETRY_FIELDS)} (google-genai's HttpRetryOptions)."
+                )
+            if item is not None:
+                fields[name] = _retry_field(where, name, item)
+        if fields.get("attempts") == 0:
+            fields["attempts"] = 1  # as google-genai: no retry
+        return cls(**fields)
+
+
+_RETRY_FIELDS = (
+    "attempts",
+    "initial_delay",
+    "max_delay",
+    "exp_base",
+    "jitter",
+    "http_status_codes",
+)
+
+
+def _retry_field(where: str, name: str, item: Any) -> Any:
+    if name == "http_status_codes":
+        if not isinstance(item, list) or not all(
+            isinstance(code, int) and not isinstance(code, bool) and 100 <= code <= 599
+            for code in item
+        ):
+            raise ModelError(f"{where}.{name} must be a list of HTTP status codes, got {item!r}.")
+        return frozenset(item) if item else _GENAI_STATUSES
+    if name == "attempts":
+        if not isinstance(item, int) or isinstance(item, bool) or item < 0:
+            raise ModelError(f"{where}.{name} must be a whole number >= 0, got {item!r}.")
+        return item
+    if not isinstance(item, (int, float)) or isinstance(item, bool) or item < 0:
+        raise ModelError(f"{where}.{name} must be a number >= 0 (seconds), got {item!r}.")
+    return float(item)
 
 
 @dataclass(frozen=True)
@@ -50,6 +135,10 @@ class HttpSettings:
     ``timeout`` bounds the connection and each read (a silent server); ``deadline`` bounds the
     whole call, retries and streaming included (a server that drips); ``max_response_bytes``
     bounds the answer's size (a runaway body is never read into memory whole).
+
+    Without ``retry_options`` a call is tried ``retries`` more times after HTTP 408, 429 or 5xx,
+    waiting ``retry_delay`` seconds doubled each time, with jitter; an agent's ``retry_options``
+    (google-genai's ``HttpRetryOptions``) replace that policy for its calls.
     """
 
     timeout: float
@@ -57,6 +146,33 @@ class HttpSettings:
     retry_delay: float
     deadline: float = DEFAULT_DEADLINE
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
+    retry_options: RetryOptions | None = None
+
+    @property
+    def max_retries(self) -> int:
+        """How many times a failed call may be sent again."""
+        if self.retry_options is not None:
+            return self.retry_options.attempts - 1
+        return self.retries
+
+    def retries_status(self, status: int) -> bool:
+        """Whether an answer with HTTP ``status`` is worth another try."""
+        if self.retry_options is not None:
+            return status in self.retry_options.http_status_codes
+        return status in DEFAULT_RETRY_STATUSES
+
+    def backoff(self, retry: int) -> float:
+        """Seconds to wait before retry number ``retry`` (1 for the first)."""
+        if self.retry_options is not None:
+            return self.retry_options.delay(retry)
+        # Jitter in [0.5, 1.5) of the doubled delay: clients that failed together retry apart.
+        return self.retry_delay * 2.0 ** (retry - 1) * (0.5 + random.random())
+
+    def retry_after_cap(self) -> float:
+        """The longest wait a ``Retry-After`` header may ask for."""
+        if self.retry_options is not None:
+            return min(_MAX_RETRY_AFTER, self.retry_options.max_delay)
+        return _MAX_RETRY_AFTER
 
     @classmethod
     def resolve(
@@ -96,8 +212,8 @@ def _env_number(name: str, default: float) -> float:
     return value
 
 
-def retry_after(headers: Mapping[str, str]) -> float | None:
-    """Seconds a ``Retry-After`` header asks to wait (at most 30), or None."""
+def retry_after(headers: Mapping[str, str], *, cap: float = _MAX_RETRY_AFTER) -> float | None:
+    """Seconds a ``Retry-After`` header asks to wait (at most ``cap``), or None."""
     value = next((v for k, v in headers.items() if k.lower() == "retry-after"), None)
     if value is None:
         return None
@@ -105,7 +221,7 @@ def retry_after(headers: Mapping[str, str]) -> float | None:
         seconds = float(value)
     except ValueError:  # an HTTP date: not worth parsing, fall back to backoff
         return None
-    return min(max(seconds, 0.0), _MAX_RETRY_AFTER)
+    return min(max(seconds, 0.0), cap)
 
 
 def api_error_message(body: bytes) -> str:
@@ -177,9 +293,15 @@ def is_openapi_schema(schema: Any) -> bool:
 
 
 def settings_for(settings: HttpSettings, config: dict[str, Any]) -> HttpSettings:
-    """``settings`` with the timeout of ``http_options`` in the request config, if any."""
+    """``settings`` with the timeout and retry options of ``http_options`` in the request
+    config, if any."""
     options = config.get("http_options") or config.get("httpOptions")
-    timeout_ms = options.get("timeout") if isinstance(options, dict) else None
+    if not isinstance(options, dict):
+        return settings
+    timeout_ms = options.get("timeout")
     if isinstance(timeout_ms, (int, float)) and timeout_ms > 0:
-        return replace(settings, timeout=timeout_ms / 1000)  # google-genai counts milliseconds
+        settings = replace(settings, timeout=timeout_ms / 1000)  # google-genai counts ms
+    retry = options.get("retry_options", options.get("retryOptions"))
+    if retry is not None:
+        settings = replace(settings, retry_options=RetryOptions.from_config(retry))
     return settings

@@ -13,7 +13,7 @@ from yadk.errors import SessionError, SessionStoreCorruptError
 from yadk.events import Event
 from yadk.sessions._state import State
 
-__all__ = ["dump_event", "dump_state", "load_events", "load_state", "stored_delta"]
+__all__ = ["dump_event", "dump_state", "load_events", "load_state", "stored_delta", "written_by"]
 
 _EVENTS: TypeAdapter[list[Event]] = TypeAdapter(list[Event])
 
@@ -28,10 +28,15 @@ def stored_delta(event: Event) -> dict[str, Any]:
 def dump_event(event: Event, delta: dict[str, Any]) -> str:
     """The event as stored: its JSON with ``delta`` as the state delta."""
     if delta:
-        dump_state(delta, f"event {event.id} ({_written_by(event)})")
-    stored = event.model_copy(
-        update={"actions": event.actions.model_copy(update={"state_delta": delta})}
-    )
+        try:
+            json.dumps(delta, allow_nan=False)
+        except (TypeError, ValueError):
+            _raise_for_key(delta, f"event {event.id} ({written_by(event)})")
+    stored = event
+    if len(delta) != len(event.actions.state_delta):  # temp: keys left out
+        stored = event.model_copy(
+            update={"actions": event.actions.model_copy(update={"state_delta": delta})}
+        )
     try:
         return stored.model_dump_json(exclude_none=True)
     except ValueError as exc:
@@ -40,7 +45,7 @@ def dump_event(event: Event, delta: dict[str, Any]) -> str:
         ) from None
 
 
-def _written_by(event: Event) -> str:
+def written_by(event: Event) -> str:
     """Who wrote an event's state delta, for errors: its tools, else its agent's callbacks."""
     parts = event.content.parts if event.content is not None else []
     tools = [p.function_response.name for p in parts if p.function_response is not None]

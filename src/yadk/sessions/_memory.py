@@ -1,12 +1,17 @@
 """InMemorySessionService: sessions in process memory, with ADK's scoping rules.
 
-Events and state are kept as the JSON a durable store would write, so what the service hands out
-is always a fresh copy: a caller that edits an event or a state value it read changes nothing
-stored, and values a database could not hold are refused here too, naming the key.
+Events are stored as the JSON a durable store would write (so values a database could not hold
+are refused here too, naming the key), and parsed once, by the first read that needs them, into
+frozen events (``_frozen``) that every later read shares: a read of 1,000 events copies 1,000
+references, not 1,000 events, and no caller can change what is stored (or what another reader
+sees): an edit raises ``ImmutableEventError``. State is handed out as a
+fresh copy of the JSON a durable store would write, and values a database could not hold are
+refused here too, naming the key.
 """
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from dataclasses import dataclass, field
@@ -21,7 +26,14 @@ from yadk.sessions._base import (
     apply_event,
     select_events,
 )
-from yadk.sessions._codec import dump_event, dump_state, load_events, load_state, stored_delta
+from yadk.sessions._codec import (
+    dump_event,
+    dump_state,
+    load_events,
+    load_state,
+    stored_delta,
+)
+from yadk.sessions._frozen import freeze_loaded
 from yadk.sessions._session import Session
 from yadk.sessions._state import merge_scopes, split_scopes
 
@@ -30,19 +42,41 @@ __all__ = ["InMemorySessionService"]
 
 @dataclass
 class _Record:
-    state: str
-    events: list[str] = field(default_factory=list)
+    # The session-scoped state, each value as its JSON text (a copy no caller can change).
+    state: dict[str, str]
+    # The JSON of the whole ``state``, written when a read needs it (None: changed since).
+    state_json: str | None = None
+    events: list[Event] = field(default_factory=list)  # frozen, parsed from ``unread``
+    unread: list[str] = field(default_factory=list)  # the JSON of the events appended since
     timestamps: list[float] = field(default_factory=list)
     event_ids: set[str] = field(default_factory=set)
     last_update_time: float = 0.0
 
     @property
     def version(self) -> int:
-        return len(self.events)
+        return len(self.events) + len(self.unread)
+
+    def read(self, where: str) -> list[Event]:
+        """All the events, frozen; the ones appended since the last read are parsed now."""
+        if self.unread:
+            self.events += freeze_loaded(load_events(self.unread, where))
+            self.unread = []
+        return self.events
+
+    def update_state(self, delta: dict[str, Any]) -> None:
+        for key, value in delta.items():
+            self.state[key] = json.dumps(value, ensure_ascii=False)
+        self.state_json = None
+
+    def state_text(self) -> str:
+        if self.state_json is None:
+            pairs = (f"{json.dumps(k, ensure_ascii=False)}:{v}" for k, v in self.state.items())
+            self.state_json = "{" + ",".join(pairs) + "}"
+        return self.state_json
 
 
 class InMemorySessionService(BaseSessionService):
-    """Keeps sessions in memory; every read returns fresh copies of the stored events."""
+    """Keeps sessions in memory; reads share the stored (frozen) events."""
 
     def __init__(self) -> None:
         self._sessions: dict[tuple[str, str, str], _Record] = {}
@@ -75,7 +109,9 @@ class InMemorySessionService(BaseSessionService):
         if key in self._sessions:
             raise AlreadyExistsError(f"Session with id {session_id!r} already exists.")
         app_delta, user_delta, session_state = split_scopes(state or {})
-        record = _Record(state=dump_state(session_state), last_update_time=time.time())
+        dump_state(session_state)  # refuses values a database could not hold, naming the key
+        record = _Record(state={}, last_update_time=time.time())
+        record.update_state(session_state)
         self._merge_scopes(app_name, user_id, app_delta, user_delta)
         self._sessions[key] = record
         return self._snapshot(key, record, None, None)
@@ -107,7 +143,7 @@ class InMemorySessionService(BaseSessionService):
         have = session.storage_version
         if have is None or have > record.version:
             return await super().refresh_session(session)
-        session.events.extend(load_events(record.events[have:], f"session {session.id!r}"))
+        session.events.extend(record.read(f"session {session.id!r}")[have:])
         session.state = self._state(key, record)
         session.last_update_time = record.last_update_time
         session.storage_version = record.version
@@ -148,14 +184,11 @@ class InMemorySessionService(BaseSessionService):
                 " read it again with get_session() before appending."
             )
         delta = stored_delta(event)
-        event_json = dump_event(event, delta)
+        record.unread.append(dump_event(event, delta))
         app_delta, user_delta, session_delta = split_scopes(delta)
         if session_delta:
-            stored = load_state(record.state, f"session {session.id!r}")
-            stored.update(session_delta)
-            record.state = dump_state(stored)
+            record.update_state(session_delta)
         self._merge_scopes(session.app_name, session.user_id, app_delta, user_delta)
-        record.events.append(event_json)
         record.timestamps.append(event.timestamp)
         record.event_ids.add(event.id)
         record.last_update_time = event.timestamp
@@ -179,7 +212,7 @@ class InMemorySessionService(BaseSessionService):
         return merge_scopes(
             load_state(self._app_state.get(key[0], "{}"), "app state"),
             load_state(self._user_state.get(key[:2], "{}"), "user state"),
-            load_state(record.state, f"session {key[2]!r}"),
+            load_state(record.state_text(), f"session {key[2]!r}"),
         )
 
     def _snapshot(
@@ -189,18 +222,24 @@ class InMemorySessionService(BaseSessionService):
         num_recent_events: int | None,
         after_timestamp: float | None,
     ) -> Session:
-        indexes = select_events(
-            list(range(len(record.events))),
-            record.timestamps,
-            num_recent_events,
-            after_timestamp,
-        )
+        # list_sessions asks for no events: nothing appended since is parsed for it.
+        stored = [] if num_recent_events == 0 else record.read(f"session {key[2]!r}")
+        if num_recent_events is None and after_timestamp is None:
+            events = list(stored)
+        else:
+            indexes = select_events(
+                list(range(len(stored))),
+                record.timestamps,
+                num_recent_events,
+                after_timestamp,
+            )
+            events = [stored[i] for i in indexes]
         return Session(
             id=key[2],
             app_name=key[0],
             user_id=key[1],
             state=self._state(key, record),
-            events=load_events([record.events[i] for i in indexes], f"session {key[2]!r}"),
+            events=events,
             last_update_time=record.last_update_time,
             storage_version=record.version,
         )

@@ -1,0 +1,270 @@
+"""Where the trust policy comes from: ``[tool.yadk]`` in pyproject.toml files and ``--trust``.
+
+Trust comes from the project root (the nearest pyproject.toml at or above the working directory)
+and ``yadk --trust``; every other pyproject.toml at or above an agent folder can only narrow it,
+and what one tries to add is reported (``trust-not-widened``). Tables are read once per file
+version (by mtime); problems carry the file's line and column. What the policy means is in
+``_trust``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from yadk.config._trust import TrustPolicy, TrustProblem, blocked_module, command_line_trust
+
+__all__ = ["effective_trust_policy", "find_trust_policy"]
+
+
+def find_trust_policy(start: Path) -> tuple[TrustPolicy, list[str]]:
+    """The policy of the nearest ``pyproject.toml`` at or above ``start``, and problems with it.
+
+    The first pyproject.toml found decides, even without a ``[tool.yadk]`` table (then nothing
+    beyond the defaults is trusted). Loading uses ``effective_trust_policy``, which takes trust
+    from the project root only.
+    """
+    source = _nearest_pyproject(start)
+    if source is None:
+        return TrustPolicy(), []
+    policy, problems = _cached(source)
+    return policy or TrustPolicy(source=source), [p.message for p in problems]
+
+
+def effective_trust_policy(
+    folder: Path, *, cwd: Path | None = None
+) -> tuple[TrustPolicy, list[TrustProblem]]:
+    """The policy for configs in ``folder``.
+
+    Trust comes from the project root, the nearest pyproject.toml at or above the working
+    directory (plus ``--trust``), never from the folder being loaded: every other pyproject.toml
+    at or above ``folder`` can only narrow it, and what one tries to add is reported.
+    """
+    root_file = _nearest_pyproject(cwd or Path.cwd())
+    root, problems = _cached(root_file) if root_file is not None else (None, [])
+    extra = tuple(_checked_names(command_line_trust(), "--trust", None, "", problems))
+    base = root or TrustPolicy(source=root_file)
+    base = dataclasses.replace(base, trusted_modules=base.trusted_modules + extra)
+    stop = root_file.parent if root_file is not None else None
+    narrowing: list[TrustPolicy] = []
+    for candidate in _pyprojects_above(folder, stop):
+        if candidate == root_file:
+            continue
+        nested, nested_problems = _cached(candidate)
+        problems.extend(nested_problems)
+        if nested is None:
+            continue
+        narrowing.append(nested)
+        problems.extend(_widening(nested, base, candidate))
+    return dataclasses.replace(base, narrowed_by=tuple(narrowing)), problems
+
+
+def _nearest_pyproject(start: Path) -> Path | None:
+    for folder in (start, *start.parents):
+        candidate = folder / "pyproject.toml"
+        if os.path.lexists(candidate):
+            return candidate
+    return None
+
+
+def _pyprojects_above(folder: Path, stop: Path | None) -> list[Path]:
+    found = []
+    for place in (folder, *folder.parents):
+        if stop is not None and place == stop:
+            break
+        candidate = place / "pyproject.toml"
+        if os.path.lexists(candidate):
+            found.append(candidate)
+    return found
+
+
+def _widening(nested: TrustPolicy, base: TrustPolicy, path: Path) -> list[TrustProblem]:
+    text = _text_of(path)
+    where = f" ({base.source})" if base.source else ""
+    found = []
+    for key, names in (
+        ("trusted_modules", nested.trusted_modules),
+        ("allow_args", nested.allow_args),
+    ):
+        for name in names:
+            if base.allows_args(name):
+                continue
+            line, column = _locate(text, name)
+            found.append(
+                TrustProblem(
+                    path,
+                    line,
+                    column,
+                    "trust-not-widened",
+                    f"[tool.yadk] {key} here lists {name!r}, but trust comes only from the project"
+                    f" root{where} or --trust: a nested pyproject.toml can narrow it, never widen"
+                    " it, so this entry has no effect.",
+                    f"To trust it, add it to the project root's [tool.yadk] {key}, or pass"
+                    f" --trust {name.split('.')[0]}.",
+                    "warning",
+                )
+            )
+    return found
+
+
+_cache: dict[Path, tuple[float, TrustPolicy | None, list[TrustProblem]]] = {}
+
+
+def _cached(path: Path) -> tuple[TrustPolicy | None, list[TrustProblem]]:
+    try:
+        mtime = os.stat(path).st_mtime
+    except OSError:
+        mtime = -1.0
+    cached = _cache.get(path)
+    if cached is None or cached[0] != mtime:
+        policy, problems = _read(path)
+        cached = _cache[path] = (mtime, policy, problems)
+    return cached[1], list(cached[2])
+
+
+def _read(path: Path) -> tuple[TrustPolicy | None, list[TrustProblem]]:
+    """The ``[tool.yadk]`` table of ``path`` (``None`` when it has none), and its problems."""
+    import tomllib
+
+    from yadk._files import FileProblem, read_text
+
+    try:
+        text = read_text(path, kind="pyproject")
+        document = tomllib.loads(text)
+    except FileProblem as problem:
+        return TrustPolicy(source=path), [
+            TrustProblem(
+                path,
+                problem.line or 1,
+                problem.column or 1,
+                "pyproject-invalid",
+                f"cannot read the [tool.yadk] table: {problem.message}",
+                problem.hint,
+            )
+        ]
+    except tomllib.TOMLDecodeError as exc:
+        at = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
+        line, column = (int(at.group(1)), int(at.group(2))) if at else (1, 1)
+        return TrustPolicy(source=path), [
+            TrustProblem(
+                path, line, column, "pyproject-invalid", f"cannot read the [tool.yadk] table: {exc}"
+            )
+        ]
+    problems: list[TrustProblem] = []
+    tool = document.get("tool")
+    if tool is None:
+        return None, []
+    if not isinstance(tool, dict):
+        line, column = _locate_key(text, "tool")
+        problems.append(
+            TrustProblem(
+                path,
+                line,
+                column,
+                "pyproject-invalid",
+                "`tool` must be a table, such as [tool.yadk]",
+            )
+        )
+        return TrustPolicy(source=path), problems
+    table = tool.get("yadk")
+    if table is None:
+        return None, []
+    if not isinstance(table, dict):
+        line, column = _locate_key(text, "yadk")
+        problems.append(
+            TrustProblem(
+                path, line, column, "pyproject-invalid", "[tool] yadk must be a table: [tool.yadk]"
+            )
+        )
+        return TrustPolicy(source=path), problems
+    values: dict[str, tuple[str, ...]] = {}
+    for key in ("trusted_modules", "allow_args"):
+        raw = table.get(key, [])
+        if not isinstance(raw, list) or not all(isinstance(item, str) for item in raw):
+            line, column = _locate_key(text, key)
+            problems.append(
+                TrustProblem(
+                    path,
+                    line,
+                    column,
+                    "pyproject-invalid",
+                    f"[tool.yadk] {key} must be a list of strings",
+                )
+            )
+            raw = []
+        values[key] = tuple(_checked_names(raw, f"[tool.yadk] {key}", path, text, problems))
+    stdio = table.get("allow_stdio_mcp_servers", False)
+    if not isinstance(stdio, bool):
+        line, column = _locate_key(text, "allow_stdio_mcp_servers")
+        problems.append(
+            TrustProblem(
+                path,
+                line,
+                column,
+                "pyproject-invalid",
+                "[tool.yadk] allow_stdio_mcp_servers must be true or false",
+            )
+        )
+        stdio = False
+    policy = TrustPolicy(
+        values["trusted_modules"],
+        values["allow_args"],
+        source=path,
+        allow_stdio_mcp_servers=stdio,
+    )
+    return policy, problems
+
+
+def _checked_names(
+    names: Iterable[str], key: str, path: Path | None, text: str, problems: list[TrustProblem]
+) -> Iterable[str]:
+    for name in names:
+        blocked = blocked_module(name)
+        if blocked is not None:
+            line, column = _locate(text, name)
+            problems.append(
+                TrustProblem(
+                    path or Path("--trust"),
+                    line if path else 0,
+                    column if path else 0,
+                    "pyproject-invalid",
+                    f"{key} cannot trust {name!r}: the {blocked!r} module is always blocked",
+                    "The standard library and YAML loaders can run arbitrary code; trust your"
+                    " own package that wraps what you need instead.",
+                )
+            )
+            continue
+        yield name
+
+
+def _text_of(path: Path) -> str:
+    from yadk._files import FileProblem, read_text
+
+    try:
+        return read_text(path, kind="pyproject")
+    except FileProblem:
+        return ""
+
+
+def _locate(text: str, name: str) -> tuple[int, int]:
+    """Where the string ``name`` is written in a TOML text (quoted), else line 1."""
+    for quote in ('"', "'"):
+        offset = text.find(f"{quote}{name}{quote}")
+        if offset >= 0:
+            return _position(text, offset)
+    return (1, 1)
+
+
+def _locate_key(text: str, key: str) -> tuple[int, int]:
+    match = re.search(rf"^[ \t]*\[?[ \t]*{re.escape(key)}\b", text, re.MULTILINE)
+    if match is None:
+        return (1, 1)
+    return _position(text, match.start() + len(match.group()) - len(key))
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
