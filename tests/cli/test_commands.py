@@ -64,7 +64,7 @@ def test_new_scaffolds_an_agent_that_runs_offline_and_validates(cli: Cli) -> Non
     )
     assert cli("validate", "my_agent", "--strict", "--import") == (
         0,
-        "1 path checked: no problems found\n",
+        "no problems found in 1 agent\n",
         "",
     )
 
@@ -100,7 +100,7 @@ TEXT_REPORT = (
     "  hint: Did you mean `{destination}`?\n"
     "bot.yaml:4:1: error unknown-key: Unknown key `instructions` in an LlmAgent config.\n"
     "  hint: Did you mean `instruction`?\n"
-    "1 path checked: 1 error, 1 warning\n"
+    "1 error, 1 warning in 1 agent\n"
 )
 
 
@@ -117,7 +117,7 @@ def test_validate_github(cli: Cli, broken: str) -> None:
             " declare.%0ADid you mean `{destination}`?\n"
             "::error file=bot.yaml,line=4,col=1::unknown-key: Unknown key `instructions` in an"
             " LlmAgent config.%0ADid you mean `instruction`?\n"
-            "1 path checked: 1 error, 1 warning\n"
+            "1 error, 1 warning in 1 agent\n"
         ),
         "",
     )
@@ -125,7 +125,7 @@ def test_validate_github(cli: Cli, broken: str) -> None:
 
 def test_validate_json_keeps_stdout_parseable(cli: Cli, broken: str) -> None:
     code, out, err = cli("validate", broken, "--format", "json")
-    assert (code, err) == (1, "1 path checked: 1 error, 1 warning\n")
+    assert (code, err) == (1, "1 error, 1 warning in 1 agent\n")
     assert [(d["line"], d["severity"], d["rule"]) for d in json.loads(out)] == [
         (3, "warning", "placeholder-unknown-key"),
         (4, "error", "unknown-key"),

@@ -26,12 +26,18 @@ def diag(severity: str = "error", *, line: int = 3, hint: str = "", path: str = 
 @pytest.mark.parametrize(
     ("diagnostics", "paths", "expected"),
     [
-        ([], 1, "1 path checked: no problems found"),
-        ([diag()], 2, "2 paths checked: 1 error, 0 warnings"),
-        ([diag(), diag("warning"), diag("warning")], 1, "1 path checked: 1 error, 2 warnings"),
+        ([], {"agent": 3}, "no problems found in 3 agents"),
+        ([diag()], {"agent": 1, "skill": 0}, "1 error in 1 agent"),
+        ([diag("warning")], {"agent": 2, "skill": 1}, "1 warning in 2 agents, 1 skill"),
+        (
+            [diag(), diag(), diag("warning")],
+            {"agent": 3, "eval file": 2},
+            "2 errors, 1 warning in 3 agents, 2 eval files",
+        ),
+        ([diag()], {"agent": 0}, "1 error"),
     ],
 )
-def test_summary(diagnostics: list[Diagnostic], paths: int, expected: str) -> None:
+def test_summary(diagnostics: list[Diagnostic], paths: dict[str, int], expected: str) -> None:
     assert summary(diagnostics, paths) == expected
 
 

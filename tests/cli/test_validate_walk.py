@@ -70,7 +70,7 @@ def test_validate_dot_at_a_repository_root(tmp_path: Path) -> None:
         "evals/x.evalset.json:1:1: error missing-key: An eval set needs `eval_cases`.\n"
         "evals/x.evalset.json:1:17: error wrong-type: `eval_set_id` must be a string, not a"
         " number.\n"
-        "1 path checked: 4 errors, 0 warnings\n"
+        "4 errors in 3 agents, 2 skills, 1 eval file\n"
     )
 
 

@@ -159,7 +159,34 @@ def test_computed_keys_are_said_once_not_per_placeholder(write_tree: WriteTree) 
     root = write_tree(tree)
     assert warnings(root) == [
         "root_agent.yaml:2:27: warning placeholder-writers-unknown: `{other}` has no writer yadk"
-        " can see, and code writes state keys it cannot name (my_tools.py:3), so placeholders"
+        " can see, but code writes state keys it cannot name (my_tools.py:3); placeholders"
         " with no visible writer are not checked.\n"
         "  hint: Declare the keys under `state:` to have every placeholder checked."
+    ]
+
+
+def test_a_missing_sub_agent_file_does_not_make_its_keys_never_written(
+    write_tree: WriteTree,
+) -> None:
+    root = write_tree(
+        {
+            "my_agent/root_agent.yaml": (
+                "agent_class: SequentialAgent\nname: pipeline\nsub_agents:\n"
+                "  - config_path: critic.yaml\n  - config_path: reviser.yaml\n"
+            ),
+            "my_agent/reviser.yaml": (
+                "name: reviser\ninstruction: Use {critique} and {notes}.\noutput_key: draft\n"
+            ),
+        }
+    )
+    found = validate_paths([root / "my_agent"])
+    shown = [d.format().replace(str(root / "my_agent") + "/", "") for d in found]
+    assert shown == [
+        "root_agent.yaml:4:18: error file-not-found: Sub-agent config `critic.yaml` not found"
+        " (looked for critic.yaml).\n"
+        "  hint: Did you mean `reviser.yaml`?",
+        "reviser.yaml:2:18: warning placeholder-writers-unknown: `{critique}` has no writer"
+        " yadk can see, but the agent at root_agent.yaml:4:18 could not be read (the keys it"
+        " writes are unknown); placeholders with no visible writer are not checked.\n"
+        "  hint: Fix that error first; every placeholder is checked once the whole tree loads.",
     ]

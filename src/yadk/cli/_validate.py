@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,17 +25,21 @@ def execute(args: argparse.Namespace) -> int:
             f"{missing[0]!r} does not exist; expected config files, agent folders or skill folders",
             exit_code=EXIT_USAGE,
         )
-    from yadk.eval._validate import validate_with_eval_sets
+    from yadk.eval._validate import check_with_eval_sets
 
-    diagnostics = validate_with_eval_sets(_targets(args.paths), import_code=args.import_code)
+    checked, eval_files = check_with_eval_sets(
+        _targets(args.paths), import_code=args.import_code
+    )
+    diagnostics = checked.diagnostics
+    counts = {"agent": checked.agents, "skill": checked.skills, "eval file": eval_files}
     if args.format == "json":
         print(json.dumps([diagnostic_dict(d) for d in diagnostics], indent=2, ensure_ascii=False))
         sys.stdout.flush()
-        print(summary(diagnostics, len(args.paths)), file=sys.stderr)
+        print(summary(diagnostics, counts), file=sys.stderr)
     else:
         for diagnostic in diagnostics:
             print(github_line(diagnostic) if args.format == "github" else diagnostic.format())
-        print(summary(diagnostics, len(args.paths)))
+        print(summary(diagnostics, counts))
     return _status(diagnostics, strict=args.strict)
 
 
@@ -75,13 +79,15 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def summary(diagnostics: Sequence[Diagnostic], paths: int) -> str:
-    """The closing line: how many errors and warnings in how many checked paths."""
-    checked = _plural(paths, "path")
-    if not diagnostics:
-        return f"{checked} checked: no problems found"
+def summary(diagnostics: Sequence[Diagnostic], counts: Mapping[str, int]) -> str:
+    """The closing line: errors and warnings counted apart, and what was checked
+    (``counts``: how many of each kind of thing, e.g. ``{"agent": 3, "skill": 1}``), as in
+    ``2 errors, 1 warning in 3 agents``."""
+    found = [_plural(n, word) for word, n in counts.items() if n]
+    where = f" in {', '.join(found)}" if found else ""
     errors, warnings = _count(diagnostics, "error"), _count(diagnostics, "warning")
-    return f"{checked} checked: {_plural(errors, 'error')}, {_plural(warnings, 'warning')}"
+    problems = [_plural(n, word) for word, n in (("error", errors), ("warning", warnings)) if n]
+    return f"{', '.join(problems) or 'no problems found'}{where}"
 
 
 def diagnostic_dict(diagnostic: Diagnostic) -> dict[str, Any]:

@@ -98,7 +98,12 @@ def read_config_tree(file: Path, *, import_code: bool) -> tuple[Loader, AgentRec
         record = loader.load_file(file)
         if record is not None:
             code = [f for f in loader.resolver.module_files if not _installed(f)]
-            check_trees(loader, [record, *loader.separate_trees], code_files=code)
+            check_trees(
+                loader,
+                [record, *loader.separate_trees],
+                code_files=code,
+                missing_agents=loader.missing_agents,
+            )
     except Exception as exc:
         loader.report(
             file,
@@ -203,10 +208,25 @@ def _installed(file: str) -> bool:
     return any(real.startswith(p + os.sep) for p in prefixes)
 
 
-def validate_files(paths: Iterable[Path], *, import_code: bool) -> list[Diagnostic]:
-    """Diagnostics of the config trees rooted at ``paths`` (config files)."""
+def validate_files(paths: Iterable[Path], *, import_code: bool) -> tuple[list[Diagnostic], int]:
+    """Diagnostics of the config trees rooted at ``paths`` (config files), and how many agents
+    those trees define (each config file read, and each ``code:`` agent)."""
     found: list[Diagnostic] = []
+    agents = 0
     for file in paths:
-        loader, _ = read_config_tree(file, import_code=import_code)
+        loader, record = read_config_tree(file, import_code=import_code)
         found.extend(loader.diagnostics)
-    return found
+        agents += _count_agents(file, [] if record is None else [record, *loader.separate_trees])
+    return found, agents
+
+
+def _count_agents(root: Path, trees: list[AgentRecord]) -> int:
+    files: set[Path] = {root}
+    code = 0
+    for tree in trees:
+        for record in tree.walk():
+            if record.from_code:
+                code += 1
+            elif record.scope is not None:
+                files.add(record.scope.file)
+    return len(files) + code

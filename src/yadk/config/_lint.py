@@ -3,16 +3,19 @@
 A required placeholder (``{key}``, not ``{key?}``) must have a possible writer: an agent's
 ``output_key``, a key the ``state:`` block declares, a key a tool or callback module writes
 (found with ``ast``, see ``_writers``), or a key the caller sets (``--state``). Plain ADK configs
-have no ``state:`` block, so the writers are inferred; when a module writes computed keys the
-inference is incomplete, and that is said once instead of guessing per placeholder.
+have no ``state:`` block, so the writers are inferred; when a module writes computed keys, or an
+agent of the tree could not be read (a missing sub-agent file), the inference is incomplete, and
+that is said once instead of guessing per placeholder.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from yadk.config._context import AgentRecord, Reporter, TextSource, did_you_mean
+from yadk.config._diagnostics import display_path
 from yadk.config._writers import StateWrites, state_writes
 
 __all__ = ["check_trees"]
@@ -24,14 +27,18 @@ def check_trees(
     *,
     code_files: Iterable[str] = (),
     given_keys: Iterable[str] = (),
+    missing_agents: Sequence[tuple[Path, int, int]] = (),
 ) -> None:
     """Report duplicate agent names in each tree and suspicious placeholders in all of them.
 
     ``code_files`` are the Python modules the configs reference (tools, callbacks), searched
-    for the state keys they write; ``given_keys`` are keys the caller provides (``--state``)."""
+    for the state keys they write; ``given_keys`` are keys the caller provides (``--state``);
+    ``missing_agents`` are where a referenced agent could not be read (already reported)."""
     for tree in trees:
         _duplicate_names(reporter, tree)
-    _placeholders(reporter, trees, state_writes(code_files), set(given_keys))
+    _placeholders(
+        reporter, trees, state_writes(code_files), set(given_keys), list(missing_agents)
+    )
 
 
 def _where(record: AgentRecord) -> tuple[str, int, int]:
@@ -81,27 +88,67 @@ def _written_keys(trees: Sequence[AgentRecord]) -> tuple[set[str], bool]:
 
 
 def _placeholders(
-    reporter: Reporter, trees: Sequence[AgentRecord], writes: StateWrites, given: set[str]
+    reporter: Reporter,
+    trees: Sequence[AgentRecord],
+    writes: StateWrites,
+    given: set[str],
+    missing: list[tuple[Path, int, int]],
 ) -> None:
     from yadk.templating._placeholders import find_placeholders
 
     known, declared = _written_keys(trees)
+    missing += _unread_code_agents(trees)
     # With a `state:` block the declaration is the list; without one, what code writes counts.
     if not declared:
         known |= writes.keys
     known |= given
-    unknowable = not declared and bool(writes.computed)
+    why = _why_incomplete(writes, missing, declared)
     said = False
     for tree in trees:
         for record in tree.walk():
             for source in record.instructions:
                 for placeholder in find_placeholders(source.text):
-                    if unknowable and _unresolved(placeholder, known):
+                    if why is not None and _unresolved(placeholder, known):
                         if not said:
-                            _incomplete(reporter, source, placeholder, writes)
+                            _incomplete(reporter, source, placeholder, why)
                             said = True
                         continue
                     _check(reporter, source, placeholder, known, declared)
+
+
+def _unread_code_agents(trees: Sequence[AgentRecord]) -> list[tuple[Path, int, int]]:
+    """``code:`` agents not imported (``validate`` without ``--import``): their ``output_key``
+    is unknown."""
+    found = []
+    for tree in trees:
+        for record in tree.walk():
+            if record.from_code and record.agent is None and record.scope is not None:
+                line, column = record.scope.doc.where(record.at)
+                found.append((record.scope.file, line, column))
+    return found
+
+
+def _why_incomplete(
+    writes: StateWrites, missing: list[tuple[Path, int, int]], declared: bool
+) -> tuple[str, str] | None:
+    """Why writers cannot all be known, and the hint; None when they can."""
+    if declared:
+        return None
+    if missing:
+        path, line, column = missing[0]
+        where = f"{display_path(path)}:{line}:{column}"
+        more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
+        return (
+            f"the agent at {where}{more} could not be read (the keys it writes are unknown)",
+            "Fix that error first; every placeholder is checked once the whole tree loads.",
+        )
+    if writes.computed:
+        where = ", ".join(writes.computed[:3]) + (" ..." if len(writes.computed) > 3 else "")
+        return (
+            f"code writes state keys it cannot name ({where})",
+            "Declare the keys under `state:` to have every placeholder checked.",
+        )
+    return None
 
 
 def _unresolved(placeholder: Any, known: set[str]) -> bool:
@@ -114,17 +161,16 @@ def _unresolved(placeholder: Any, known: set[str]) -> bool:
 
 
 def _incomplete(
-    reporter: Reporter, source: TextSource, placeholder: Any, writes: StateWrites
+    reporter: Reporter, source: TextSource, placeholder: Any, why: tuple[str, str]
 ) -> None:
-    where = ", ".join(writes.computed[:3]) + (" ..." if len(writes.computed) > 3 else "")
     _warn(
         reporter,
         source,
         placeholder,
         "placeholder-writers-unknown",
-        f"`{placeholder.text}` has no writer yadk can see, and code writes state keys it cannot"
-        f" name ({where}), so placeholders with no visible writer are not checked.",
-        "Declare the keys under `state:` to have every placeholder checked.",
+        f"`{placeholder.text}` has no writer yadk can see, but {why[0]}; placeholders with no"
+        " visible writer are not checked.",
+        why[1],
     )
 
 

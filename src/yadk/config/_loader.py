@@ -68,6 +68,7 @@ class Loader(CustomClassReader):
         )
         self.root = root
         self.separate_trees: list[AgentRecord] = []
+        self.missing_agents: list[tuple[Path, int, int]] = []
         self.agent_files: dict[str, Path] = {}
         self._stack: list[Path] = []
 

@@ -19,6 +19,9 @@ class SubAgentReader(ToolReader):
 
     root: Path
     separate_trees: list[AgentRecord]
+    # Where a referenced agent could not be read: the tree is incomplete, so the dataflow check
+    # must not claim that keys it would have written are never written.
+    missing_agents: list[tuple[Path, int, int]]
     _stack: list[Path]
 
     def load_file(self, file: Path) -> AgentRecord | None:
@@ -28,6 +31,16 @@ class SubAgentReader(ToolReader):
         self, scope: FileScope, at: KeyPath, value: Any, *, separate_tree: bool = False
     ) -> AgentRecord | None:
         """A sub-agent (or AgentTool agent): ``{config_path: x}``, ``{code: x}`` or a path."""
+        record = self._reference(scope, at, value)
+        if record is None:
+            spot = (*at, "config_path") if isinstance(value, dict) else at
+            line, column = scope.doc.where(spot)
+            self.missing_agents.append((scope.file, line, column))
+        elif separate_tree:
+            self.separate_trees.append(record)
+        return record
+
+    def _reference(self, scope: FileScope, at: KeyPath, value: Any) -> AgentRecord | None:
         if isinstance(value, str):
             record = self._config_path(scope, at, value)
         elif isinstance(value, dict):
@@ -68,8 +81,6 @@ class SubAgentReader(ToolReader):
                 "e.g. `- config_path: helper.yaml`.",
             )
             return None
-        if record is not None and separate_tree:
-            self.separate_trees.append(record)
         return record
 
     def _config_path(self, scope: FileScope, at: KeyPath, relative: str) -> AgentRecord | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -10,11 +11,20 @@ from yadk.config._api import ROOT_CONFIG_NAMES, validate_files
 from yadk.config._diagnostics import Diagnostic, sort_diagnostics
 from yadk.config._python_agent import python_agent_file
 
-__all__ = ["validate_paths"]
+__all__ = ["Checked", "check_paths", "validate_paths"]
 
 _CONFIG_SUFFIXES = (".yaml", ".yml")
 _SKILL_FILES = ("SKILL.md", "skill.md")
 _PYTHON_AGENT_FILES = ("agent.py", "__init__.py")
+
+
+@dataclasses.dataclass
+class Checked:
+    """What a validation found: every problem, and how much was checked (the summary line)."""
+
+    diagnostics: list[Diagnostic]
+    agents: int = 0
+    skills: int = 0
 
 
 def validate_paths(
@@ -27,6 +37,13 @@ def validate_paths(
     Without ``import_code`` no user code runs: dotted names are checked against the module
     sources. With it, the configs are fully loaded (code imported, agents built).
     """
+    return check_paths(paths, import_code=import_code).diagnostics
+
+
+def check_paths(
+    paths: Iterable[str | os.PathLike[str]], *, import_code: bool = False
+) -> Checked:
+    """``validate_paths`` with the number of agents and skills checked."""
     configs: list[Path] = []
     skills: list[Path] = []
     python: list[Path] = []
@@ -65,14 +82,19 @@ def validate_paths(
                         "Pass a config file, an agent folder or a skill folder.",
                     )
                 )
-    found.extend(validate_files(dict.fromkeys(configs), import_code=import_code))
-    if python:
+    in_configs, agents = validate_files(dict.fromkeys(configs), import_code=import_code)
+    found.extend(in_configs)
+    unique_python = list(dict.fromkeys(python))
+    if unique_python:
         from yadk.config._python_check import validate_python_agents
 
-        found.extend(validate_python_agents(dict.fromkeys(python), import_code=import_code))
-    if skills:
-        found.extend(_skill_diagnostics(list(dict.fromkeys(skills))))
-    return sort_diagnostics(found)
+        found.extend(validate_python_agents(unique_python, import_code=import_code))
+    unique_skills = list(dict.fromkeys(skills))
+    if unique_skills:
+        found.extend(_skill_diagnostics(unique_skills))
+    return Checked(
+        sort_diagnostics(found), agents=agents + len(unique_python), skills=len(unique_skills)
+    )
 
 
 def _collect_folder(

@@ -13,20 +13,28 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from yadk.config import Diagnostic, validate_paths
+from yadk.config import Diagnostic
 from yadk.config._diagnostics import sort_diagnostics
+from yadk.config._validate import Checked, check_paths
 from yadk.eval._discovery import CONFIG_FILE_NAME, find_eval_files
 
 if TYPE_CHECKING:
     from yadk.eval._api import EvalTarget
 
-__all__ = ["validate_with_eval_sets"]
+__all__ = ["check_with_eval_sets", "validate_with_eval_sets"]
 
 
 def validate_with_eval_sets(
     paths: Iterable[str | os.PathLike[str]], *, import_code: bool = False
 ) -> list[Diagnostic]:
     """Every problem of the configs, skills and eval files under ``paths``."""
+    return check_with_eval_sets(paths, import_code=import_code)[0].diagnostics
+
+
+def check_with_eval_sets(
+    paths: Iterable[str | os.PathLike[str]], *, import_code: bool = False
+) -> tuple[Checked, int]:
+    """``validate_with_eval_sets`` with what was checked, and the number of eval files."""
     others: list[Path] = []
     eval_files: list[Path] = []
     folders_with_evals: set[str] = set()
@@ -41,14 +49,17 @@ def validate_with_eval_sets(
             if inside:
                 folders_with_evals.add(str(path))
             eval_files.extend(inside)
+    checked = check_paths(others, import_code=import_code) if others else Checked([])
     diagnostics = [
         d
-        for d in (validate_paths(others, import_code=import_code) if others else [])
+        for d in checked.diagnostics
         if not (d.rule == "nothing-to-validate" and d.path in folders_with_evals)
     ]
-    if eval_files:
-        diagnostics.extend(_eval_file_diagnostics(eval_files, import_code=import_code))
-    return sort_diagnostics(diagnostics)
+    unique_evals = list(dict.fromkeys(eval_files))
+    if unique_evals:
+        diagnostics.extend(_eval_file_diagnostics(unique_evals, import_code=import_code))
+    checked.diagnostics = sort_diagnostics(diagnostics)
+    return checked, len(unique_evals)
 
 
 def _eval_file_diagnostics(eval_files: list[Path], *, import_code: bool) -> list[Diagnostic]:
