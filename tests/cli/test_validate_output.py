@@ -75,4 +75,5 @@ def test_json_shape_keeps_every_field() -> None:
         "severity": "error",
         "message": "unknown key 'instructions'",
         "hint": "h",
+        "note": "",
     }

@@ -546,9 +546,10 @@ def test_import_failure_in_user_module_is_a_diagnostic(write_tree: WriteTree) ->
     folder = root / "my_agent"
     assert problems(root, import_code=True) == [
         (
-            f"{folder}/root_agent.yaml:3:16: error import-failed: Importing `my_agent.tools` failed: "
+            f"{folder}/tools.py:3:9: error import-failed: Importing `my_agent.tools` failed: "
             "JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2 "
-            f"(char 1) ({folder}/tools.py:3).\n  hint: Fix the error in that module; "
+            f"(char 1).\n  note: referenced from {folder}/root_agent.yaml:3:16\n"
+            "  hint: Fix the error in that module; "
             "`python -c 'import my_agent.tools'` shows the full traceback."
         )
     ]
@@ -566,18 +567,20 @@ def test_syntax_error_in_user_module(write_tree: WriteTree) -> None:
     folder = root / "my_agent"
     assert problems(root, import_code=False) == [
         (
-            f"{folder}/root_agent.yaml:3:16: error import-failed: Module `my_agent.tools` has a "
-            f"syntax error: invalid syntax ({folder}/tools.py:1).\n"
+            f"{folder}/tools.py:1:7: error import-failed: Module `my_agent.tools` has a "
+            "syntax error: invalid syntax.\n"
+            f"  note: referenced from {folder}/root_agent.yaml:3:16\n"
             "  hint: Fix the syntax error in that file."
         )
     ]
     loaded = problems(root, import_code=True)
-    assert len(loaded) == 1
-    assert loaded[0].startswith(
-        f"{folder}/root_agent.yaml:3:16: error import-failed: Importing `my_agent.tools` failed: "
-        "SyntaxError: invalid syntax"
-    )
-    assert f"({folder}/tools.py:1)." in loaded[0]
+    assert loaded == [
+        f"{folder}/tools.py:1:7: error import-failed: Importing `my_agent.tools` failed: "
+        "SyntaxError: invalid syntax.\n"
+        f"  note: referenced from {folder}/root_agent.yaml:3:16\n"
+        "  hint: Fix the error in that module; `python -c 'import my_agent.tools'` shows the"
+        " full traceback."
+    ]
 
 
 def test_all_problems_of_all_files_at_once(write_tree: WriteTree) -> None:

@@ -27,9 +27,7 @@ def execute(args: argparse.Namespace) -> int:
         )
     from yadk.eval._validate import check_with_eval_sets
 
-    checked, eval_files = check_with_eval_sets(
-        _targets(args.paths), import_code=args.import_code
-    )
+    checked, eval_files = check_with_eval_sets(_targets(args.paths), import_code=args.import_code)
     diagnostics = checked.diagnostics
     counts = {"agent": checked.agents, "skill": checked.skills, "eval file": eval_files}
     if args.format == "json":
@@ -100,6 +98,7 @@ def diagnostic_dict(diagnostic: Diagnostic) -> dict[str, Any]:
         "severity": str(diagnostic.severity),
         "message": diagnostic.message,
         "hint": diagnostic.hint,
+        "note": diagnostic.note,
     }
 
 
@@ -128,6 +127,8 @@ def github_line(diagnostic: Diagnostic) -> str:
     if diagnostic.column:
         props.append(f"col={diagnostic.column}")
     message = f"{diagnostic.rule}: {diagnostic.message}"
+    if diagnostic.note:
+        message += f"\n{diagnostic.note}"
     if diagnostic.hint:
         message += f"\n{diagnostic.hint}"
     return f"::{level} {','.join(props)}::{_escape(message)}"

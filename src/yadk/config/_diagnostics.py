@@ -1,8 +1,8 @@
 """Diagnostics: one problem of a config (or skill) file, with its place, a stable rule id and a hint.
 
 Every config error reaches the user as a ``Diagnostic``. ``format()`` gives the one-line compiler
-style ``path:line:col: severity rule: message`` (plus an indented ``hint:`` line), which is also
-what ``ConfigError`` prints, so a traceback is never the message.
+style ``path:line:col: severity rule: message`` (plus indented ``note:`` and ``hint:`` lines),
+which is also what ``ConfigError`` prints, so a traceback is never the message.
 """
 
 from __future__ import annotations
@@ -21,7 +21,8 @@ Severity = Literal["error", "warning"]
 @dataclasses.dataclass(frozen=True)
 class Diagnostic:
     """One problem. ``line`` and ``column`` are 1-based; 0 means the problem is with the path
-    itself (a missing file or folder), not a place inside it. ``path`` is absolute."""
+    itself (a missing file or folder), not a place inside it. ``path`` is absolute. ``note``
+    adds context, e.g. the config lines that reference a Python module that fails to import."""
 
     path: str
     line: int
@@ -30,6 +31,7 @@ class Diagnostic:
     severity: Severity
     message: str
     hint: str = ""
+    note: str = ""
 
     @property
     def is_error(self) -> bool:
@@ -42,8 +44,11 @@ class Diagnostic:
         return f"{shown}:{self.line}:{self.column}" if self.line else shown
 
     def format(self) -> str:
-        """``path:line:col: severity rule: message`` plus ``  hint: ...`` on its own line."""
+        """``path:line:col: severity rule: message`` plus ``  note: ...`` and ``  hint: ...``
+        on their own lines."""
         text = f"{self.location()}: {self.severity} {self.rule}: {self.message}"
+        if self.note:
+            text += f"\n  note: {self.note}"
         return f"{text}\n  hint: {self.hint}" if self.hint else text
 
     def to_dict(self) -> dict[str, Any]:

@@ -36,9 +36,7 @@ def check_trees(
     ``missing_agents`` are where a referenced agent could not be read (already reported)."""
     for tree in trees:
         _duplicate_names(reporter, tree)
-    _placeholders(
-        reporter, trees, state_writes(code_files), set(given_keys), list(missing_agents)
-    )
+    _placeholders(reporter, trees, state_writes(code_files), set(given_keys), list(missing_agents))
 
 
 def _where(record: AgentRecord) -> tuple[str, int, int]:

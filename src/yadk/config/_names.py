@@ -38,13 +38,25 @@ _MAX_REEXPORTS = 8
 
 
 class NameProblem(Exception):
-    """A dotted name that cannot be used; ``rule``, ``message`` and ``hint`` for a Diagnostic."""
+    """A dotted name that cannot be used; ``rule``, ``message`` and ``hint`` for a Diagnostic.
 
-    def __init__(self, rule: str, message: str, hint: str = "") -> None:
+    ``source`` is the place in a Python file the problem is at (a module that fails to import:
+    the line to fix), as (path, line, column); None when the problem is the name itself.
+    """
+
+    def __init__(
+        self,
+        rule: str,
+        message: str,
+        hint: str = "",
+        *,
+        source: tuple[str, int, int] | None = None,
+    ) -> None:
         super().__init__(message)
         self.rule = rule
         self.message = message
         self.hint = hint
+        self.source = source
 
 
 @dataclasses.dataclass
@@ -331,9 +343,9 @@ class NameResolver:
             except SyntaxError as exc:
                 raise NameProblem(
                     "import-failed",
-                    f"Module `{module_name}` has a syntax error: {exc.msg} "
-                    f"({origin}:{exc.lineno}).",
+                    f"Module `{module_name}` has a syntax error: {exc.msg}.",
                     "Fix the syntax error in that file.",
+                    source=(origin, exc.lineno or 1, exc.offset or 1),
                 ) from None
             except (OSError, UnicodeDecodeError):
                 tree = None
@@ -356,24 +368,29 @@ def _safe_find_spec(name: str) -> importlib.machinery.ModuleSpec | None:
 
 
 def _import_failed(module_name: str, exc: BaseException) -> NameProblem:
-    where = ""
+    """The problem of a module that raised on import, located at the line that raised (the
+    user's own line, not one inside a library it called)."""
+    source: tuple[str, int, int] | None = None
     if isinstance(exc, SyntaxError) and exc.filename:
-        where = f" ({exc.filename}:{exc.lineno})"
+        source = (exc.filename, exc.lineno or 1, exc.offset or 1)
+        detail = f"{type(exc).__name__}: {exc.msg}"
     else:
         frames = [
             f
             for f in traceback.extract_tb(exc.__traceback__)
             if "importlib" not in f.filename and not f.filename.startswith("<")
         ]
-        # The line in the user's own code, not inside the library that raised.
         own = [f for f in frames if not _in_python_install(f.filename)] or frames
         if own:
-            where = f" ({own[-1].filename}:{own[-1].lineno})"
+            column = (own[-1].colno or 0) + 1  # FrameSummary columns are 0-based
+            source = (own[-1].filename, own[-1].lineno or 1, column)
+        detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     return NameProblem(
         "import-failed",
-        f"Importing `{module_name}` failed: {type(exc).__name__}: {exc}{where}.",
+        f"Importing `{module_name}` failed: {detail}.",
         f"Fix the error in that module; `python -c 'import {module_name}'` shows the full "
         "traceback.",
+        source=source,
     )
 
 

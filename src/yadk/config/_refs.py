@@ -7,12 +7,14 @@ mistake with the same rule.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from yadk.config._context import FileScope, Reporter
+from yadk.config._diagnostics import display_path
 from yadk.config._names import NameProblem, NameResolver, Resolution, describe
 from yadk.config._pyproject import effective_trust_policy
 from yadk.config._trust import TrustPolicy
@@ -173,6 +175,10 @@ class LoaderBase(Reporter):
         # turns, as one conversation.
         self.scripted_models: dict[Path, Any] = {}
         self.checked_scripts: dict[Path, bool] = {}  # scripted model files: checked, and ok?
+        # Problems located in Python files, reported once: (path, line, col, message) -> index.
+        self._code_problems: dict[
+            tuple[str, int, int, str], tuple[int, list[tuple[str, int, int]]]
+        ] = {}
 
     def trust_policy(self, scope: FileScope) -> TrustPolicy:
         """The trust policy for a config: the project root's, narrowed by nested pyproject.toml
@@ -212,7 +218,11 @@ class LoaderBase(Reporter):
         try:
             found = self.resolver.resolve(name, package=scope.package)
         except NameProblem as problem:
-            self.error(scope, at, problem.rule, unresolved_prefix + problem.message, problem.hint)
+            if problem.source is not None and not scope.doc.is_invalid(at):
+                self.code_problem(scope, at, problem)
+            else:
+                message = unresolved_prefix + problem.message
+                self.error(scope, at, problem.rule, message, problem.hint)
             return None
         if found.file is not None:
             check_adk_imports(self, Path(found.file))
@@ -241,6 +251,24 @@ class LoaderBase(Reporter):
             )
             return None
         return found
+
+    def code_problem(self, scope: FileScope, at: KeyPath, problem: NameProblem) -> None:
+        """Report a problem in a Python file (a module that fails to import) once, at its own
+        line, the config lines that reference it gathered in the note: editors and CI
+        annotations then point at the line to fix."""
+        assert problem.source is not None
+        path, line, column = problem.source
+        key = (path, line, column, problem.message)
+        if key not in self._code_problems:
+            self._code_problems[key] = (len(self.diagnostics), [])
+            self.report(path, line, column, problem.rule, problem.message, problem.hint)
+        else:
+            self.errors += 1  # this reference failed too, for callers that count failed steps
+        index, references = self._code_problems[key]
+        references.append((str(scope.file), *scope.doc.where(at)))
+        shown = [f"{display_path(f)}:{ln}:{col}" for f, ln, col in sorted(set(references))]
+        note = "referenced from " + ", ".join(shown)
+        self.diagnostics[index] = dataclasses.replace(self.diagnostics[index], note=note)
 
     def code_name(
         self, scope: FileScope, at: KeyPath, value: Any, what: str

@@ -40,9 +40,7 @@ def validate_paths(
     return check_paths(paths, import_code=import_code).diagnostics
 
 
-def check_paths(
-    paths: Iterable[str | os.PathLike[str]], *, import_code: bool = False
-) -> Checked:
+def check_paths(paths: Iterable[str | os.PathLike[str]], *, import_code: bool = False) -> Checked:
     """``validate_paths`` with the number of agents and skills checked."""
     configs: list[Path] = []
     skills: list[Path] = []

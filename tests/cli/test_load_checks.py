@@ -1,0 +1,180 @@
+"""What the loader finds, as the command line shows it (issue 13, items 7, 10, 11 and 12):
+load-time warnings in run and dev, located template errors at run time, import errors at the
+Python line, agents without a model, missing API keys, callbacks returning the wrong type, and
+the validate summary. Every case runs the real ``yadk`` in a subprocess."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+# API keys of the real backends are removed, so the key checks see what CI sees.
+_KEY_VARS = ("GOOGLE_API_KEY", "GEMINI_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY")
+
+
+def yadk(
+    folder: Path, *argv: str, env: dict[str, str] | None = None, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    environment = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in _KEY_VARS and k != "YADK_DEBUG" and not k.endswith("_BASE_URL")
+    }
+    environment.update(env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "yadk.cli", *argv],
+        cwd=folder,
+        capture_output=True,
+        text=True,
+        env=environment,
+        input=stdin,
+        timeout=60,
+        check=False,
+    )
+
+
+def write(folder: Path, files: dict[str, str]) -> Path:
+    for name, text in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return folder
+
+
+PIPELINE = """\
+agent_class: SequentialAgent
+name: pipeline
+sub_agents:
+  - config_path: critic.yaml
+  - config_path: reviser.yaml
+"""
+CRITIC = """\
+name: critic
+model: scripted:turns.yaml
+instruction: Critique the draft.
+output_key: critique
+"""
+REVISER = """\
+name: reviser
+model: scripted:turns.yaml
+instruction: |
+  Revise the draft.
+  Use the critique
+  when you revise it: {critiqe}.
+"""
+TURNS = "turns:\n  - text: Too long.\n  - text: Shorter.\n"
+
+
+# --- item 12: the summary, and a missing sub-agent ------------------------------------------
+
+
+def test_a_missing_sub_agent_is_one_error_and_the_dataflow_check_says_it_is_limited(
+    tmp_path: Path,
+) -> None:
+    write(
+        tmp_path,
+        {
+            "app/root_agent.yaml": PIPELINE,
+            "app/reviser.yaml": REVISER.replace("{critiqe}", "{critique}"),
+            "app/turns.yaml": TURNS,
+        },
+    )
+    result = yadk(tmp_path, "validate", "app")
+    assert (result.returncode, result.stderr) == (1, "")
+    assert result.stdout == (
+        "app/root_agent.yaml:4:18: error file-not-found: Sub-agent config `critic.yaml` not found"
+        f" (looked for {tmp_path / 'app' / 'critic.yaml'}).\n"
+        "  hint: Did you mean `reviser.yaml`?\n"
+        "app/reviser.yaml:6:23: warning placeholder-writers-unknown: `{critique}` has no writer"
+        " yadk can see, but the agent at app/root_agent.yaml:4:18 could not be read (the keys"
+        " it writes are unknown); placeholders with no visible writer are not checked.\n"
+        "  hint: Fix that error first; every placeholder is checked once the whole tree loads.\n"
+        "1 error, 1 warning in 2 agents\n"
+    )
+
+
+def test_the_summary_counts_agents_found_not_paths_given(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        {
+            "agents/app/root_agent.yaml": PIPELINE,
+            "agents/app/critic.yaml": CRITIC,
+            "agents/app/reviser.yaml": REVISER,
+            "agents/app/turns.yaml": TURNS,
+            "agents/solo/root_agent.yaml": "name: solo\nmodel: scripted:t.yaml\ninstruction: Hi.\n",
+            "agents/solo/t.yaml": TURNS,
+        },
+    )
+    result = yadk(tmp_path, "validate", ".")
+    assert result.returncode == 0
+    assert result.stdout == (
+        "agents/app/reviser.yaml:6:23: warning placeholder-unknown-key: `{critiqe}` reads state"
+        " key `critiqe`, which nothing writes: no agent's output_key, no tool or callback.\n"
+        "  hint: Did you mean `{critique}`?\n"
+        "1 warning in 4 agents\n"
+    )
+
+
+# --- item 10: an import error is reported once, at the Python line ---------------------------
+
+BROKEN_TOOLS = """\
+def lookup(q: str) -> dict:
+    return {"q": q}
+
+
+def other(q: str) -> dict:
+    return {"q": q
+"""
+TOOL_ROOT = """\
+name: helper
+model: scripted:turns.yaml
+instruction: Help.
+tools:
+  - name: tools.lookup
+  - name: tools.other
+before_model_callbacks:
+  - name: tools.guard
+"""
+
+
+@pytest.mark.parametrize("imports", [False, True])
+def test_an_import_error_is_reported_once_at_the_python_line(tmp_path: Path, imports: bool) -> None:
+    write(tmp_path, {"root_agent.yaml": TOOL_ROOT, "tools.py": BROKEN_TOOLS, "turns.yaml": TURNS})
+    result = yadk(tmp_path, "validate", *(["--import"] if imports else []), ".")
+    assert result.returncode == 1
+    message = (
+        "Importing `tools` failed: SyntaxError: '{' was never closed."
+        if imports
+        else "Module `tools` has a syntax error: '{' was never closed."
+    )
+    hint = (
+        "Fix the error in that module; `python -c 'import tools'` shows the full traceback."
+        if imports
+        else "Fix the syntax error in that file."
+    )
+    assert result.stdout == (
+        f"tools.py:6:12: error import-failed: {message}\n"
+        "  note: referenced from root_agent.yaml:5:11, root_agent.yaml:6:11,"
+        " root_agent.yaml:8:11\n"
+        f"  hint: {hint}\n"
+        "1 error in 1 agent\n"
+    )
+
+
+def test_an_exception_at_import_lands_on_its_line_in_github_annotations(tmp_path: Path) -> None:
+    tools = "import json\n\nSETTINGS = json.loads('{')\n\n\ndef lookup(q: str) -> dict:\n    return {}\n"
+    root = "name: helper\nmodel: scripted:turns.yaml\ninstruction: Help.\ntools:\n  - name: tools.lookup\n"
+    write(tmp_path, {"root_agent.yaml": root, "tools.py": tools, "turns.yaml": TURNS})
+    result = yadk(tmp_path, "validate", "--import", "--format", "github", ".")
+    assert result.returncode == 1
+    assert result.stdout == (
+        "::error file=tools.py,line=3,col=12::import-failed: Importing `tools` failed:"
+        " JSONDecodeError: Expecting property name enclosed in double quotes: line 1 column 2"
+        " (char 1).%0Areferenced from root_agent.yaml:5:11%0AFix the error in that module;"
+        " `python -c 'import tools'` shows the full traceback.\n"
+        "1 error in 1 agent\n"
+    )
