@@ -55,7 +55,8 @@ def test_validate_dot_at_a_repository_root(tmp_path: Path) -> None:
         cwd=tmp_path,
         capture_output=True,
         text=True,
-        env=dict(os.environ),
+        # The configs name a Gemini model: with a key set, no api-key-missing warning.
+        env={**os.environ, "GOOGLE_API_KEY": "not-used"},
         timeout=60,
         check=False,
     )

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from yadk.config._context import AgentRecord
 from yadk.config._diagnostics import Diagnostic, sort_diagnostics
 from yadk.config._lint import check_trees
+from yadk.config._model_checks import check_models
 from yadk.config._loader import Loader
 from yadk.errors import ConfigError
 
@@ -91,19 +92,22 @@ def resolve_config_path(path: str | os.PathLike[str]) -> Path:
     return target
 
 
-def read_config_tree(file: Path, *, import_code: bool) -> tuple[Loader, AgentRecord | None]:
-    """Read the agent tree rooted at ``file``; every problem is in ``loader.diagnostics``."""
+def read_config_tree(
+    file: Path, *, import_code: bool, run_checks: bool = False
+) -> tuple[Loader, AgentRecord | None]:
+    """Read the agent tree rooted at ``file``; every problem is in ``loader.diagnostics``.
+
+    ``run_checks`` adds what only matters for running the tree, once it has no errors: agents
+    without a model, built-in models without their API key (see ``_model_checks``)."""
     loader = Loader(file.parent, import_code=import_code)
     try:
         record = loader.load_file(file)
         if record is not None:
             code = [f for f in loader.resolver.module_files if not _installed(f)]
-            check_trees(
-                loader,
-                [record, *loader.separate_trees],
-                code_files=code,
-                missing_agents=loader.missing_agents,
-            )
+            trees = [record, *loader.separate_trees]
+            check_trees(loader, trees, code_files=code, missing_agents=loader.missing_agents)
+            if run_checks and not loader.errors:
+                check_models(loader, trees)
     except Exception as exc:
         loader.report(
             file,
@@ -126,12 +130,13 @@ def load_agent(path: str | os.PathLike[str]) -> BaseAgent:
 
 
 def load_agent_with_sources(
-    path: str | os.PathLike[str], *, reload_modules: bool = False
+    path: str | os.PathLike[str], *, reload_modules: bool = False, run_checks: bool = False
 ) -> LoadedAgent:
     """``load_agent`` plus the files the agent depends on (see ``LoadedAgent``).
 
     ``reload_modules`` first forgets the modules previously imported from the agent folder, so
-    edited Python files take effect (the dev loop's reload).
+    edited Python files take effect (the dev loop's reload). ``run_checks`` adds the warnings
+    that matter for running (``missing-model``, ``api-key-missing``).
     """
     file = resolve_config_path(path)
     root = file.parent
@@ -139,7 +144,7 @@ def load_agent_with_sources(
         _forget_modules(root)
     if file.suffix == ".py":
         return _python_agent(file)
-    loader, record = read_config_tree(file, import_code=True)
+    loader, record = read_config_tree(file, import_code=True, run_checks=run_checks)
     diagnostics = sort_diagnostics(loader.diagnostics)
     errors = [d for d in diagnostics if d.is_error]
     if errors or record is None or record.agent is None:
@@ -208,13 +213,15 @@ def _installed(file: str) -> bool:
     return any(real.startswith(p + os.sep) for p in prefixes)
 
 
-def validate_files(paths: Iterable[Path], *, import_code: bool) -> tuple[list[Diagnostic], int]:
+def validate_files(
+    paths: Iterable[Path], *, import_code: bool, run_checks: bool = False
+) -> tuple[list[Diagnostic], int]:
     """Diagnostics of the config trees rooted at ``paths`` (config files), and how many agents
     those trees define (each config file read, and each ``code:`` agent)."""
     found: list[Diagnostic] = []
     agents = 0
     for file in paths:
-        loader, record = read_config_tree(file, import_code=import_code)
+        loader, record = read_config_tree(file, import_code=import_code, run_checks=run_checks)
         found.extend(loader.diagnostics)
         agents += _count_agents(file, [] if record is None else [record, *loader.separate_trees])
     return found, agents

@@ -69,6 +69,10 @@ class AgentRecord:
     instructions: list[TextSource] = dataclasses.field(default_factory=list)
     output_key: str | None = None
     state_keys: list[str] | None = None
+    # `model:` as written ("" for `model_code:`, None when the agent sets neither); whether the
+    # agent is a built-in LlmAgent (a custom class may supply its own model in Python).
+    model: str | None = None
+    builtin_llm: bool = False
     # Fields an unknown key of this agent looks like a misspelling of: the unknown-key error
     # already says "did you mean", so a missing-field error for the same field would repeat it.
     misspelled: set[str] = dataclasses.field(default_factory=set)

@@ -232,8 +232,11 @@ class Loader(CustomClassReader):
             )
         elif "model" in data:
             kwargs["model"] = self.model_name(scope, ("model",), data["model"])
+            record.model = data["model"] if isinstance(data["model"], str) else ""
         elif "model_code" in data:
             kwargs["model"] = self.model_code(scope, ("model_code",), data["model_code"])
+            record.model = ""
+        record.builtin_llm = required
         if "instruction" in data:
             source = self.instruction(scope, ("instruction",), data["instruction"])
             if source is not None:

@@ -40,8 +40,12 @@ def validate_paths(
     return check_paths(paths, import_code=import_code).diagnostics
 
 
-def check_paths(paths: Iterable[str | os.PathLike[str]], *, import_code: bool = False) -> Checked:
-    """``validate_paths`` with the number of agents and skills checked."""
+def check_paths(
+    paths: Iterable[str | os.PathLike[str]], *, import_code: bool = False, run_checks: bool = False
+) -> Checked:
+    """``validate_paths`` with the number of agents and skills checked; ``run_checks`` adds
+    the warnings about running (``missing-model``, ``api-key-missing``), as ``yadk validate``
+    reports them."""
     configs: list[Path] = []
     skills: list[Path] = []
     python: list[Path] = []
@@ -80,7 +84,9 @@ def check_paths(paths: Iterable[str | os.PathLike[str]], *, import_code: bool = 
                         "Pass a config file, an agent folder or a skill folder.",
                     )
                 )
-    in_configs, agents = validate_files(dict.fromkeys(configs), import_code=import_code)
+    in_configs, agents = validate_files(
+        dict.fromkeys(configs), import_code=import_code, run_checks=run_checks
+    )
     found.extend(in_configs)
     unique_python = list(dict.fromkeys(python))
     if unique_python:

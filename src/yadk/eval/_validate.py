@@ -32,7 +32,7 @@ def validate_with_eval_sets(
 
 
 def check_with_eval_sets(
-    paths: Iterable[str | os.PathLike[str]], *, import_code: bool = False
+    paths: Iterable[str | os.PathLike[str]], *, import_code: bool = False, run_checks: bool = False
 ) -> tuple[Checked, int]:
     """``validate_with_eval_sets`` with what was checked, and the number of eval files."""
     others: list[Path] = []
@@ -49,7 +49,11 @@ def check_with_eval_sets(
             if inside:
                 folders_with_evals.add(str(path))
             eval_files.extend(inside)
-    checked = check_paths(others, import_code=import_code) if others else Checked([])
+    checked = (
+        check_paths(others, import_code=import_code, run_checks=run_checks)
+        if others
+        else Checked([])
+    )
     diagnostics = [
         d
         for d in checked.diagnostics

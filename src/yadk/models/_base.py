@@ -110,5 +110,11 @@ class BaseLlm(abc.ABC):
     ) -> AsyncIterator[LlmResponse]:
         """Yield the answer: one response, or partial chunks then a final one when streaming."""
 
+    def missing_credentials(self) -> str | None:
+        """Why this model cannot be called as configured (e.g. ``"Gemini model 'x': no API
+        key. Set GOOGLE_API_KEY ..."``), checked before a conversation starts; None when it
+        can (the default: a model that needs no credentials, such as ScriptedModel)."""
+        return None
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}(model={self.model!r})"

@@ -105,6 +105,13 @@ class HttpBackend(BaseLlm):
             raise ModelError(f"{service}: no API key. {self._key_hint()}")
         return key
 
+    def missing_credentials(self) -> str | None:
+        try:
+            self._key(self._service)
+        except ModelError as exc:
+            return exc.message
+        return None
+
     def _key_hint(self) -> str:
         raise NotImplementedError
 
