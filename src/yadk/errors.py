@@ -120,7 +120,11 @@ class TemplateError(YadkError):
 
 
 class TemplateKeyError(TemplateError, KeyError):
-    """A required state key or artifact is missing (ADK raises ``KeyError`` here)."""
+    """A required state key or artifact is missing (ADK raises ``KeyError`` here).
+
+    ``key`` is the missing state key, when a state placeholder is what failed."""
+
+    key: str | None = None
 
 
 class TemplateValueError(TemplateError, ValueError):

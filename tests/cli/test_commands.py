@@ -144,7 +144,8 @@ def test_inspect_missing_state_names_the_key_and_the_option(cli: Cli, configs: P
         1,
         "",
         (
-            "yadk inspect: error: Context variable not found: `days` in agent 'planner'. Give it a"
+            f"yadk inspect: error: {configs / 'trip_planner' / 'prompts' / 'planner.md'}:1:6:"
+            " Context variable not found: `days` in agent 'planner'. Give it a"
             ' value with --state \'{"days": "..."}\' (or write `{days?}` in the instruction to make'
             " it optional).\n"
         ),

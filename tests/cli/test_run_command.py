@@ -68,8 +68,11 @@ def test_folder_without_root_agent(cli: Cli, tmp_path: Path) -> None:
         (
             "",
             (
-                "yadk run: error: No model found for agent 'bot': set `model` on it or on an ancestor"
-                " LlmAgent (or pass --model to the CLI).\n"
+                "bot.yaml:1:7: error missing-model: Agent `bot` has no model: it sets no `model:`,"
+                " and no LlmAgent above it does.\n"
+                "  hint: Add `model: NAME` (e.g. `model: gemini-2.5-flash`) to it or to an agent"
+                " above it, or pass `--model NAME` to yadk run / dev.\n"
+                "yadk run: error: bot.yaml cannot run: 1 agent without a model\n"
             ),
         ),
         (
@@ -137,8 +140,19 @@ def test_state_option_reaches_the_instruction(cli: Cli, tmp_path: Path) -> None:
         tmp_path / "bot.yaml",
         "name: bot\nmodel: scripted:turns.yaml\ninstruction: Help {customer}.\n",
     )
+    unknown = (
+        "`{customer}` reads state key `customer`, which nothing writes: no agent's output_key,"
+        " no tool or callback."
+    )
+    hint = (
+        "Declare it under `state:` if something else sets it (a tool, a callback, the caller),"
+        " or fix the name."
+    )
+    # The load-time warning, then the run-time error at the same place with the same hint.
     assert cli("run", "bot.yaml", "hi", "--db", ":memory:")[2] == (
-        "[bot] error TEMPLATE_ERROR: Context variable not found: `customer` in agent 'bot'.\n"
+        f"bot.yaml:3:19: warning placeholder-unknown-key: {unknown}\n  hint: {hint}\n"
+        "[bot] error TEMPLATE_ERROR: bot.yaml:3:19: Context variable not found: `customer` in"
+        f" agent 'bot'.\n  hint: {hint}\n"
     )
     assert cli("run", "bot.yaml", "hi", "--db", ":memory:", "--state", '{"customer": "Ada"}') == (
         0,

@@ -48,6 +48,9 @@ class LlmAgent(BaseAgent):
     after_tool_callback: Any = None
 
     _resolved_model: BaseLlm | None = PrivateAttr(default=None)
+    # State key -> where the instruction's placeholder for it is written (see
+    # agents._placeholder_sources); empty for agents built in Python.
+    _placeholder_sources: dict[str, Any] = PrivateAttr(default_factory=dict)
     _function_tools: dict[int, FunctionTool] = PrivateAttr(default_factory=dict)
     # The transfer tool for the current targets; its schema is built once, not per model call.
     _transfer_tool: Any = PrivateAttr(default=None)

@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING
 
 from yadk._contexts import InvocationContext, ReadonlyContext, ToolContext
 from yadk.agents._contents_cache import session_contents
+from yadk.agents._placeholder_sources import located_template_error
 from yadk.agents._transfer import transfer_instructions, transfer_targets, transfer_tool
+from yadk.errors import TemplateKeyError
 from yadk.models import LlmRequest
 from yadk.templating import inject_session_state
 from yadk.tools import BaseToolset
@@ -93,7 +95,10 @@ async def build_request(agent: LlmAgent, ctx: InvocationContext) -> LlmRequest:
         request.append_instructions(_static_text(agent.static_instruction))
     dynamic: str | None = None
     if agent.instruction:
-        dynamic = await _render(agent.instruction, readonly, agent.canonical_instruction)
+        try:
+            dynamic = await _render(agent.instruction, readonly, agent.canonical_instruction)
+        except TemplateKeyError as exc:
+            raise located_template_error(agent, exc) from None
         if not agent.static_instruction:
             request.append_instructions([dynamic])
 

@@ -39,6 +39,7 @@ from yadk.cli._failures import reporting_failures
 from yadk.cli._input import LineReader
 from yadk.cli._interactive import Conversation, terminal_loop
 from yadk.cli._prompt import TerminalPrompt
+from yadk.cli._startup import check_credentials, print_warnings
 from yadk.errors import AgentLoadError
 from yadk.memory import BaseMemoryService
 from yadk.reload import AgentReloader, ChangeSource, WatchFailed, WatchfilesChanges
@@ -68,9 +69,13 @@ def _execute(args: argparse.Namespace) -> int:
     state = parse_state(args.state)
     model = resolve_model_option(args.model) if args.model else None
     try:
-        reloader = AgentReloader(path, model=model, model_hint=OFFLINE_HINT)
+        reloader = AgentReloader(
+            path, model=model, model_hint=OFFLINE_HINT, run_checks=True, given_keys=state
+        )
     except AgentLoadError as exc:
         raise CommandError(exc.message, details=exc.details) from None
+    print_warnings(reloader.loaded.diagnostics)  # later reloads print theirs with the notice
+    check_credentials(reloader.agent, path)
     stores = open_stores(args.db)  # the same default store as yadk run
     changes = WatchfilesChanges()
     try:

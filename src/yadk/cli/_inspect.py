@@ -304,8 +304,12 @@ def _missing_hint(message: str) -> str:
     match = _STATE_KEY.search(message)
     if match:
         key = match.group(1)
+        # A located error carries the run-time hint; here the fix is an option, unless the
+        # hint is a likely typo.
+        message, _, hint = message.partition("\n  hint: ")
+        typo = f" {hint}" if hint.startswith("Did you mean") else ""
         return (
-            f'{message} Give it a value with --state \'{{"{key}": "..."}}\''
+            f'{message}{typo} Give it a value with --state \'{{"{key}": "..."}}\''
             f" (or write `{{{key}?}}` in the instruction to make it optional)."
         )
     match = _ARTIFACT.search(message)

@@ -18,13 +18,10 @@ from yadk.cli._common import (
     EXIT_USAGE,
     CommandError,
     agent_path,
-    check_models,
-    load_agent,
     not_utf8,
     parse_artifacts,
     parse_state,
     resolve_model_option,
-    set_model,
     show_tracebacks,
 )
 from yadk.cli._conversation import (
@@ -39,6 +36,7 @@ from yadk.cli._dotenv import load_dotenv_files, loaded_notes
 from yadk.cli._failures import reporting_failures
 from yadk.cli._interactive import Conversation, terminal_loop
 from yadk.cli._prompt import TerminalPrompt
+from yadk.cli._startup import load_for_conversation
 from yadk.memory import BaseMemoryService
 from yadk.sessions import BaseSessionService
 from yadk.types import Part
@@ -71,10 +69,8 @@ def _execute(args: argparse.Namespace) -> int:
     if args.replay is not None:
         replay_state, queries = read_replay(Path(args.replay))
         state = {**replay_state, **state}
-    agent = load_agent(path)
-    if args.model:
-        set_model(agent, resolve_model_option(args.model))
-    check_models(agent)
+    model = resolve_model_option(args.model) if args.model else None
+    agent = load_for_conversation(path, model=model, given_keys=state).agent
     stores = open_stores(args.db)
     session_id = args.session_id
     if args.save_evalcase and session_id is None:

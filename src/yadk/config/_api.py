@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from yadk.config._context import AgentRecord
 from yadk.config._diagnostics import Diagnostic, sort_diagnostics
 from yadk.config._lint import check_trees
-from yadk.config._model_checks import check_models
 from yadk.config._loader import Loader
+from yadk.config._model_checks import check_models
 from yadk.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -93,19 +93,30 @@ def resolve_config_path(path: str | os.PathLike[str]) -> Path:
 
 
 def read_config_tree(
-    file: Path, *, import_code: bool, run_checks: bool = False
+    file: Path,
+    *,
+    import_code: bool,
+    run_checks: bool = False,
+    given_keys: Iterable[str] = (),
 ) -> tuple[Loader, AgentRecord | None]:
     """Read the agent tree rooted at ``file``; every problem is in ``loader.diagnostics``.
 
     ``run_checks`` adds what only matters for running the tree, once it has no errors: agents
-    without a model, built-in models without their API key (see ``_model_checks``)."""
+    without a model, built-in models without their API key (see ``_model_checks``).
+    ``given_keys`` are state keys the caller sets (``--state``), for the placeholder check."""
     loader = Loader(file.parent, import_code=import_code)
     try:
         record = loader.load_file(file)
         if record is not None:
             code = [f for f in loader.resolver.module_files if not _installed(f)]
             trees = [record, *loader.separate_trees]
-            check_trees(loader, trees, code_files=code, missing_agents=loader.missing_agents)
+            check_trees(
+                loader,
+                trees,
+                code_files=code,
+                given_keys=given_keys,
+                missing_agents=loader.missing_agents,
+            )
             if run_checks and not loader.errors:
                 check_models(loader, trees)
     except Exception as exc:
@@ -130,13 +141,18 @@ def load_agent(path: str | os.PathLike[str]) -> BaseAgent:
 
 
 def load_agent_with_sources(
-    path: str | os.PathLike[str], *, reload_modules: bool = False, run_checks: bool = False
+    path: str | os.PathLike[str],
+    *,
+    reload_modules: bool = False,
+    run_checks: bool = False,
+    given_keys: Iterable[str] = (),
 ) -> LoadedAgent:
     """``load_agent`` plus the files the agent depends on (see ``LoadedAgent``).
 
     ``reload_modules`` first forgets the modules previously imported from the agent folder, so
     edited Python files take effect (the dev loop's reload). ``run_checks`` adds the warnings
-    that matter for running (``missing-model``, ``api-key-missing``).
+    that matter for running (``missing-model``, ``api-key-missing``); ``given_keys`` are state
+    keys the caller sets, which placeholders may read.
     """
     file = resolve_config_path(path)
     root = file.parent
@@ -144,7 +160,9 @@ def load_agent_with_sources(
         _forget_modules(root)
     if file.suffix == ".py":
         return _python_agent(file)
-    loader, record = read_config_tree(file, import_code=True, run_checks=run_checks)
+    loader, record = read_config_tree(
+        file, import_code=True, run_checks=run_checks, given_keys=given_keys
+    )
     diagnostics = sort_diagnostics(loader.diagnostics)
     errors = [d for d in diagnostics if d.is_error]
     if errors or record is None or record.agent is None:
@@ -162,6 +180,9 @@ def load_agent_with_sources(
             ]
             diagnostics = errors + diagnostics
         raise ConfigError(diagnostics, "\n".join(d.format() for d in errors))
+    from yadk.config._sources import attach_sources
+
+    attach_sources([record, *loader.separate_trees], diagnostics)
     modules = _modules_under(root)
     files = set(loader.files)
     files.update(Path(sys.modules[name].__file__ or "") for name in modules)

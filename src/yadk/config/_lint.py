@@ -18,7 +18,7 @@ from yadk.config._context import AgentRecord, Reporter, TextSource, did_you_mean
 from yadk.config._diagnostics import display_path
 from yadk.config._writers import StateWrites, state_writes
 
-__all__ = ["check_trees"]
+__all__ = ["check_trees", "placeholder_location"]
 
 
 def check_trees(
@@ -215,17 +215,14 @@ def _check(
 def _warn(
     reporter: Reporter, source: TextSource, placeholder: Any, rule: str, message: str, hint: str
 ) -> None:
+    path, line, column = placeholder_location(source, placeholder)
+    reporter.report(path, line, column, rule, message, hint, severity="warning")
+
+
+def placeholder_location(source: TextSource, placeholder: Any) -> tuple[Path, int, int]:
+    """The file, line and column where ``placeholder`` of ``source`` is written."""
     if source.file is not None:
-        reporter.report(
-            source.file,
-            placeholder.line,
-            placeholder.column,
-            rule,
-            message,
-            hint,
-            severity="warning",
-        )
-        return
+        return source.file, placeholder.line, placeholder.column
     assert source.scope is not None
     line, column = source.scope.doc.where_in_string(source.at, placeholder.span[0])
-    reporter.report(source.scope.file, line, column, rule, message, hint, severity="warning")
+    return source.scope.file, line, column

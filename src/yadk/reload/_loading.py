@@ -3,6 +3,7 @@ failure, config or model or user code, becomes one ``AgentLoadError`` that says 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -13,7 +14,14 @@ if TYPE_CHECKING:
     from yadk.config import LoadedAgent
     from yadk.models import BaseLlm
 
-__all__ = ["check_models", "llm_agents", "load", "load_failure", "set_model"]
+__all__ = [
+    "check_models",
+    "llm_agents",
+    "load",
+    "load_failure",
+    "missing_credentials",
+    "set_model",
+]
 
 
 def llm_agents(root: BaseAgent) -> list[LlmAgent]:
@@ -68,18 +76,55 @@ def load(
     model: BaseLlm | None = None,
     model_hint: str = "",
     reload_modules: bool = False,
+    run_checks: bool = False,
+    given_keys: Iterable[str] = (),
 ) -> LoadedAgent:
     """The agent at ``path`` with its sources; ``model`` replaces every agent's model. Raises
-    ``AgentLoadError`` for anything that stops it from running."""
+    ``AgentLoadError`` for anything that stops it from running.
+
+    ``run_checks`` (a terminal session about to talk to the agent) makes an agent without a
+    model a located error (``missing-model``) unless ``model`` replaces them all; the loaded
+    ``diagnostics`` then hold the other warnings, to show before the conversation starts.
+    ``given_keys`` are state keys the caller sets (``--state``), which placeholders may read.
+    """
+    import dataclasses
+
     from yadk.config import load_agent_with_sources
 
     try:
-        loaded = load_agent_with_sources(path, reload_modules=reload_modules)
+        loaded = load_agent_with_sources(
+            path, reload_modules=reload_modules, run_checks=run_checks, given_keys=given_keys
+        )
         if model is not None:
             set_model(loaded.agent, model)
+        # The environment checks are the engine's to make (check_credentials); a replaced
+        # model leaves no agent without one.
+        dropped = {"api-key-missing"} | ({"missing-model"} if model is not None else set())
+        loaded.diagnostics = [d for d in loaded.diagnostics if d.rule not in dropped]
+        missing = [d for d in loaded.diagnostics if d.rule == "missing-model"]
+        if missing:
+            errors = [dataclasses.replace(d, severity="error") for d in missing]
+            count = len(missing)
+            raise AgentLoadError(
+                f"{path} cannot run: {count} agent{'s' if count != 1 else ''} without a model",
+                diagnostics=errors,
+                details=[d.format() for d in errors],
+            )
         check_models(loaded.agent, hint=model_hint)
     except YadkError as exc:
         raise load_failure(path, exc) from None
-    except Exception as exc:  # user code run while loading (a factory, a class) may raise
-        raise AgentLoadError(f"{path} was not loaded: {type(exc).__name__}: {exc}") from None
     return loaded
+
+
+def missing_credentials(root: BaseAgent) -> list[str]:
+    """What stops each model of the tree from being called (an API key that is not set), one
+    line per model, naming the agents that use it; empty when every model can be called."""
+    problems: dict[str, list[str]] = {}
+    for agent in llm_agents(root):
+        problem = agent.canonical_model.missing_credentials()
+        if problem is not None:
+            problems.setdefault(problem, []).append(agent.name)
+    return [
+        f"agent{'s' if len(names) > 1 else ''} {', '.join(map(repr, names))}: {problem}"
+        for problem, names in problems.items()
+    ]

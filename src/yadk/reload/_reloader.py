@@ -43,13 +43,16 @@ class Reload:
     error: str = ""
     details: list[str] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    # The warnings of the agent a successful reload loaded (with the reloader's run_checks).
+    warnings: list[Diagnostic] = field(default_factory=list)
 
     @property
     def lines(self) -> list[str]:
-        """What a terminal shows: one line, or the failure with why and what happens now."""
+        """What a terminal shows: one line (and the new agent's warnings), or the failure with
+        why and what happens now."""
         summary = files_text(self.files)
         if self.ok:
-            return [f"reloaded: {summary}"]
+            return [f"reloaded: {summary}", *(d.format() for d in self.warnings)]
         return [f"reload failed: {summary}", *(self.details or [self.error]), KEPT]
 
     def to_dict(self) -> dict[str, Any]:
@@ -69,12 +72,24 @@ class AgentReloader:
     ``model`` replaces every agent's model, on every load. Without it, a scripted model whose
     turns did not change is carried over to the new agent, so the script continues where it was
     instead of starting again. ``model_hint`` follows a model name that does not resolve.
+    ``run_checks`` and ``given_keys`` are ``load``'s (a terminal session: warnings kept,
+    missing models refused; the keys ``--state`` sets).
     """
 
-    def __init__(self, path: Path, *, model: BaseLlm | None = None, model_hint: str = "") -> None:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        model: BaseLlm | None = None,
+        model_hint: str = "",
+        run_checks: bool = False,
+        given_keys: Iterable[str] = (),
+    ) -> None:
         self.path = path
+        self.given_keys = tuple(given_keys)
         self.model = model
         self.model_hint = model_hint
+        self.run_checks = run_checks
         self.loads = 0
         self._problem_files: set[Path] = set()
         # Agents replaced by a reload whose toolsets (MCP servers, ...) are still to be closed.
@@ -113,7 +128,8 @@ class AgentReloader:
         self.retired.append(self.loaded.agent)
         self.loaded = loaded
         self._problem_files = set()
-        return Reload(True, names, (time.perf_counter() - started) * 1000)
+        ms = (time.perf_counter() - started) * 1000
+        return Reload(True, names, ms, warnings=list(loaded.diagnostics))
 
     async def close_retired(self) -> None:
         """Close what agents replaced by reloads hold open (MCP servers and other toolsets).
@@ -138,6 +154,8 @@ class AgentReloader:
             model=self.model,
             model_hint=self.model_hint,
             reload_modules=reload_modules,
+            run_checks=self.run_checks,
+            given_keys=self.given_keys,
         )
 
     def _carry_scripted_models(self, old: BaseAgent, new: BaseAgent) -> None:

@@ -102,9 +102,11 @@ class CompiledTemplate:
 
 
 def _missing_state(name: str, readonly_context: ReadonlyContext) -> TemplateKeyError:
-    return TemplateKeyError(
+    error = TemplateKeyError(
         f"Context variable not found: `{name}` in agent '{readonly_context.agent_name}'."
     )
+    error.key = name
+    return error
 
 
 # Renders a template that has no artifact placeholder from (session state, context).
