@@ -393,3 +393,31 @@ def test_a_config_that_does_not_load_at_start_is_an_error(cli: Cli, bot: Path) -
         " but found '<stream end>' (while parsing a flow node).\n"
         "yadk dev: error: bot was not loaded: 1 problem (run 'yadk validate bot' to check it)\n",
     )
+
+
+async def test_a_reload_shows_the_warnings_of_the_new_agent(
+    bot: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A terminal session loads with run_checks (as `yadk dev` does): the reloaded agent's
+    # warnings follow the reload notice, located as validate prints them (issue 13, item 7).
+    model = ScriptedModel([{"text": "One."}, {"text": "Two."}])
+    changes = ScriptedChanges()
+    typo = edit(
+        changes,
+        bot / "root_agent.yaml",
+        "name: bot\noutput_key: answer\ninstruction: Use {answr?} and {anwser}.\n",
+    )
+    reloader = AgentReloader(bot, model=model, model_hint=OFFLINE_HINT, run_checks=True)
+    # The second turn fails on the missing key, located at the same line.
+    assert await dev_loop(reloader, changes, stdin=Typist(["hi", typo, "again"])) == 1
+    _, err = capsys.readouterr()
+    assert err == (
+        "yadk dev: watching 1 file of agent bot\n"
+        "reloaded: 1 file changed (root_agent.yaml)\n"
+        "bot/root_agent.yaml:3:31: warning placeholder-unknown-key: `{anwser}` reads state key"
+        " `anwser`, which nothing writes: no agent's output_key, no tool or callback.\n"
+        "  hint: Did you mean `{answer}`?\n"
+        "[bot] error TEMPLATE_ERROR: bot/root_agent.yaml:3:31: Context variable not found:"
+        " `anwser` in agent 'bot'.\n"
+        "  hint: Did you mean `{answer}`?\n"
+    )

@@ -1,8 +1,14 @@
-"""Running user callbacks: one or a list, sync or async, the first non-None result wins."""
+"""Running user callbacks: one or a list, sync or async, the first non-None result wins.
+
+A result of the wrong type (a ``before_model_callback`` returning a string, an
+``after_tool_callback`` returning a list) is a ``CallbackError`` naming the callback, where it is
+defined, what it returned and what was expected, instead of a validation traceback later.
+"""
 
 from __future__ import annotations
 
 import inspect
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -44,5 +50,64 @@ async def run_callbacks(kind: str, callbacks: Any, **kwargs: Any) -> Any:
                 callback=callback,
             ) from exc
         if result is not None:
+            _check_result(kind, callback, result)
             return result
     return None
+
+
+# kind -> (what a non-None result must be, how messages say it)
+_RESULTS = {
+    "before_model_callback": ("response", "an LlmResponse (or a dict of its fields)"),
+    "after_model_callback": ("response", "an LlmResponse (or a dict of its fields)"),
+    "before_tool_callback": ("dict", "a dict (the tool's response)"),
+    "after_tool_callback": ("dict", "a dict (the tool's response)"),
+}
+
+
+def _check_result(kind: str, callback: Any, result: Any) -> None:
+    expected = _RESULTS.get(kind)
+    if expected is None or _accepted(expected[0], result):
+        return
+    shown = repr(result)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    raise CallbackError(
+        f"{kind} {callable_name(callback)!r}{_defined_at(callback)} returned"
+        f" {type(result).__name__} {shown}; expected {expected[1]}, or None to go on.",
+        callback=callback,
+    )
+
+
+def _accepted(kind: str, result: Any) -> bool:
+    if kind == "dict":
+        return isinstance(result, dict)
+    from pydantic import ValidationError
+
+    from yadk.models import LlmResponse
+    from yadk.types import Content
+
+    if isinstance(result, (LlmResponse, Content)):
+        return True
+    if not isinstance(result, dict):
+        return False
+    try:
+        LlmResponse.model_validate(result)
+    except ValidationError:
+        return False
+    return True
+
+
+def _defined_at(fn: Any) -> str:
+    """`` (callbacks.py:12)``: where ``fn`` is defined, relative to the working directory when
+    inside it; empty when unknown."""
+    code = getattr(inspect.unwrap(fn), "__code__", None)
+    if code is None:
+        return ""
+    path = code.co_filename
+    try:
+        relative = os.path.relpath(path)
+        if not relative.startswith(".."):
+            path = relative
+    except ValueError:  # another drive (Windows)
+        pass
+    return f" ({path}:{code.co_firstlineno})"

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from yadk.cli._common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, CommandError
 from yadk.cli._discover import discover
+from yadk.cli._dotenv import load_dotenv_files
 
 if TYPE_CHECKING:
     from yadk.config import Diagnostic
@@ -27,8 +28,12 @@ def execute(args: argparse.Namespace) -> int:
         )
     from yadk.eval._validate import check_with_eval_sets
 
+    targets = _targets(args.paths)
+    # What `yadk run` would see: `${env:VAR}` values and API keys from the agents' .env files.
+    for target in targets:
+        load_dotenv_files(target)
     checked, eval_files = check_with_eval_sets(
-        _targets(args.paths), import_code=args.import_code, run_checks=True
+        targets, import_code=args.import_code, run_checks=True
     )
     diagnostics = checked.diagnostics
     counts = {"agent": checked.agents, "skill": checked.skills, "eval file": eval_files}
