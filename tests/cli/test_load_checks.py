@@ -307,7 +307,7 @@ def test_a_missing_api_key_stops_run_and_dev_and_validate_only_warns(tmp_path: P
         "yadk {command}: error: cannot start: agent 'helper': Gemini model 'gemini-2.5-flash': no"
         " API key. Set GOOGLE_API_KEY (or GEMINI_API_KEY) to a Gemini API key from"
         " https://aistudio.google.com/apikey.\n"
-        f"  hint: export the variable, or put it in .env (loaded at start, never overriding"
+        "  hint: export the variable, or put it in .env (loaded at start, never overriding"
         " the environment); to run offline, pass --model scripted:FILE\n"
     )
     for command in ("run", "dev"):

@@ -190,3 +190,30 @@ def test_a_missing_sub_agent_file_does_not_make_its_keys_never_written(
         " writes are unknown); placeholders with no visible writer are not checked.\n"
         "  hint: Fix that error first; every placeholder is checked once the whole tree loads.",
     ]
+
+
+def test_a_code_agent_not_imported_makes_the_check_limited_not_wrong(
+    write_tree: WriteTree,
+) -> None:
+    root = write_tree(
+        {
+            "my_agent/root_agent.yaml": (
+                "agent_class: SequentialAgent\nname: pipeline\nsub_agents:\n"
+                "  - code: .helpers.reviewer\n  - config_path: writer.yaml\n"
+            ),
+            "my_agent/writer.yaml": "name: writer\ninstruction: Apply {review}.\n",
+            "my_agent/helpers.py": (
+                "from yadk.agents import LlmAgent\n\n"
+                "reviewer = LlmAgent(name='reviewer', instruction='Review.', output_key='review')\n"
+            ),
+        }
+    )
+    # Without imports the code agent's output_key is unknown: said once, not "never written".
+    assert warnings(root) == [
+        "writer.yaml:2:20: warning placeholder-writers-unknown: `{review}` has no writer yadk"
+        " can see, but the `code:` agent at root_agent.yaml:4:11 is not imported (the keys it"
+        " writes are unknown); placeholders with no visible writer are not checked.\n"
+        "  hint: Run `yadk validate --import` to import the code and check every placeholder."
+    ]
+    # Imported, the agent's output_key is known and the placeholder has its writer.
+    assert validate_paths([root / "my_agent"], import_code=True) == []

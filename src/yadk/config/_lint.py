@@ -95,12 +95,12 @@ def _placeholders(
     from yadk.templating._placeholders import find_placeholders
 
     known, declared = _written_keys(trees)
-    missing += _unread_code_agents(trees)
+    unread = _unread_code_agents(trees)
     # With a `state:` block the declaration is the list; without one, what code writes counts.
     if not declared:
         known |= writes.keys
     known |= given
-    why = _why_incomplete(writes, missing, declared)
+    why = _why_incomplete(writes, missing, unread, declared)
     said = False
     for tree in trees:
         for record in tree.walk():
@@ -112,6 +112,12 @@ def _placeholders(
                             said = True
                         continue
                     _check(reporter, source, placeholder, known, declared)
+
+
+def _places(found: list[tuple[Path, int, int]]) -> str:
+    path, line, column = found[0]
+    more = f" and {len(found) - 1} more" if len(found) > 1 else ""
+    return f"{display_path(path)}:{line}:{column}{more}"
 
 
 def _unread_code_agents(trees: Sequence[AgentRecord]) -> list[tuple[Path, int, int]]:
@@ -127,18 +133,24 @@ def _unread_code_agents(trees: Sequence[AgentRecord]) -> list[tuple[Path, int, i
 
 
 def _why_incomplete(
-    writes: StateWrites, missing: list[tuple[Path, int, int]], declared: bool
+    writes: StateWrites,
+    missing: list[tuple[Path, int, int]],
+    unread: list[tuple[Path, int, int]],
+    declared: bool,
 ) -> tuple[str, str] | None:
     """Why writers cannot all be known, and the hint; None when they can."""
     if declared:
         return None
     if missing:
-        path, line, column = missing[0]
-        where = f"{display_path(path)}:{line}:{column}"
-        more = f" and {len(missing) - 1} more" if len(missing) > 1 else ""
         return (
-            f"the agent at {where}{more} could not be read (the keys it writes are unknown)",
+            f"the agent at {_places(missing)} could not be read (the keys it writes are unknown)",
             "Fix that error first; every placeholder is checked once the whole tree loads.",
+        )
+    if unread:
+        return (
+            f"the `code:` agent at {_places(unread)} is not imported (the keys it writes are"
+            " unknown)",
+            "Run `yadk validate --import` to import the code and check every placeholder.",
         )
     if writes.computed:
         where = ", ".join(writes.computed[:3]) + (" ..." if len(writes.computed) > 3 else "")
