@@ -81,7 +81,7 @@ STATIC = (
 
 
 def test_validate_dot_finds_python_agents_and_checks_them_statically(project: Path) -> None:
-    assert yadk(project, "validate", ".") == (1, STATIC + "1 path checked: 2 errors, 0 warnings\n")
+    assert yadk(project, "validate", ".") == (1, STATIC + "2 errors in 4 agents\n")
 
 
 def test_import_checks_trusted_agents_and_says_which_it_did_not_import(project: Path) -> None:
@@ -97,7 +97,7 @@ def test_import_checks_trusted_agents_and_says_which_it_did_not_import(project: 
         " `drafts`, which nothing writes: no agent's output_key, no tool or callback.\n"
         "  hint: Did you mean `{draft}`?\n"
         + STATIC[STATIC.index("agents/syntax") :]
-        + "1 path checked: 3 errors, 1 warning\n"
+        + "3 errors, 1 warning in 4 agents\n"
     )
 
 
@@ -111,7 +111,7 @@ def test_an_untrusted_folder_is_not_imported(project: Path) -> None:
         " the static checks ran.\n"
         '  hint: Add `trusted_modules = ["pipe"]` under [tool.yadk] in the project\'s'
         " pyproject.toml, or run `yadk --trust pipe validate --import ...`.\n"
-        "1 path checked: 0 errors, 1 warning\n",
+        "1 warning in 1 agent\n",
     )
     code, out = yadk(project, "--trust", "pipe", "validate", "--import", "agents/pipe")
     assert (code, out.splitlines()[0]) == (
@@ -127,7 +127,7 @@ def test_a_named_folder_without_root_agent_says_so(project: Path) -> None:
         "agents/lib/agent.py:1:1: error missing-root-agent: agent.py defines no `root_agent`.\n"
         "  hint: Define the agent as `root_agent = LlmAgent(...)` (from yadk import LlmAgent),"
         " or add a root_agent.yaml to the folder.\n"
-        "1 path checked: 1 error, 0 warnings\n",
+        "1 error in 1 agent\n",
     )
 
 
@@ -146,5 +146,5 @@ def test_a_google_adk_root_agent_is_named_as_such(tmp_path: Path) -> None:
         " objects, not google-adk's.\n"
         "  hint: Build it with `yadk.LlmAgent` (google-adk's arguments) in that module, or name"
         " it in YAML (e.g. a sub-agent `config_path:`, a built-in tool `name:`).\n"
-        "1 path checked: 1 error, 0 warnings\n",
+        "1 error in 1 agent\n",
     )
