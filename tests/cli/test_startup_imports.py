@@ -90,7 +90,7 @@ def _heavy(modules: set[str], names: tuple[str, ...]) -> list[str]:
 
 def test_validate_imports_no_engine_and_no_pydantic(small: Path) -> None:
     stdout, modules = imported(small, "validate", "small")
-    assert stdout == "1 path checked: no problems found\n"
+    assert stdout == "no problems found in 1 agent\n"
     assert {"yadk.config", "yadk.skills._validation", "yadk.examples._shape"} <= modules
     assert _heavy(modules, NOT_FOR_VALIDATE) == []
 
