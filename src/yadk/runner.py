@@ -39,6 +39,13 @@ _ERROR_CODES: list[tuple[type[BaseException], str]] = [
 ]
 
 
+def _import_turn_path() -> None:
+    """Import the modules a turn runs (they load lazily, as ``yadk inspect`` and ``validate``
+    need few of them) now, while the runner is built, so a server's first turn does not import
+    them on its event loop (hundreds of milliseconds on a busy machine)."""
+    import yadk.agents._flow  # noqa: F401
+
+
 class Runner:
     """Runs an agent tree against sessions of one app.
 
@@ -74,6 +81,7 @@ class Runner:
         self.memory_service = memory_service
         # The last-used sessions, so the next turn reads only what is new (see _checkout).
         self._sessions: OrderedDict[tuple[str, str], Session] = OrderedDict()
+        _import_turn_path()
 
     async def run_async(
         self,

@@ -120,6 +120,30 @@ async def test_tool_callbacks() -> None:
     ]
 
 
+async def test_a_tool_callback_result_that_is_not_a_dict_is_wrapped_as_google_adk_does() -> None:
+    # google-adk 2.13 passes a tool callback's result on as the response, and a response that
+    # is not a dict reaches the model as {"result": value}; yadk does the same (no error).
+    m = model(
+        {"function_calls": [{"name": "tool", "args": {"x": 1}}]},
+        {"function_calls": [{"name": "tool", "args": {"x": 2}}]},
+        {"text": "done"},
+    )
+
+    def before(tool: Any, args: dict, tool_context: Any) -> Any:
+        return "cached" if args["x"] == 2 else None
+
+    def after(tool: Any, args: dict, tool_context: Any, tool_response: Any) -> Any:
+        return [tool_response["doubled"]] if isinstance(tool_response, dict) else None
+
+    agent = LlmAgent(
+        name="a", model=m, tools=[tool], before_tool_callback=before, after_tool_callback=after
+    )
+    events = await run(agent)
+    responses = [r.response for e in events for r in e.get_function_responses()]
+    assert responses == [{"result": [2]}, {"result": "cached"}]
+    assert events[-1].text == "done"
+
+
 @pytest.mark.parametrize(
     "kind",
     [

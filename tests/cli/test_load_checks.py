@@ -339,12 +339,6 @@ def after(tool, args, tool_context, tool_response):
             "before_model_callback 'callbacks.guard' (callbacks.py:1) returned str 'blocked';"
             " expected an LlmResponse (or a dict of its fields), or None to go on.",
         ),
-        (
-            "after_tool_callbacks",
-            "after",
-            "after_tool_callback 'callbacks.after' (callbacks.py:5) returned list ['x'];"
-            " expected a dict (the tool's response), or None to go on.",
-        ),
     ],
 )
 def test_a_callback_returning_the_wrong_type_is_named(

@@ -1,8 +1,9 @@
 """Running user callbacks: one or a list, sync or async, the first non-None result wins.
 
-A result of the wrong type (a ``before_model_callback`` returning a string, an
-``after_tool_callback`` returning a list) is a ``CallbackError`` naming the callback, where it is
-defined, what it returned and what was expected, instead of a validation traceback later.
+A model callback's result of the wrong type (a ``before_model_callback`` returning a string) is a
+``CallbackError`` naming the callback, where it is defined, what it returned and what was expected,
+instead of a validation traceback later. Tool callbacks may return any value: as in google-adk, a
+result that is not a dict reaches the model as ``{"result": value}``.
 """
 
 from __future__ import annotations
@@ -59,8 +60,6 @@ async def run_callbacks(kind: str, callbacks: Any, **kwargs: Any) -> Any:
 _RESULTS = {
     "before_model_callback": ("response", "an LlmResponse (or a dict of its fields)"),
     "after_model_callback": ("response", "an LlmResponse (or a dict of its fields)"),
-    "before_tool_callback": ("dict", "a dict (the tool's response)"),
-    "after_tool_callback": ("dict", "a dict (the tool's response)"),
 }
 
 
@@ -79,8 +78,6 @@ def _check_result(kind: str, callback: Any, result: Any) -> None:
 
 
 def _accepted(kind: str, result: Any) -> bool:
-    if kind == "dict":
-        return isinstance(result, dict)
     from pydantic import ValidationError
 
     from yadk.models import LlmResponse
