@@ -234,6 +234,30 @@ async def test_refresh_reads_what_others_appended(service: BaseSessionService) -
     assert await service.refresh_session(mine) is False
 
 
+@pytest.mark.parametrize("more_events", [0, 1, 3])
+async def test_refresh_and_append_see_a_session_deleted_and_created_again(
+    service: BaseSessionService, more_events: int
+) -> None:
+    # The copy kept from before (version 1) must not be taken for the new session with the
+    # same id, whether that one is behind it, level with it, or ahead of it.
+    kept = await service.create_session(app_name="app", user_id="u", session_id="same")
+    await service.append_event(kept, _event({"old": 1}, id="old-event"))
+    stale = await service.get_session(app_name="app", user_id="u", session_id="same")
+    assert stale is not None
+    await service.delete_session(app_name="app", user_id="u", session_id="same")
+    again = await service.create_session(app_name="app", user_id="u", session_id="same")
+    for n in range(more_events):
+        await service.append_event(again, _event({"new": n}))
+    with pytest.raises(StaleSessionError):
+        await service.append_event(stale, _event({"lost": True}))
+    assert await service.refresh_session(kept) is True
+    assert [e.id for e in kept.events] == [e.id for e in again.events]
+    assert kept.state == again.state and "old" not in kept.state
+    await service.append_event(kept, _event({"after": 1}))  # the refreshed copy is current
+    stored = await service.get_session(app_name="app", user_id="u", session_id="same")
+    assert stored is not None and len(stored.events) == more_events + 1
+
+
 async def test_delete_removes_the_events_too(service: BaseSessionService) -> None:
     s = await service.create_session(app_name="app", user_id="u", session_id="again")
     await service.append_event(s, _event({"x": 1}))

@@ -65,7 +65,8 @@ class BaseSessionService(abc.ABC):
 
     async def refresh_session(self, session: Session) -> bool:
         """Bring ``session`` (read earlier from this service) up to date in place: the events
-        stored since its ``storage_version`` are appended and its state is reloaded.
+        stored since its ``storage_version`` are appended and its state is reloaded. A session
+        deleted and created again under the same id (another ``storage_epoch``) is read afresh.
 
         Returns ``False`` when the session no longer exists. yadk's services read only what is
         new, so a caller that keeps a session between turns (the runner does) pays for the new
@@ -80,6 +81,7 @@ class BaseSessionService(abc.ABC):
         session.state = fresh.state
         session.last_update_time = fresh.last_update_time
         session.storage_version = fresh.storage_version
+        session.storage_epoch = fresh.storage_epoch
         return True
 
     async def aclose(self) -> None:

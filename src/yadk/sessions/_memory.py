@@ -11,6 +11,7 @@ refused here too, naming the key.
 
 from __future__ import annotations
 
+import itertools
 import json
 import time
 import uuid
@@ -39,6 +40,8 @@ from yadk.sessions._state import merge_scopes, split_scopes
 
 __all__ = ["InMemorySessionService"]
 
+_epochs = itertools.count(1)
+
 
 @dataclass
 class _Record:
@@ -51,6 +54,8 @@ class _Record:
     timestamps: list[float] = field(default_factory=list)
     event_ids: set[str] = field(default_factory=set)
     last_update_time: float = 0.0
+    # Unique per creation, so a session deleted and created again is told apart.
+    epoch: float = field(default_factory=lambda: float(next(_epochs)))
 
     @property
     def version(self) -> int:
@@ -141,7 +146,7 @@ class InMemorySessionService(BaseSessionService):
         if record is None:
             return False
         have = session.storage_version
-        if have is None or have > record.version:
+        if have is None or have > record.version or session.storage_epoch != record.epoch:
             return await super().refresh_session(session)
         session.events.extend(record.read(f"session {session.id!r}")[have:])
         session.state = self._state(key, record)
@@ -177,7 +182,10 @@ class InMemorySessionService(BaseSessionService):
             )
         if event.id in record.event_ids:
             return event
-        if session.storage_version is not None and session.storage_version != record.version:
+        recreated = session.storage_epoch is not None and session.storage_epoch != record.epoch
+        if session.storage_version is not None and (
+            session.storage_version != record.version or recreated
+        ):
             raise StaleSessionError(
                 f"Session {session.id!r} changed since this copy was read"
                 f" (copy is version {session.storage_version}, stored is {record.version});"
@@ -242,4 +250,5 @@ class InMemorySessionService(BaseSessionService):
             events=events,
             last_update_time=record.last_update_time,
             storage_version=record.version,
+            storage_epoch=record.epoch,
         )

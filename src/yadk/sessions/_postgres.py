@@ -122,7 +122,7 @@ class PostgresSessionService(BaseSessionService):
 
     def _session_row(self) -> str:
         return f"""
-            SELECT s.state, s.update_time, s.version, a.state, u.state
+            SELECT s.state, s.update_time, s.version, a.state, u.state, s.create_time
             FROM {self._sessions} s
             LEFT JOIN {self._apps} a ON a.app_name = s.app_name
             LEFT JOIN {self._users} u ON u.app_name = s.app_name AND u.user_id = s.user_id
@@ -177,6 +177,7 @@ class PostgresSessionService(BaseSessionService):
             events=load_events(events, f"session {key[2]!r} in {self.db.display}"),
             last_update_time=row[1],
             storage_version=row[2],
+            storage_epoch=row[5],
         )
 
     async def refresh_session(self, session: Session) -> bool:
@@ -190,7 +191,7 @@ class PostgresSessionService(BaseSessionService):
             if row is None:
                 return None
             found = []
-            if row[2] > since:
+            if row[2] > since and row[5] == session.storage_epoch:
                 found = await (
                     await conn.execute(
                         f"SELECT data FROM {self._events} WHERE app_name = %s AND user_id = %s"
@@ -204,7 +205,8 @@ class PostgresSessionService(BaseSessionService):
         if fresh is None:
             return False
         assert fresh.storage_version is not None
-        if fresh.storage_version < since:  # deleted and created again: start over
+        if fresh.storage_version < since or fresh.storage_epoch != session.storage_epoch:
+            # Deleted and created again under this id: start over.
             return await super().refresh_session(session)
         session.events.extend(fresh.events)
         session.state = fresh.state
@@ -275,6 +277,7 @@ class PostgresSessionService(BaseSessionService):
             "u": session.user_id,
             "i": session.id,
             "expected": session.storage_version,
+            "epoch": session.storage_epoch,
             "t": event.timestamp,
             "eid": event.id,
             "data": dump_event(event, delta),
@@ -298,6 +301,7 @@ class PostgresSessionService(BaseSessionService):
                 SET version = version + 1, update_time = %(t)s, state = state || %(delta)s::jsonb
                 WHERE app_name = %(a)s AND user_id = %(u)s AND id = %(i)s
                     AND (%(expected)s::bigint IS NULL OR version = %(expected)s::bigint)
+                    AND (%(epoch)s::float8 IS NULL OR create_time = %(epoch)s::float8)
                 RETURNING version
             ),
             stored AS (

@@ -26,3 +26,6 @@ class Session:
     last_update_time: float = 0.0
     # The storage version this object reflects; services use it to refuse stale writers.
     storage_version: int | None = field(default=None, repr=False)
+    # When the stored session was created: a session deleted and created again under the same
+    # id has another stamp, so a copy of the old one is never mistaken for it.
+    storage_epoch: float | None = field(default=None, repr=False)

@@ -211,7 +211,8 @@ class SqliteSessionService(BaseSessionService):
         db.execute("BEGIN")
         try:
             row = db.execute(
-                f"SELECT state, update_time, version FROM sessions WHERE {_WHERE}", key
+                f"SELECT state, update_time, version, create_time FROM sessions WHERE {_WHERE}",
+                key,
             ).fetchone()
             if row is None:
                 return None
@@ -237,6 +238,7 @@ class SqliteSessionService(BaseSessionService):
             events=load_events([r[0] for r in rows], self._where(key)),
             last_update_time=row[1],
             storage_version=row[2],
+            storage_epoch=row[3],
         )
 
     async def refresh_session(self, session: Session) -> bool:
@@ -246,9 +248,9 @@ class SqliteSessionService(BaseSessionService):
         found = await self._run(self._changes, key, session.storage_version)
         if found is None:
             return False
-        state, update_time, version, new_events = found
-        if version < session.storage_version:  # deleted and created again: start over
-            return await super().refresh_session(session)
+        state, update_time, version, epoch, new_events = found
+        if version < session.storage_version or epoch != session.storage_epoch:
+            return await super().refresh_session(session)  # deleted and created again
         session.events.extend(new_events)
         session.state = state
         session.last_update_time = update_time
@@ -257,11 +259,12 @@ class SqliteSessionService(BaseSessionService):
 
     def _changes(
         self, db: sqlite3.Connection, key: _Key, since: int
-    ) -> tuple[dict[str, Any], float, int, list[Event]] | None:
+    ) -> tuple[dict[str, Any], float, int, float, list[Event]] | None:
         db.execute("BEGIN")
         try:
             row = db.execute(
-                f"SELECT state, update_time, version FROM sessions WHERE {_WHERE}", key
+                f"SELECT state, update_time, version, create_time FROM sessions WHERE {_WHERE}",
+                key,
             ).fetchone()
             if row is None:
                 return None
@@ -274,7 +277,7 @@ class SqliteSessionService(BaseSessionService):
             state = self._state(db, key, row[0])
         finally:
             db.execute("COMMIT")
-        return state, row[1], row[2], load_events([r[0] for r in rows], self._where(key))
+        return state, row[1], row[2], row[3], load_events([r[0] for r in rows], self._where(key))
 
     async def list_sessions(
         self, *, app_name: str, user_id: str | None = None
@@ -330,7 +333,15 @@ class SqliteSessionService(BaseSessionService):
         delta = stored_delta(event)
         event_json = dump_event(event, delta)
         key = (session.app_name, session.user_id, session.id)
-        seq = await self._run(self._append, key, session.storage_version, event, delta, event_json)
+        seq = await self._run(
+            self._append,
+            key,
+            session.storage_version,
+            session.storage_epoch,
+            event,
+            delta,
+            event_json,
+        )
         if seq is None:  # already stored: appending the same event again changes nothing
             return event
         # Only once the write is committed does the in-memory session change.
@@ -343,12 +354,15 @@ class SqliteSessionService(BaseSessionService):
         db: sqlite3.Connection,
         key: _Key,
         expected: int | None,
+        epoch: float | None,
         event: Event,
         delta: dict[str, Any],
         event_json: str,
     ) -> int | None:
         db.execute("BEGIN IMMEDIATE")
-        row = db.execute(f"SELECT state, version FROM sessions WHERE {_WHERE}", key).fetchone()
+        row = db.execute(
+            f"SELECT state, version, create_time FROM sessions WHERE {_WHERE}", key
+        ).fetchone()
         if row is None:
             raise SessionNotFoundError(
                 f"Session {key[2]!r} of user {key[1]!r} in app {key[0]!r} does not exist;"
@@ -360,7 +374,8 @@ class SqliteSessionService(BaseSessionService):
             db.execute("COMMIT")
             return None
         version = row[1]
-        if expected is not None and expected != version:
+        recreated = epoch is not None and epoch != row[2]
+        if expected is not None and (expected != version or recreated):
             raise StaleSessionError(
                 f"Session {key[2]!r} changed since this copy was read (copy is version"
                 f" {expected}, stored is {version}); read it again with get_session() before"
