@@ -210,3 +210,43 @@ async def test_newer_schema_is_refused(postgres_url: str) -> None:
 def test_bad_schema_name_is_refused() -> None:
     with pytest.raises(SessionError, match="Invalid \\?schema='Bad-Name'"):
         PostgresSessionService("postgresql://127.0.0.1/test?schema=Bad-Name")
+
+
+async def test_turn_locks_exclude_other_processes_until_released(postgres_url: str) -> None:
+    # Two services = two processes' worth of connections to one schema.
+    mine, theirs = PostgresSessionService(postgres_url), PostgresSessionService(postgres_url)
+    key = ("app", "u", "s")
+    try:
+        a, b = mine.turn_locks(), theirs.turn_locks()
+        assert await a.try_lock(key) is True
+        assert await a.try_lock(key) is True  # re-entrant within the process
+        assert await b.try_lock(key) is False
+        assert await b.try_lock(("app", "u", "other")) is True
+        await a.unlock(key)
+        assert await b.try_lock(key) is False  # still held once
+        await a.unlock(key)
+        assert await b.try_lock(key) is True
+    finally:
+        await mine.aclose()
+        await theirs.aclose()
+
+
+async def test_turn_locks_go_with_a_dropped_connection_and_come_back(postgres_url: str) -> None:
+    mine, theirs = PostgresSessionService(postgres_url), PostgresSessionService(postgres_url)
+    key = ("app", "u", "s")
+    try:
+        a, b = mine.turn_locks(), theirs.turn_locks()
+        assert await a.try_lock(key) is True
+        with psycopg.connect(_base(postgres_url), autocommit=True) as admin:
+            admin.execute(  # only this test's lock holder: other runs share the server
+                "SELECT pg_terminate_backend(l.pid) FROM pg_locks l JOIN pg_stat_activity a"
+                " ON a.pid = l.pid WHERE l.locktype = 'advisory' AND a.application_name = %s",
+                (f"yadk:{_schema(postgres_url)}",),
+            )
+        await asyncio.sleep(0.1)
+        assert await b.try_lock(key) is True  # the server released the dead one's lock
+        await b.unlock(key)
+        assert await a.try_lock(key) is True  # and the next try reconnects
+    finally:
+        await mine.aclose()
+        await theirs.aclose()

@@ -337,6 +337,7 @@ def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "  yadk serve configs\n"
             "  yadk serve configs/support_desk --port 8080 --reload\n"
             '  yadk serve configs --host 0.0.0.0 --token "$TOKEN" --allow-origin https://app.example.com'
+            "\n  yadk serve configs --db postgresql://db.internal/agents --workers 4"
         ),
     )
     parser.add_argument("path", metavar="PATH", help="an agent folder or a folder of agent folders")
@@ -382,6 +383,14 @@ def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=float,
         default=10.0,
         help="how long a turn waits for a busy session before answering 409 (default 10)",
+    )
+    parser.add_argument(
+        "--workers",
+        metavar="N",
+        type=int,
+        default=1,
+        help="serve from N processes on one port (uvicorn workers); needs a shared store:"
+        " a SQLite file or postgresql://, not :memory: (default 1)",
     )
 
 

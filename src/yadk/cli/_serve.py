@@ -1,20 +1,28 @@
 """``yadk serve``: uvicorn around ``yadk.serve.create_app``, with safe defaults (loopback only;
-any other address needs ``--token`` or an explicit ``--no-auth``)."""
+any other address needs ``--token`` or an explicit ``--no-auth``).
+
+``--workers N`` uses uvicorn's worker processes: the command binds the port once, and each
+worker (a spawned interpreter, so nothing opened before crosses into it) builds its own app,
+connection pool and event loop from the options passed in the environment.
+"""
 
 from __future__ import annotations
 
 import argparse
 import ipaddress
+import json
 import logging
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError
 
 __all__ = ["TOKEN_ENV", "execute", "is_loopback"]
 
 TOKEN_ENV = "YADK_SERVE_TOKEN"
+_WORKER_ENV = "YADK_SERVE_WORKER_OPTIONS"
 
 
 def is_loopback(host: str) -> bool:
@@ -48,53 +56,113 @@ def execute(args: argparse.Namespace) -> int:
         raise CommandError(f"--port {args.port} is not a port number", exit_code=EXIT_USAGE)
     import uvicorn
 
-    from yadk.errors import ConfigError, YadkError
-    from yadk.serve import create_app
     from yadk.serve._app import DEFAULT_DB
     from yadk.serve._logs import configure_logging
-    from yadk.stores import open_stores
 
     configure_logging(args.log_format)
     db = args.db or DEFAULT_DB
-    try:
-        stores = open_stores(db)
-    except YadkError as exc:
-        raise CommandError(f"--db {db}: {exc.message}") from None
-    try:
-        app = create_app(
-            path,
-            session_service=stores.sessions,
-            artifact_service=stores.artifacts,
-            memory_service=stores.memory,
-            reload=args.reload,
-            token=token,
-            allow_origins=args.allow_origin or (),
-            busy_wait=args.busy_wait,
-        )
-    except ConfigError as exc:
-        stores.close()
-        raise CommandError(exc.message, exit_code=EXIT_USAGE) from None
+    _check_workers(args, db)
+    options = {
+        "path": str(path),
+        "db": db,
+        "reload": args.reload,
+        "token": token,
+        "allow_origins": list(args.allow_origin or ()),
+        "busy_wait": args.busy_wait,
+    }
+    # Built here once even with workers: a config or store problem stops the command before
+    # any worker starts, and the log line below can name the apps that did not load.
+    app = _build_app(options)
     served = app.state.served
     broken = [a.name for a in served.apps.by_name.values() if a.failure is not None]
     logger = logging.getLogger("yadk.serve")
     logger.info(
-        "serving %s at http://%s:%d%s%s",
+        "serving %s at http://%s:%d%s%s%s",
         ", ".join(served.apps.names),
         args.host if ":" not in args.host else f"[{args.host}]",
         args.port,
+        f" with {args.workers} worker processes" if args.workers > 1 else "",
         " (reloading on change)" if args.reload else "",
         f"; not loaded: {', '.join(broken)} (answering 503)" if broken else "",
     )
-    try:
-        uvicorn.run(
-            app,
-            host=args.host,
-            port=args.port,
-            log_level="warning",
-            access_log=False,
-            timeout_graceful_shutdown=5,
-        )
-    finally:
-        stores.close()
+    run = {
+        "host": args.host,
+        "port": args.port,
+        "log_level": "warning",
+        "access_log": False,
+        "timeout_graceful_shutdown": 5,
+    }
+    if args.workers > 1:
+        _release(served)
+        # Each worker is a fresh (spawned) interpreter that builds its own app, so its own
+        # connection pool and event loop: nothing opened here crosses into a worker.
+        os.environ[_WORKER_ENV] = json.dumps({**options, "log_format": args.log_format})
+        uvicorn.run(f"{__name__}:worker_app", factory=True, workers=args.workers, **run)
+    else:
+        uvicorn.run(app, **run)
     sys.stderr.flush()
     return EXIT_OK
+
+
+def _check_workers(args: argparse.Namespace, db: str) -> None:
+    if args.workers < 1:
+        raise CommandError(f"--workers {args.workers}: expected 1 or more", exit_code=EXIT_USAGE)
+    if args.workers == 1:
+        return
+    if db == ":memory:":
+        raise CommandError(
+            f"--workers {args.workers} with --db :memory: would give each worker its own"
+            " sessions (a client's next turn could land on a worker that has never seen its"
+            " session); use a shared store (--db PATH for SQLite, --db postgresql://...) or"
+            " one worker",
+            exit_code=EXIT_USAGE,
+        )
+    if args.reload:
+        raise CommandError(
+            "--reload is for development and runs in one process; drop --workers (or --reload)",
+            exit_code=EXIT_USAGE,
+        )
+
+
+def _build_app(options: dict[str, Any]) -> Any:
+    from yadk.errors import ConfigError, YadkError
+    from yadk.serve import create_app
+
+    try:
+        return create_app(
+            options["path"],
+            db=options["db"],
+            reload=options["reload"],
+            token=options["token"],
+            allow_origins=options["allow_origins"],
+            busy_wait=options["busy_wait"],
+        )
+    except ConfigError as exc:
+        raise CommandError(exc.message, exit_code=EXIT_USAGE) from None
+    except YadkError as exc:  # the store cannot be opened
+        raise CommandError(f"--db {options['db']}: {exc.message}") from None
+
+
+def _release(served: Any) -> None:
+    """Close what building the app opened synchronously (SQLite files), unused here."""
+    from yadk.memory import SqliteMemoryService
+    from yadk.sessions import SqliteSessionService
+
+    if isinstance(served.sessions, SqliteSessionService):
+        served.sessions.close()
+    if isinstance(served.apps.memory_service, SqliteMemoryService):
+        served.apps.memory_service.close_now()
+
+
+def worker_app() -> Any:
+    """The app of one ``--workers`` process (uvicorn's factory), from the options the
+    command put in the environment."""
+    from yadk.serve._logs import configure_logging
+
+    options = json.loads(os.environ[_WORKER_ENV])
+    configure_logging(options.pop("log_format"))
+    try:
+        return _build_app(options)
+    except CommandError as exc:
+        logging.getLogger("yadk.serve").error("worker %d not started: %s", os.getpid(), exc)
+        raise SystemExit(1) from None

@@ -57,6 +57,7 @@ def create_app(
     model: BaseLlm | None = None,
     on_agent: Callable[[BaseAgent], None] | None = None,
     reload_interval: float = 0.25,
+    db: str | os.PathLike[str] | None = None,
 ) -> Any:
     """The ASGI app serving the agents at ``path`` (an agent folder, or a folder of them).
 
@@ -70,7 +71,12 @@ def create_app(
     then gets 409. ``routers`` add routes (each factory receives the ``Served`` state).
     ``model`` replaces every agent's model; ``on_agent`` is called with each agent loaded (at
     start or by a reload) before it serves. ``reload_interval`` is how often (seconds) the
-    watchers' changes are applied.
+    watchers' changes are applied. ``db`` names the store to open when no ``session_service``
+    is given (a ``--db`` value: a SQLite path, ``postgresql://...``, ``:memory:``); a store the
+    app opens is closed at shutdown.
+
+    When several processes share the store (replicas, workers), a turn also takes the store's
+    cross-process lock on its session (``BaseSessionService.turn_locks``), within the same wait.
     """
     from yadk import __version__
 
@@ -78,7 +84,7 @@ def create_app(
     if session_service is None:
         from yadk.stores import open_stores
 
-        opened = open_stores(DEFAULT_DB)
+        opened = open_stores(DEFAULT_DB if db is None else db)
         session_service = opened.sessions
         if artifact_service is None:
             artifact_service = opened.artifacts
@@ -97,7 +103,8 @@ def create_app(
         on_agent=on_agent,
         poll_interval=reload_interval,
     )
-    served = Served(apps, SessionLocks(wait=busy_wait))
+    locks = SessionLocks(wait=busy_wait, shared=session_service.turn_locks())
+    served = Served(apps, locks)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -106,6 +113,7 @@ def create_app(
             yield
         finally:
             await apps.stop()
+            await locks.drain()
             if opened is not None:
                 await opened.aclose()
 

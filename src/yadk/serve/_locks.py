@@ -3,6 +3,11 @@
 Invocations on different sessions never wait for each other. A second turn on a busy session
 waits up to ``wait`` seconds for the first to end, then gives up with ``SessionBusy`` (the server
 answers 409), so no two invocations ever interleave their events in one session.
+
+Within the process an ``asyncio.Lock`` per session does it. When the store is shared by several
+processes (``yadk serve`` replicas or ``--workers`` on PostgreSQL or one SQLite file), the store's
+``TurnLocks`` are taken as well, after the in-process lock and within the same wait: they are
+polled (``try_lock``, backing off from 2 ms to 50 ms), so a wait never holds a connection.
 """
 
 from __future__ import annotations
@@ -12,7 +17,13 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 
+from yadk.sessions._base import TurnLocks
+
 __all__ = ["SessionBusy", "SessionLocks"]
+
+_Key = tuple[str, str, str]
+_FIRST_POLL = 0.002
+_LAST_POLL = 0.05
 
 
 class SessionBusy(Exception):
@@ -26,22 +37,26 @@ class _Entry:
 
 
 class SessionLocks:
-    """Locks keyed by (app, user, session), created on demand and dropped when unused."""
+    """Locks keyed by (app, user, session), created on demand and dropped when unused;
+    ``shared`` adds the store's cross-process locks (see the module docstring)."""
 
-    def __init__(self, *, wait: float) -> None:
+    def __init__(self, *, wait: float, shared: TurnLocks | None = None) -> None:
         self.wait = wait
-        self._entries: dict[tuple[str, str, str], _Entry] = {}
+        self.shared = shared
+        self._entries: dict[_Key, _Entry] = {}
+        self._unlocking: set[asyncio.Task[None]] = set()
 
     def __len__(self) -> int:
         return len(self._entries)
 
-    async def acquire(self, key: tuple[str, str, str]) -> None:
+    async def acquire(self, key: _Key) -> None:
         """Take the session's lock, waiting at most ``wait`` seconds (else ``SessionBusy``);
         every successful ``acquire`` is paired with one ``release``."""
         entry = self._entries.get(key)
         if entry is None:
             entry = self._entries[key] = _Entry()
         entry.users += 1
+        deadline = asyncio.get_running_loop().time() + self.wait
         try:
             async with asyncio.timeout(self.wait):
                 await entry.lock.acquire()
@@ -51,21 +66,66 @@ class SessionLocks:
         except BaseException:
             self._drop(key, entry)
             raise
+        if self.shared is None:
+            return
+        try:
+            await self._take_shared(self.shared, key, deadline)
+        except BaseException:
+            entry.lock.release()
+            self._drop(key, entry)
+            raise
 
-    def release(self, key: tuple[str, str, str]) -> None:
+    def release(self, key: _Key) -> None:
         entry = self._entries[key]
+        if self.shared is not None:
+            # The unlock may run after this process's next turn on the session took the lock
+            # again: the store's locks are re-entrant per process, so it stays held once.
+            task = asyncio.ensure_future(self.shared.unlock(key))
+            self._unlocking.add(task)
+            task.add_done_callback(self._unlocking.discard)
         entry.lock.release()
         self._drop(key, entry)
 
+    async def drain(self) -> None:
+        """Wait for the unlocks still on their way (at shutdown, before the store closes)."""
+        while self._unlocking:
+            await asyncio.gather(*self._unlocking, return_exceptions=True)
+
     @asynccontextmanager
-    async def hold(self, key: tuple[str, str, str]) -> AsyncIterator[None]:
+    async def hold(self, key: _Key) -> AsyncIterator[None]:
         await self.acquire(key)
         try:
             yield
         finally:
             self.release(key)
 
-    def _drop(self, key: tuple[str, str, str], entry: _Entry) -> None:
+    async def _take_shared(self, shared: TurnLocks, key: _Key, deadline: float) -> None:
+        loop = asyncio.get_running_loop()
+        pause = _FIRST_POLL
+        while not await _try_lock(shared, key):
+            left = deadline - loop.time()
+            if left <= 0:
+                raise SessionBusy
+            await asyncio.sleep(min(pause, left))
+            pause = min(pause * 2, _LAST_POLL)
+
+    def _drop(self, key: _Key, entry: _Entry) -> None:
         entry.users -= 1
         if entry.users == 0:
             del self._entries[key]
+
+
+async def _try_lock(shared: TurnLocks, key: _Key) -> bool:
+    """``shared.try_lock(key)``, which a cancelled caller (a client gone) never leaves held."""
+    attempt = asyncio.ensure_future(shared.try_lock(key))
+    try:
+        return await asyncio.shield(attempt)
+    except asyncio.CancelledError:
+
+        def undo(done: asyncio.Future[bool]) -> None:
+            if not done.cancelled() and done.exception() is None and done.result():
+                task = asyncio.ensure_future(shared.unlock(key))
+                task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+        attempt.add_done_callback(undo)
+        raise

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import abc
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from yadk.events import Event
 from yadk.sessions._session import Session
 from yadk.sessions._state import State
 
-__all__ = ["BaseSessionService", "GetSessionConfig", "ListSessionsResponse"]
+__all__ = ["BaseSessionService", "GetSessionConfig", "ListSessionsResponse", "TurnLocks"]
 
 
 @dataclass
@@ -24,6 +24,20 @@ class GetSessionConfig:
 @dataclass
 class ListSessionsResponse:
     sessions: list[Session] = field(default_factory=list)
+
+
+class TurnLocks(Protocol):
+    """Per-session locks shared by every process that uses one store, so that turns on a
+    session are serialized across processes (``yadk serve`` replicas); keys are
+    (app, user, session id)."""
+
+    async def try_lock(self, key: tuple[str, str, str]) -> bool:
+        """Take the lock if no other process holds it; never waits."""
+        ...
+
+    async def unlock(self, key: tuple[str, str, str]) -> None:
+        """Release a lock taken by ``try_lock`` (once per successful ``try_lock``)."""
+        ...
 
 
 class BaseSessionService(abc.ABC):
@@ -83,6 +97,11 @@ class BaseSessionService(abc.ABC):
         session.storage_version = fresh.storage_version
         session.storage_epoch = fresh.storage_epoch
         return True
+
+    def turn_locks(self) -> TurnLocks | None:
+        """The locks that serialize turns on one session across the processes sharing this
+        store, or ``None`` when only one process can use it (in memory)."""
+        return None
 
     async def aclose(self) -> None:
         """Release connections and threads; the service is unusable afterwards."""

@@ -177,7 +177,7 @@ class PgDatabase:
             # One direct connection first: its failure says why (refused, auth, no database),
             # where a pool would only time out; it also creates or checks the schema.
             try:
-                conn = await AsyncConnection.connect(self.conninfo, **self._connect_kwargs())
+                conn = await AsyncConnection.connect(self.conninfo, **self.connect_kwargs())
             except Exception as exc:
                 raise SessionStoreError(
                     f"Cannot connect to PostgreSQL at {self.display} ({_first_line(exc)})."
@@ -196,13 +196,13 @@ class PgDatabase:
                 max_size=self.pool_size,
                 timeout=self.pool_timeout,
                 open=False,
-                kwargs=self._connect_kwargs(),
+                kwargs=self.connect_kwargs(),
             )
             await pool.open(wait=False)
             self._pool = pool
             return pool
 
-    def _connect_kwargs(self) -> dict[str, Any]:
+    def connect_kwargs(self) -> dict[str, Any]:
         return {
             "autocommit": True,
             "application_name": f"yadk:{self.schema}",

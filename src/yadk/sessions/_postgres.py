@@ -24,6 +24,7 @@ from yadk.sessions._base import (
 )
 from yadk.sessions._codec import dump_event, dump_state, load_events, stored_delta
 from yadk.sessions._pg import PgDatabase
+from yadk.sessions._pg_locks import PgTurnLocks
 from yadk.sessions._session import Session
 from yadk.sessions._state import merge_scopes, split_scopes
 
@@ -60,8 +61,18 @@ class PostgresSessionService(BaseSessionService):
         t = self.db.table
         self._sessions, self._events = t("sessions"), t("events")
         self._apps, self._users = t("app_states"), t("user_states")
+        self._turn_locks: PgTurnLocks | None = None
+
+    def turn_locks(self) -> PgTurnLocks:
+        """Advisory locks, one per session, on one connection of their own (see
+        ``PgTurnLocks``)."""
+        if self._turn_locks is None:
+            self._turn_locks = PgTurnLocks(self.db)
+        return self._turn_locks
 
     async def aclose(self) -> None:
+        if self._turn_locks is not None:
+            await self._turn_locks.aclose()
         await self.db.close()
 
     async def create_session(
