@@ -126,29 +126,41 @@ async def test_clients_alternating_between_two_replicas_lose_nothing(
             _check_session(got.json(), list(range(1, TURNS + 1)))
 
 
+@pytest.mark.parametrize("store", ["postgres", "sqlite"])
 async def test_turns_sent_to_both_replicas_at_once_are_serialized(
-    replicas: list[Server],
+    tmp_path: Path, store: str, request: pytest.FixtureRequest
 ) -> None:
-    # Both replicas have the session cached from the first turn; then both get a turn on it
+    # Both replicas have the session cached from the first turns; then both get a turn on it
     # at the same moment, many times over: each must wait for the other and start from what
-    # the other appended.
-    a, b = (server.url for server in replicas)
-    async with httpx.AsyncClient() as http:
-        for index in range(6):
-            user, sid = "pair", f"p{index}"
-            await http.post(f"{a}/apps/tally/users/{user}/sessions", json={"sessionId": sid})
-            await _turn(http, a, user, sid, 1)
-            await _turn(http, b, user, sid, 2)
-            sent = [1, 2]
-            for round_ in range(4):
-                n = 10 * (round_ + 1)
-                await asyncio.gather(_turn(http, a, user, sid, n), _turn(http, b, user, sid, n + 1))
-                sent += [n, n + 1]
-            got = (await http.get(f"{a}/apps/tally/users/{user}/sessions/{sid}")).json()
-            # The order of two simultaneous turns is whichever took the lock first.
-            order = [_said(e) for e in got["events"] if e["author"] == "user"]
-            assert sorted(order) == sorted(sent)
-            _check_session(got, order)
+    # the other appended. On SQLite both processes share the file (and its turn locks).
+    db = request.getfixturevalue("postgres_url") if store == "postgres" else "shared.db"
+    agents = _agents(tmp_path, 100)
+    a = Server(str(agents), "--db", db, cwd=tmp_path)
+    b = Server(str(agents), "--db", db, cwd=tmp_path)
+    try:
+        async with httpx.AsyncClient() as http:
+            for index in range(4):
+                user, sid = "pair", f"p{index}"
+                await http.post(
+                    f"{a.url}/apps/tally/users/{user}/sessions", json={"sessionId": sid}
+                )
+                await _turn(http, a.url, user, sid, 1)
+                await _turn(http, b.url, user, sid, 2)
+                sent = [1, 2]
+                for round_ in range(4):
+                    n = 10 * (round_ + 1)
+                    await asyncio.gather(
+                        _turn(http, a.url, user, sid, n), _turn(http, b.url, user, sid, n + 1)
+                    )
+                    sent += [n, n + 1]
+                got = (await http.get(f"{a.url}/apps/tally/users/{user}/sessions/{sid}")).json()
+                # The order of two simultaneous turns is whichever took the lock first.
+                order = [_said(e) for e in got["events"] if e["author"] == "user"]
+                assert sorted(order) == sorted(sent)
+                _check_session(got, order)
+    finally:
+        a.stop()
+        b.stop()
 
 
 async def test_a_turn_busy_on_another_replica_gets_409_after_the_wait(

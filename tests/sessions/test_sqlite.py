@@ -225,3 +225,38 @@ async def test_older_schema_is_refused_until_migrated(tmp_path: Path) -> None:
     await service.append_event(s, s.events[0])  # the migrated row is known by its id
     await service.append_event(stale, _event({"k": 2}))
     await service.aclose()
+
+
+async def test_turn_locks_exclude_another_process_until_it_lets_go(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    service = SqliteSessionService(tmp_path / "sessions.db")
+    locks = service.turn_locks()
+    assert locks is not None
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import asyncio, sys\n"
+            "from yadk.sessions import SqliteSessionService\n"
+            f"s = SqliteSessionService({str(tmp_path / 'sessions.db')!r})\n"
+            "print(asyncio.run(s.turn_locks().try_lock(('app', 'u', 's'))), flush=True)\n"
+            "sys.stdin.readline()\n",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "True\n"
+        assert await locks.try_lock(("app", "u", "s")) is False
+        assert await locks.try_lock(("app", "u", "other")) is True
+        await locks.unlock(("app", "u", "other"))
+    finally:
+        holder.communicate("\n", timeout=30)  # it exits: the kernel drops its locks
+    assert await locks.try_lock(("app", "u", "s")) is True
+    assert await locks.try_lock(("app", "u", "s")) is True  # counted within the process
+    await locks.unlock(("app", "u", "s"))
+    await locks.unlock(("app", "u", "s"))
+    await service.aclose()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sqlite3
+import sys
 import time
 import uuid
 from collections.abc import Callable
@@ -39,6 +40,7 @@ from yadk.sessions._base import (
     apply_event,
 )
 from yadk.sessions._codec import dump_event, dump_state, load_events, load_state, stored_delta
+from yadk.sessions._file_locks import FileTurnLocks
 from yadk.sessions._session import Session
 from yadk.sessions._sqlite_schema import prepare_schema, translate_error
 from yadk.sessions._state import merge_scopes, split_scopes
@@ -80,6 +82,7 @@ class SqliteSessionService(BaseSessionService):
     ) -> None:
         self.path = sqlite_path(db)
         self.busy_timeout = busy_timeout
+        self._turn_locks: FileTurnLocks | None = None
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="yadk-sqlite")
         try:
             self._conn = self._open(migrate)
@@ -124,10 +127,19 @@ class SqliteSessionService(BaseSessionService):
             raise
         return conn
 
+    def turn_locks(self) -> FileTurnLocks | None:
+        """Byte-range locks on ``<file>-turns``, one per session (see ``FileTurnLocks``);
+        ``None`` where the platform has no ``fcntl`` (Windows)."""
+        if self._turn_locks is None and sys.platform != "win32":
+            self._turn_locks = FileTurnLocks(self.path.with_name(self.path.name + "-turns"))
+        return self._turn_locks
+
     def close(self) -> None:
         """Close the connection (waits for a call in flight to finish)."""
         self._thread.shutdown(wait=True)
         self._conn.close()
+        if self._turn_locks is not None:
+            self._turn_locks.close()
 
     async def aclose(self) -> None:
         await asyncio.to_thread(self.close)
