@@ -87,3 +87,95 @@ def test_upgrade_a_version_1_postgres_schema_adds_memories(cli: Cli, postgres_ur
         return len(found.memories)
 
     assert asyncio.run(search()) == 0
+
+
+async def test_postgres_old_schema_is_refused_until_upgraded_and_newer_always(
+    cli: Cli, postgres_url: str, tmp_path: Path
+) -> None:
+    import asyncio
+
+    import psycopg
+
+    from yadk.artifacts import PostgresArtifactService
+    from yadk.events import Event, EventActions
+    from yadk.sessions import PostgresSessionService
+    from yadk.sessions._pg import _MIGRATIONS
+    from yadk.sessions._pg import SCHEMA_VERSION as PG_VERSION
+
+    schema = postgres_url.rsplit("schema=", 1)[1]
+    admin_url = postgres_url.split("?", 1)[0]
+    # A schema as yadk's first PostgreSQL version left it, with a session in it.
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(f"CREATE SCHEMA {schema}")
+        for statement in _MIGRATIONS[1].format(s=schema).split(";"):
+            admin.execute(statement)
+        admin.execute(f"CREATE TABLE {schema}.yadk_schema (version integer NOT NULL)")
+        admin.execute(f"INSERT INTO {schema}.yadk_schema VALUES (1)")
+        admin.execute(
+            f"INSERT INTO {schema}.sessions VALUES ('app', 'u', 'old', '{{\"k\": 1}}', 1, 1, 0)"
+        )
+    needs_upgrade = (
+        f"The PostgreSQL schema '{schema}' at {postgres_url} uses session schema version 1;"
+        f" this yadk needs {PG_VERSION}. Back it up, then run `yadk db upgrade --db"
+        f" {postgres_url}`."
+    )
+    sessions = PostgresSessionService(postgres_url)
+    with pytest.raises(SessionStoreSchemaError) as refused:
+        await sessions.get_session(app_name="app", user_id="u", session_id="old")
+    assert refused.value.message == needs_upgrade
+    artifacts = PostgresArtifactService(postgres_url)
+    with pytest.raises(SessionStoreSchemaError, match="yadk db upgrade"):
+        await artifacts.list_artifact_keys(app_name="app", user_id="u", session_id="old")
+    await artifacts.aclose()
+    # yadk serve stops before serving, with the same message.
+    (tmp_path / "root_agent.yaml").write_text(
+        "name: hello\nmodel: scripted:t.yaml\ninstruction: Hi.\n"
+    )
+    (tmp_path / "t.yaml").write_text("turns: [{text: hi}]\n")
+    code, _, err = await asyncio.to_thread(
+        cli, "serve", str(tmp_path), "--db", postgres_url, "--port", "0"
+    )
+    assert (code, err) == (1, f"yadk serve: error: --db {postgres_url}: {needs_upgrade}\n")
+
+    upgrade = ("db", "upgrade", "--db", postgres_url)
+    assert await asyncio.to_thread(cli, *upgrade) == (
+        0,
+        f"{postgres_url}: schema version 1 -> {PG_VERSION}\n",
+        "",
+    )
+    assert await asyncio.to_thread(cli, *upgrade) == (
+        0,
+        f"{postgres_url}: schema version {PG_VERSION}, already current\n",
+        "",
+    )
+    with psycopg.connect(admin_url) as admin:
+        assert admin.execute(
+            "SELECT 1 FROM pg_indexes WHERE schemaname = %s AND indexname = 'sessions_by_update'",
+            (schema,),
+        ).fetchone()
+    upgraded = PostgresSessionService(postgres_url)
+    old = await upgraded.get_session(app_name="app", user_id="u", session_id="old")
+    assert old is not None and old.state == {"k": 1}
+    await upgraded.append_event(old, Event(author="a", actions=EventActions(state_delta={"k": 2})))
+    again = await upgraded.get_session(app_name="app", user_id="u", session_id="old")
+    assert again is not None and again.state == {"k": 2} and len(again.events) == 1
+    await upgraded.aclose()
+
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(f"UPDATE {schema}.yadk_schema SET version = %s", (PG_VERSION + 1,))
+    newer = (
+        f"The PostgreSQL schema '{schema}' at {postgres_url} was written by a newer yadk"
+        f" (schema version {PG_VERSION + 1}; this yadk knows up to {PG_VERSION}). Upgrade yadk"
+        " (pip install -U yadk) to use it."
+    )
+    assert await asyncio.to_thread(cli, *upgrade) == (
+        1,
+        "",
+        f"yadk db: error: --db {postgres_url}: {newer}\n",
+    )
+    later = PostgresSessionService(postgres_url)
+    with pytest.raises(SessionStoreSchemaError) as refused:
+        await later.list_sessions(app_name="app")
+    assert refused.value.message == newer
+    await later.aclose()
+    await sessions.aclose()

@@ -9,6 +9,7 @@ connection pool and event loop from the options passed in the environment.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import ipaddress
 import json
 import logging
@@ -73,6 +74,7 @@ def execute(args: argparse.Namespace) -> int:
     # Built here once even with workers: a config or store problem stops the command before
     # any worker starts, and the log line below can name the apps that did not load.
     app = _build_app(options)
+    _check_store(app.state.served.sessions, db)
     served = app.state.served
     broken = [a.name for a in served.apps.by_name.values() if a.failure is not None]
     logger = logging.getLogger("yadk.serve")
@@ -141,6 +143,28 @@ def _build_app(options: dict[str, Any]) -> Any:
         raise CommandError(exc.message, exit_code=EXIT_USAGE) from None
     except YadkError as exc:  # the store cannot be opened
         raise CommandError(f"--db {options['db']}: {exc.message}") from None
+
+
+def _check_store(sessions: Any, db: str) -> None:
+    """Connect to a PostgreSQL store once before serving, so an unreachable server or a schema
+    that needs ``yadk db upgrade`` stops the command instead of failing every request."""
+    from yadk.errors import YadkError
+    from yadk.sessions import PostgresSessionService
+
+    if not isinstance(sessions, PostgresSessionService):
+        return  # a SQLite file was opened (and its schema checked) when the app was built
+    probe = PostgresSessionService(db, pool_size=1)
+
+    async def check() -> None:
+        try:
+            await probe.list_app_names()
+        finally:
+            await probe.aclose()
+
+    try:
+        asyncio.run(check())
+    except YadkError as exc:
+        raise CommandError(f"--db {probe.db.display}: {exc.message}") from None
 
 
 def _release(served: Any) -> None:

@@ -9,6 +9,7 @@ apps or test runs share one database without colliding. Schema versions are rows
 Schema versions:
     1  app_states, user_states, sessions, events, artifacts
     2  memories (the rows of ``PostgresMemoryService``)
+    3  an index of an app's sessions by last update (what listing sessions reads)
 """
 
 from __future__ import annotations
@@ -29,10 +30,10 @@ from yadk.errors import (
 __all__ = ["SCHEMA_VERSION", "PgDatabase", "is_postgres_url"]
 
 T = TypeVar("T")
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
-_CREATE = """
+_CREATE_V1 = """
 CREATE TABLE IF NOT EXISTS {s}.app_states (
     app_name text PRIMARY KEY,
     state jsonb NOT NULL
@@ -79,7 +80,7 @@ CREATE TABLE IF NOT EXISTS {s}.artifacts (
 
 # Each entry takes the schema from version N-1 to N ({s} is the schema name).
 _MIGRATIONS = {
-    1: _CREATE,
+    1: _CREATE_V1,
     2: """
 CREATE TABLE IF NOT EXISTS {s}.memories (
     app_name text NOT NULL,
@@ -94,6 +95,7 @@ CREATE TABLE IF NOT EXISTS {s}.memories (
     PRIMARY KEY (app_name, user_id, event_id)
 )
 """,
+    3: "CREATE INDEX IF NOT EXISTS sessions_by_update ON {s}.sessions (app_name, update_time)",
 }
 
 
