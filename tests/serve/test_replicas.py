@@ -8,6 +8,8 @@ show up as a wrong total, events of two invocations mixed, or a failed turn.
 from __future__ import annotations
 
 import asyncio
+import json
+import shlex
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -247,3 +249,53 @@ def test_workers_refuse_a_store_in_memory(tmp_path: Path) -> None:
         result.stderr
     )
     assert "Traceback" not in result.stderr
+
+
+def test_the_readme_postgres_replicas_example_runs(tmp_path: Path, postgres_url: str) -> None:
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Sessions: SQLite, PostgreSQL", 1)[1].split("\n## ", 1)[0]
+    block = next(b for b in section.split("```bash")[1:] if "--port 8001" in b).split("```")[0]
+    lines = [line for line in block.strip().splitlines() if not line.startswith("#")]
+    export = lines.pop(0)
+    assert export.startswith("export DB=")
+    # The documented URL with this test's schema (dropped afterwards).
+    documented = shlex.split(export.removeprefix("export DB="))[0]
+    db = (
+        postgres_url.split("?")[0]
+        + "?"
+        + documented.split("?")[1].replace(
+            "schema=agents", "schema=" + postgres_url.rsplit("schema=", 1)[1]
+        )
+    )
+    assert documented.split("?")[0] == postgres_url.split("?")[0]
+    servers: dict[str, Server] = {}
+    outputs = []
+    try:
+        for line in lines:
+            words = [db if w == "$DB" else w for w in shlex.split(line, comments=True)]
+            if words[:2] == ["yadk", "db"]:
+                done = subprocess.run([*YADK, *words[1:]], capture_output=True, text=True)
+                assert done.returncode == 0, done.stderr
+            elif words[:2] == ["yadk", "serve"]:
+                port = words[words.index("--port") + 1]
+                args = [w for w in words[2:] if w != "&"]
+                args[args.index("--port") : args.index("--port") + 2] = []
+                args[0] = str(root / args[0])
+                servers[port] = Server(*args, cwd=tmp_path)
+            else:
+                assert words[0] == "curl"
+                for port, server in servers.items():
+                    line = line.replace(f"localhost:{port}", server.url.removeprefix("http://"))
+                done = subprocess.run(line, shell=True, capture_output=True, text=True, timeout=60)
+                assert done.returncode == 0, (line, done.stderr)
+                outputs.append(done.stdout)
+    finally:
+        for server in servers.values():
+            server.stop()
+    assert len(servers) == 2 and len(outputs) == 3
+    assert json.loads(outputs[0])["id"] == "s1"
+    ran = json.loads(outputs[1])
+    assert ran and not any(e.get("errorCode") for e in ran)
+    stored = json.loads(outputs[2])
+    assert [e["id"] for e in stored["events"]][-len(ran) :] == [e["id"] for e in ran]

@@ -1,0 +1,366 @@
+"""PostgreSQL speed, side by side with google-adk 2.13's DatabaseSessionService (issue 14).
+
+On the same server (``YADK_BENCH_POSTGRES_URL``, default postgresql://postgres@127.0.0.1:5432/test),
+each side in a schema of its own that is dropped afterwards:
+
+- durable append (committed) events/s on one connection; target >= 2,000/s and >= 10x google-adk
+  (``DatabaseSessionService("postgresql+asyncpg://...")``, pool of one connection);
+- ``get_session`` of a 1,000-event session, median; target <= 10 ms;
+- the driver choice: yadk's append statement and session read on psycopg 3 and on asyncpg, the
+  same SQL on one connection (only when asyncpg is importable: it is not a yadk dependency);
+- ``yadk serve --db postgresql://...``: turns/s of one replica, then of two replicas with every
+  client alternating between them (a load balancer without affinity); target two >= 1.6x one.
+  The load generator shares the machine's cores with the servers: on 2 cores the ratio says
+  more about the machine than about yadk, so the load average is printed with the figures.
+
+    python bench/bench_postgres.py [--clients 40] [--turns 10]      (about 1-2 minutes)
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+from _compare import report, run_adk
+from bench_serve import Connection, Server, yadk_app
+
+from yadk.events import Event, EventActions
+from yadk.sessions import PostgresSessionService
+from yadk.types import ModelContent
+
+URL = os.environ.get("YADK_BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
+N_APPEND = 2_000
+N_APPEND_ADK = 200
+N_DRIVER = 1_000
+N_EVENTS = 1_000
+N_GETS = 30
+
+
+def _event(i: int) -> Event:
+    return Event(
+        author="agent",
+        content=ModelContent(f"message {i}"),
+        actions=EventActions(state_delta={f"k{i % 50}": i}),
+    )
+
+
+def _drop(schema: str) -> None:
+    import psycopg
+
+    with psycopg.connect(URL, autocommit=True) as conn:
+        conn.execute(f"DROP SCHEMA IF EXISTS {schema} CASCADE")
+
+
+async def measure_yadk() -> dict[str, float]:
+    schema = f"bench_{uuid.uuid4().hex[:8]}"
+    service = PostgresSessionService(f"{URL}?schema={schema}", pool_size=1)
+    try:
+        session = await service.create_session(app_name="app", user_id="u")
+        events = [_event(i) for i in range(N_APPEND)]
+        for event in events[:50]:  # warm up: connection, prepared plans
+            await service.append_event(session, event)
+        start = time.perf_counter()
+        for event in events[50:]:
+            await service.append_event(session, event)
+        rate = (N_APPEND - 50) / (time.perf_counter() - start)
+        big = await service.create_session(app_name="app", user_id="u")
+        for i in range(N_EVENTS):
+            await service.append_event(big, _event(i))
+        timings = []
+        for _ in range(N_GETS):
+            started = time.perf_counter()
+            got = await service.get_session(app_name="app", user_id="u", session_id=big.id)
+            timings.append(time.perf_counter() - started)
+            assert got is not None and len(got.events) == N_EVENTS
+        cpu = []
+        for _ in range(N_GETS):
+            started = time.process_time()
+            await service.get_session(app_name="app", user_id="u", session_id=big.id)
+            cpu.append(time.process_time() - started)
+        return {
+            "append_per_s": rate,
+            "get_ms": statistics.median(timings) * 1000,
+            "get_cpu_ms": statistics.median(cpu) * 1000,
+        }
+    finally:
+        await service.aclose()
+        _drop(schema)
+
+
+def commit_ceiling() -> float:
+    """Durable commits/s of the server itself: one one-row INSERT per commit, one connection.
+    No durable append can beat it (each waits for its WAL flush); on a busy or slow disk it,
+    not yadk, sets the append figure."""
+    import psycopg
+
+    schema = f"bench_commit_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(URL, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+        try:
+            conn.execute(f"CREATE TABLE {schema}.t (a int)")
+            for _ in range(20):
+                conn.execute(f"INSERT INTO {schema}.t VALUES (1)")
+            n = 500
+            start = time.perf_counter()
+            for _ in range(n):
+                conn.execute(f"INSERT INTO {schema}.t VALUES (1)")
+            return n / (time.perf_counter() - start)
+        finally:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+ADK_SNIPPET = """
+import asyncio, json, statistics, time
+from google.adk.events import Event, EventActions
+from google.adk.sessions import DatabaseSessionService
+from google.genai import types
+
+URL = {url!r}
+SCHEMA = {schema!r}
+
+def ev(i):
+    return Event(author="agent", invocation_id="inv",
+                 content=types.Content(role="model", parts=[types.Part(text=f"message {{i}}")]),
+                 actions=EventActions(state_delta={{f"k{{i % 50}}": i}}))
+
+async def main():
+    service = DatabaseSessionService(
+        URL, pool_size=1, max_overflow=0,
+        connect_args={{"server_settings": {{"search_path": SCHEMA}}}})
+    s = await service.create_session(app_name="app", user_id="u")
+    for i in range(20):
+        await service.append_event(s, ev(i))
+    start = time.perf_counter()
+    for i in range({n_append}):
+        await service.append_event(s, ev(i))
+    rate = {n_append} / (time.perf_counter() - start)
+    big = await service.create_session(app_name="app", user_id="u")
+    for i in range({n_events}):
+        await service.append_event(big, ev(i))
+    timings = []
+    for _ in range({n_gets}):
+        t = time.perf_counter()
+        got = await service.get_session(app_name="app", user_id="u", session_id=big.id)
+        timings.append(time.perf_counter() - t)
+        assert len(got.events) == {n_events}
+    print(json.dumps({{"append_per_s": rate, "get_ms": statistics.median(timings) * 1000}}))
+
+asyncio.run(main())
+"""
+
+
+def measure_adk() -> dict[str, float] | None:
+    import psycopg
+
+    schema = f"bench_adk_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(URL, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    try:
+        adk_url = URL.replace("postgresql://", "postgresql+asyncpg://", 1)
+        snippet = ADK_SNIPPET.format(
+            url=adk_url, schema=schema, n_append=N_APPEND_ADK, n_events=N_EVENTS, n_gets=N_GETS
+        )
+        return run_adk(snippet, timeout=300)
+    finally:
+        _drop(schema)
+
+
+# The driver comparison: the statements PostgresSessionService runs for an append (one
+# statement: version bump, event row, session state merge) and a read (session row, events).
+DRIVER_SETUP = """
+CREATE TABLE {s}.sessions (id text PRIMARY KEY, state jsonb NOT NULL, version bigint NOT NULL);
+CREATE TABLE {s}.events (session_id text NOT NULL, seq bigint NOT NULL, data text NOT NULL,
+    PRIMARY KEY (session_id, seq))
+"""
+APPEND = """
+WITH bumped AS (
+    UPDATE {s}.sessions SET version = version + 1, state = state || $2::jsonb
+    WHERE id = $1 AND version = $3 RETURNING version
+), stored AS (
+    INSERT INTO {s}.events SELECT $1, version, $4 FROM bumped
+)
+SELECT version FROM bumped
+"""
+READ_SESSION = "SELECT state, version FROM {s}.sessions WHERE id = $1"
+READ_EVENTS = "SELECT data FROM {s}.events WHERE session_id = $1 AND seq <= $2 ORDER BY seq"
+
+
+async def measure_drivers() -> dict[str, dict[str, float]] | None:
+    try:
+        import asyncpg
+    except ImportError:
+        return None
+    import psycopg
+
+    schema = f"bench_drv_{uuid.uuid4().hex[:8]}"
+    payloads = [_event(i).model_dump_json() for i in range(N_DRIVER)]
+    with psycopg.connect(URL, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+        for statement in DRIVER_SETUP.format(s=schema).split(";"):
+            conn.execute(statement)
+    results: dict[str, dict[str, float]] = {}
+    try:
+        pg = await psycopg.AsyncConnection.connect(URL, autocommit=True)
+
+        def psycopg_sql(sql: str) -> str:
+            for n in range(4, 0, -1):
+                sql = sql.replace(f"${n}", f"%(p{n})s")
+            return sql.format(s=schema)
+
+        async def pg_append(sid: str, version: int, data: str) -> None:
+            params = {"p1": sid, "p2": '{"k": 1}', "p3": version, "p4": data}
+            await (await pg.execute(psycopg_sql(APPEND), params)).fetchone()
+
+        async def pg_read(sid: str) -> int:
+            row = await (await pg.execute(psycopg_sql(READ_SESSION), {"p1": sid})).fetchone()
+            assert row is not None
+            params = {"p1": sid, "p2": row[1]}
+            return len(await (await pg.execute(psycopg_sql(READ_EVENTS), params)).fetchall())
+
+        apg = await asyncpg.connect(URL)
+
+        async def apg_append(sid: str, version: int, data: str) -> None:
+            await apg.fetchrow(APPEND.format(s=schema), sid, '{"k": 1}', version, data)
+
+        async def apg_read(sid: str) -> int:
+            row = await apg.fetchrow(READ_SESSION.format(s=schema), sid)
+            return len(await apg.fetch(READ_EVENTS.format(s=schema), sid, row[1]))
+
+        for name, append, read in (
+            ("psycopg", pg_append, pg_read),
+            ("asyncpg", apg_append, apg_read),
+        ):
+            sid = f"{name}-s"
+            await pg.execute(f"INSERT INTO {schema}.sessions VALUES (%s, '{{}}', 0)", (sid,))
+            start = time.perf_counter()
+            for version, data in enumerate(payloads):
+                await append(sid, version, data)
+            rate = len(payloads) / (time.perf_counter() - start)
+            big = f"{name}-big"
+            await pg.execute(f"INSERT INTO {schema}.sessions VALUES (%s, '{{}}', 0)", (big,))
+            for version, data in enumerate(payloads[:N_EVENTS]):
+                await append(big, version, data)
+            timings = []
+            for _ in range(N_GETS):
+                started = time.perf_counter()
+                assert await read(big) == N_EVENTS
+                timings.append(time.perf_counter() - started)
+            results[name] = {"append_per_s": rate, "get_ms": statistics.median(timings) * 1000}
+        await pg.close()
+        await apg.close()
+    finally:
+        _drop(schema)
+    return results
+
+
+async def serve_load(
+    ports: list[int], clients: int, turns: int, *, prefix: str = "user"
+) -> tuple[float, int]:
+    """Turns/s with every client alternating over ``ports``; and the failed turns."""
+    failures = 0
+
+    async def client(n: int) -> None:
+        nonlocal failures
+        conns = [Connection("127.0.0.1", port) for port in ports]
+        user, sid = f"{prefix}{n}", f"s{n}"
+        try:
+            status, _ = await conns[0].post(
+                f"/apps/bench/users/{user}/sessions", {"sessionId": sid}
+            )
+            assert status == 200, status
+            for turn in range(turns):
+                body = {
+                    "appName": "bench",
+                    "userId": user,
+                    "sessionId": sid,
+                    "newMessage": {"role": "user", "parts": [{"text": f"turn {turn}"}]},
+                }
+                status, answer = await conns[(n + turn) % len(conns)].post("/run", body)
+                if status != 200 or b'"errorCode"' in answer:
+                    failures += 1
+        finally:
+            for conn in conns:
+                conn.close()
+
+    started = time.perf_counter()
+    await asyncio.gather(*(client(n) for n in range(clients)))
+    return clients * turns / (time.perf_counter() - started), failures
+
+
+def measure_serve(replicas: int, clients: int, turns: int) -> tuple[float, int]:
+    schema = f"bench_serve_{uuid.uuid4().hex[:8]}"
+    db = f"{URL}?schema={schema}"
+    servers: list[Server] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        command = [*yadk_app(work, clients * turns + 10 * clients), "--db", db]
+        try:
+            for _ in range(replicas):
+                servers.append(Server(command, work))
+            for server in servers:
+                server.wait_ready()
+            ports = [server.port for server in servers]
+            asyncio.run(serve_load(ports, min(clients, 10), 3, prefix="warm"))
+            return asyncio.run(serve_load(ports, clients, turns))
+        finally:
+            for server in servers:
+                server.stop()
+            _drop(schema)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clients", type=int, default=40)
+    parser.add_argument("--turns", type=int, default=10)
+    parser.add_argument("--no-serve", action="store_true", help="skip the serve measurement")
+    args = parser.parse_args()
+
+    print(f"PostgreSQL at {URL}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    yadk = asyncio.run(measure_yadk())
+    adk = measure_adk()
+    report(
+        "durable append, one connection",
+        yadk["append_per_s"],
+        adk and adk["append_per_s"],
+        "events/s",
+        higher_is_better=True,
+    )
+    ceiling = commit_ceiling()
+    print(
+        f"  this server's durable commit ceiling (one-row INSERT per commit): {ceiling:,.0f}/s;"
+        f" yadk's append reaches {yadk['append_per_s'] / ceiling:.0%} of it"
+    )
+    report("get_session, 1,000 events (median)", yadk["get_ms"], adk and adk["get_ms"], "ms")
+    print(f"  yadk get_session CPU time in this process (median): {yadk['get_cpu_ms']:.1f} ms")
+
+    drivers = asyncio.run(measure_drivers())
+    if drivers is None:
+        print("driver comparison skipped: asyncpg is not importable (pip install asyncpg)")
+    else:
+        for name, figures in drivers.items():
+            print(
+                f"  driver {name:<8} append {figures['append_per_s']:>8,.0f} /s"
+                f" | read of 1,000 events {figures['get_ms']:>6.2f} ms"
+            )
+
+    if not args.no_serve:
+        one, failed_one = measure_serve(1, args.clients, args.turns)
+        two, failed_two = measure_serve(2, args.clients, args.turns)
+        print(
+            f"yadk serve --db postgresql, {args.clients} clients x {args.turns} turns:"
+            f" 1 replica {one:,.0f} turns/s, 2 replicas (clients alternating)"
+            f" {two:,.0f} turns/s = {two / one:.2f}x; failed turns {failed_one}/{failed_two}"
+        )
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
