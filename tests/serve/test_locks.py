@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import pytest
+from tests.serve.conftest import message
 
 from yadk.serve._locks import SessionBusy, SessionLocks
 
@@ -89,3 +93,21 @@ async def test_a_caller_cancelled_while_trying_leaves_no_lock_held() -> None:
         await attempt
     await asyncio.sleep(0.1)
     assert shared.held == {} and len(locks) == 0
+
+
+async def test_an_app_on_a_shared_store_takes_its_turn_locks(
+    make_client: Callable[..., Any], tmp_path: Path
+) -> None:
+    from yadk.sessions._file_locks import FileTurnLocks
+
+    running = make_client(session_service=None, artifact_service=None, db=str(tmp_path / "s.db"))
+    locks = running.app.state.served.locks
+    assert isinstance(locks.shared, FileTurnLocks)
+    async with running as client:
+        created = await client.post("/apps/echo/users/u1/sessions", json={"sessionId": "s1"})
+        assert created.status_code == 200
+        assert (await client.post("/run", json=message("hi"))).status_code == 200
+    assert (tmp_path / "s.db-turns").exists()
+    assert locks.shared._held == {}  # every turn's lock released by shutdown
+    in_memory = make_client(session_service=None, db=":memory:")
+    assert in_memory.app.state.served.locks.shared is None

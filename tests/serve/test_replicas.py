@@ -194,14 +194,16 @@ async def test_a_turn_busy_on_another_replica_gets_409_after_the_wait(
         b.stop()
 
 
-def _children(pid: int) -> list[int]:
+def _workers(pid: int) -> list[int]:
+    """The worker processes uvicorn spawned for the server ``pid``."""
     found = []
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
         except OSError:
             continue
-        if int(fields[1]) == pid:
+        if parent == pid and b"spawn_main" in command:
             found.append(int(stat.parent.name))
     return found
 
@@ -212,11 +214,11 @@ async def test_workers_serve_one_port_and_serialize_turns(
     agents = _agents(tmp_path, 200)
     server = Server(str(agents), "--db", postgres_url, "--workers", "2", cwd=tmp_path)
     try:
-        assert len(_children(server.process.pid)) >= 2  # the workers (and uvicorn's helper)
+        assert len(_workers(server.process.pid)) == 2
         sent: list[int] = []
         async with httpx.AsyncClient() as http:
             await http.post(f"{server.url}/apps/tally/users/w/sessions", json={"sessionId": "s"})
-            for round_ in range(10):
+            for round_ in range(40):
                 # Two turns at once on one session, on separate connections (so both workers
                 # may get one): they wait for each other.
                 async with httpx.AsyncClient() as other:
@@ -226,6 +228,11 @@ async def test_workers_serve_one_port_and_serialize_turns(
                         _turn(other, server.url, "w", "s", n + 1),
                     )
                 sent += [n, n + 1]
+                # Until both workers have run turns (each holds turn locks on a connection
+                # of its own); the kernel picks the worker of each new connection.
+                if round_ >= 9 and await asyncio.to_thread(_lock_connections, postgres_url) == 2:
+                    break
+            assert await asyncio.to_thread(_lock_connections, postgres_url) == 2
             got = (await http.get(f"{server.url}/apps/tally/users/w/sessions/s")).json()
         order = [_said(e) for e in got["events"] if e["author"] == "user"]
         assert sorted(order) == sorted(sent)
@@ -233,6 +240,17 @@ async def test_workers_serve_one_port_and_serialize_turns(
     finally:
         log = server.stop()
     assert "with 2 worker processes" in log
+
+
+def _lock_connections(url: str) -> int:
+    import psycopg
+
+    with psycopg.connect(url.split("?")[0]) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s AND query LIKE %s",
+            ("yadk:" + url.rsplit("schema=", 1)[1], "%advisory%"),
+        ).fetchone()
+    return int(row[0]) if row else 0
 
 
 def test_workers_refuse_a_store_in_memory(tmp_path: Path) -> None:
