@@ -242,6 +242,31 @@ async def test_workers_serve_one_port_and_serialize_turns(
     assert "with 2 worker processes" in log
 
 
+async def test_workers_on_one_sqlite_file_serialize_turns(tmp_path: Path) -> None:
+    agents = _agents(tmp_path, 100)
+    server = Server(str(agents), "--db", "shared.db", "--workers", "2", cwd=tmp_path)
+    try:
+        assert len(_workers(server.process.pid)) == 2
+        sent: list[int] = []
+        async with httpx.AsyncClient() as http:
+            await http.post(f"{server.url}/apps/tally/users/w/sessions", json={"sessionId": "s"})
+            for round_ in range(8):
+                async with httpx.AsyncClient() as other:
+                    n = 10 * (round_ + 1)
+                    await asyncio.gather(
+                        _turn(http, server.url, "w", "s", n),
+                        _turn(other, server.url, "w", "s", n + 1),
+                    )
+                sent += [n, n + 1]
+            got = (await http.get(f"{server.url}/apps/tally/users/w/sessions/s")).json()
+    finally:
+        server.stop()
+    order = [_said(e) for e in got["events"] if e["author"] == "user"]
+    assert sorted(order) == sorted(sent)
+    _check_session(got, order)
+    assert (tmp_path / "shared.db-turns").exists()
+
+
 def _lock_connections(url: str) -> int:
     import psycopg
 
