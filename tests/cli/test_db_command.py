@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -132,10 +134,18 @@ async def test_postgres_old_schema_is_refused_until_upgraded_and_newer_always(
         "name: hello\nmodel: scripted:t.yaml\ninstruction: Hi.\n"
     )
     (tmp_path / "t.yaml").write_text("turns: [{text: hi}]\n")
-    code, _, err = await asyncio.to_thread(
-        cli, "serve", str(tmp_path), "--db", postgres_url, "--port", "0"
+    # (In a process of its own: serve configures the process's logging.)
+    served = await asyncio.to_thread(
+        subprocess.run,
+        [sys.executable, "-m", "yadk.cli", "serve", str(tmp_path), "--db", postgres_url],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
-    assert (code, err) == (1, f"yadk serve: error: --db {postgres_url}: {needs_upgrade}\n")
+    assert (served.returncode, served.stderr) == (
+        1,
+        f"yadk serve: error: --db {postgres_url}: {needs_upgrade}\n",
+    )
 
     upgrade = ("db", "upgrade", "--db", postgres_url)
     assert await asyncio.to_thread(cli, *upgrade) == (
