@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Awaitable
 from pathlib import Path
 
 import psycopg
@@ -11,7 +12,7 @@ import pytest
 
 from yadk._bm25 import Bm25
 from yadk.events import Event
-from yadk.memory import BaseMemoryService, PostgresMemoryService, SqliteMemoryService
+from yadk.memory import BaseMemoryService, PostgresMemoryService, SqliteMemoryService, _cache
 from yadk.sessions import InMemorySessionService, PostgresSessionService, Session
 from yadk.sessions._pg import SCHEMA_VERSION
 from yadk.stores import open_stores
@@ -250,7 +251,9 @@ async def test_replicas_adding_and_searching_at_once_end_up_with_what_the_databa
         return found
 
     try:
-        work = [replicas[n % 2].add_session_to_memory(s) for n, s in enumerate(sessions)]
+        work: list[Awaitable[object]] = [
+            replicas[n % 2].add_session_to_memory(s) for n, s in enumerate(sessions)
+        ]
         work += [search(replicas[n % 2]) for n in range(8)]
         await asyncio.gather(*work)
         fresh = PostgresMemoryService(postgres_url)
@@ -262,3 +265,25 @@ async def test_replicas_adding_and_searching_at_once_end_up_with_what_the_databa
     finally:
         for replica in replicas:
             await replica.close()
+
+
+async def test_a_store_keeps_the_index_of_its_most_recently_searched_users_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_cache, "MAX_CACHED_USERS", 2)
+    service = SqliteMemoryService(tmp_path / "m.db")
+    try:
+        for user in ["ada", "bob", "cy"]:
+            await service.add_session_to_memory(await conversation(user, ["Porto"], user=user))
+            found = await service.search_memory(app_name="app", user_id=user, query="porto")
+            assert len(found.memories) == 1
+        cached = service._indexes
+        assert [cached.get("app", u) is not None for u in ["ada", "bob", "cy"]] == [
+            False,
+            True,
+            True,
+        ]
+        found = await service.search_memory(app_name="app", user_id="ada", query="porto")
+        assert len(found.memories) == 1  # read again
+    finally:
+        await service.close()
