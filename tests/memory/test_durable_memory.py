@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 from collections.abc import Awaitable
+from contextlib import closing
 from pathlib import Path
 
 import psycopg
@@ -287,3 +289,11 @@ async def test_a_store_keeps_the_index_of_its_most_recently_searched_users_only(
         assert len(found.memories) == 1  # read again
     finally:
         await service.close()
+
+
+async def test_the_sqlite_memory_file_is_journaled_with_wal(tmp_path: Path) -> None:
+    service = SqliteMemoryService(tmp_path / "m.db")
+    await service.add_session_to_memory(await conversation("s", ["I live in Porto."]))
+    await service.close()
+    with closing(sqlite3.connect(tmp_path / "m.db")) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)
