@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import random
+import sqlite3
+from collections.abc import Awaitable
+from contextlib import closing
 from pathlib import Path
 
 import psycopg
 import pytest
 
+from yadk._bm25 import Bm25
 from yadk.events import Event
-from yadk.memory import BaseMemoryService, PostgresMemoryService, SqliteMemoryService
+from yadk.memory import BaseMemoryService, PostgresMemoryService, SqliteMemoryService, _cache
 from yadk.sessions import InMemorySessionService, PostgresSessionService, Session
 from yadk.sessions._pg import SCHEMA_VERSION
 from yadk.stores import open_stores
@@ -145,3 +150,150 @@ async def test_sqlite_stores_keep_memory_beside_the_sessions(
     finally:
         await stores.aclose()
     assert sorted(p.name for p in Path("data").iterdir()) == ["s.db", "s.memory.db"]
+
+
+VOCABULARY = (
+    "invoice march april paid late dog rex park cat tom porto lisbon color blue green order"
+    " parcel shipped refund account password weather rain sun meeting monday report café"
+).split()
+LARGE_QUERIES = ["invoice march", "rex the dog", "blue green color", "café", "monday", "zzz"]
+
+
+async def test_a_larger_corpus_ranks_alike_in_both_stores_as_its_adds_go_by(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    """Searches between adds use each store's cached index; the result must stay what BM25 over
+    the user's messages, in the order last remembered, gives."""
+    rng = random.Random(5)
+    stores = [SqliteMemoryService(tmp_path / "m.db"), PostgresMemoryService(postgres_url)]
+    made: list[Session] = []
+    remembered: dict[str, str] = {}  # event id -> text, in the order last remembered
+    try:
+        for step in range(40):
+            if made and step % 3 == 2:
+                session = rng.choice(made)  # again: its messages become the newest
+            else:
+                texts = [
+                    " ".join(rng.choice(VOCABULARY) for _ in range(rng.randint(1, 12)))
+                    for _ in range(rng.randint(1, 16))
+                ]
+                session = await conversation(f"s{step}", texts)
+                made.append(session)
+            for store in stores:
+                await store.add_session_to_memory(session)
+            for event in session.events:
+                remembered.pop(event.id, None)
+                remembered[event.id] = event.content.parts[0].text or ""  # type: ignore[union-attr]
+            if step % 8 == 7:
+                corpus = list(remembered.values())
+                for query in LARGE_QUERIES:
+                    expected = [corpus[i] for i, _ in Bm25(corpus).rank(query)[:10]]
+                    for store in stores:
+                        found = await store.search_memory(
+                            app_name="app", user_id="ada", query=query
+                        )
+                        assert [m.content.parts[0].text for m in found.memories] == expected
+    finally:
+        for store in stores:
+            await store.close()
+
+
+async def _replica(kind: str, tmp_path: Path, request: pytest.FixtureRequest) -> BaseMemoryService:
+    if kind == "sqlite":
+        return SqliteMemoryService(tmp_path / "m.db")
+    return PostgresMemoryService(request.getfixturevalue("postgres_url"))
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+async def test_a_search_sees_what_another_process_remembered(
+    kind: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """Two services on one store stand for two server replicas: each caches its index."""
+    first, second = [await _replica(kind, tmp_path, request) for _ in range(2)]
+    try:
+        porto = await conversation("s1", ["I live in Porto.", "Ok."])
+        await first.add_session_to_memory(porto)
+        found = await first.search_memory(app_name="app", user_id="ada", query="ok porto")
+        assert len(found.memories) == 2  # first's index is now cached
+        await second.add_session_to_memory(await conversation("s2", ["Porto is rainy.", "Ok."]))
+        await second.add_session_to_memory(porto)  # again: its messages become the newest
+        found = await first.search_memory(app_name="app", user_id="ada", query="rainy")
+        assert [m.content.parts[0].text for m in found.memories] == ["Porto is rainy."]
+        await first.add_session_to_memory(await conversation("s3", ["Lisbon is sunny, ok?"]))
+        corpus = ["Porto is rainy.", "Ok.", "I live in Porto.", "Ok.", "Lisbon is sunny, ok?"]
+        expected = [corpus[i] for i, _ in Bm25(corpus).rank("porto ok")]
+        assert len(expected) == 5
+        for service in (first, second):
+            found = await service.search_memory(app_name="app", user_id="ada", query="porto ok")
+            assert [m.content.parts[0].text for m in found.memories] == expected
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_replicas_adding_and_searching_at_once_end_up_with_what_the_database_holds(
+    postgres_url: str,
+) -> None:
+    """Concurrent adds of one user from two replicas, searched while they commit: each
+    replica's cached index must end up equal to a fresh read of the rows."""
+    replicas = [PostgresMemoryService(postgres_url, pool_size=4) for _ in range(2)]
+    rng = random.Random(9)
+    sessions = [
+        await conversation(
+            f"s{n}", [" ".join(rng.choice(VOCABULARY) for _ in range(6)) for _ in range(5)]
+        )
+        for n in range(16)
+    ]
+
+    async def search(replica: BaseMemoryService) -> list[list[str]]:
+        found = []
+        for query in LARGE_QUERIES:
+            response = await replica.search_memory(app_name="app", user_id="ada", query=query)
+            found.append([m.id or "" for m in response.memories])
+        return found
+
+    try:
+        work: list[Awaitable[object]] = [
+            replicas[n % 2].add_session_to_memory(s) for n, s in enumerate(sessions)
+        ]
+        work += [search(replicas[n % 2]) for n in range(8)]
+        await asyncio.gather(*work)
+        fresh = PostgresMemoryService(postgres_url)
+        expected = await search(fresh)
+        await fresh.close()
+        assert all(expected[:5])
+        for replica in replicas:
+            assert await search(replica) == expected
+    finally:
+        for replica in replicas:
+            await replica.close()
+
+
+async def test_a_store_keeps_the_index_of_its_most_recently_searched_users_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_cache, "MAX_CACHED_USERS", 2)
+    service = SqliteMemoryService(tmp_path / "m.db")
+    try:
+        for user in ["ada", "bob", "cy"]:
+            await service.add_session_to_memory(await conversation(user, ["Porto"], user=user))
+            found = await service.search_memory(app_name="app", user_id=user, query="porto")
+            assert len(found.memories) == 1
+        cached = service._indexes
+        assert [cached.get("app", u) is not None for u in ["ada", "bob", "cy"]] == [
+            False,
+            True,
+            True,
+        ]
+        found = await service.search_memory(app_name="app", user_id="ada", query="porto")
+        assert len(found.memories) == 1  # read again
+    finally:
+        await service.close()
+
+
+async def test_the_sqlite_memory_file_is_journaled_with_wal(tmp_path: Path) -> None:
+    service = SqliteMemoryService(tmp_path / "m.db")
+    await service.add_session_to_memory(await conversation("s", ["I live in Porto."]))
+    await service.close()
+    with closing(sqlite3.connect(tmp_path / "m.db")) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",)

@@ -3,34 +3,32 @@
 Why BM25 in Python rather than PostgreSQL full-text search: ``ts_rank`` is not BM25 (no length
 normalisation against the corpus average, no idf), and ``to_tsvector`` stems and drops stop words
 per language configuration, so the same corpus would rank differently here than in
-``SqliteMemoryService``. The rows of one user (``app_name``, ``user_id``) are read in insertion
-order and ranked by ``yadk._bm25`` — the code the SQLite store and ``LexicalExampleStore`` use —
-so both stores return the same memories in the same order. Ranking runs in a worker thread.
+``SqliteMemoryService``. Both stores rank with ``yadk._bm25`` over the user's rows in insertion
+order, so they return the same memories in the same order.
+
+Each process keeps an index of the users it searched (``_cache``) and brings it up to date with
+the rows whose ``seq`` is above the last one it read: one query, usually returning nothing. That
+sees every add of every replica because adds of one user are serialised by a transaction-scoped
+advisory lock taken before their rows get a ``seq``: a row with a smaller ``seq`` is always
+committed before one with a larger. (A message remembered again gets a new ``seq``, so the
+process sees it and moves it to the end, as SQLite's INSERT OR REPLACE gives it a new rowid.)
+Ranking runs in a worker thread.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import threading
 from typing import TYPE_CHECKING, Any
 
-from yadk._bm25 import Bm25
-from yadk.memory._base import (
-    BaseMemoryService,
-    MemoryEntry,
-    SearchMemoryResponse,
-    entry_of,
-    event_text,
-)
-from yadk.types import Content
+from yadk.memory._base import BaseMemoryService, SearchMemoryResponse
+from yadk.memory._cache import Row, UserIndex, UserIndexes, rows_of
 
 if TYPE_CHECKING:
     from yadk.sessions import Session
     from yadk.sessions._pg import PgDatabase
 
 __all__ = ["PostgresMemoryService"]
-
-_Row = tuple[str | None, ...]
 
 
 class PostgresMemoryService(BaseMemoryService):
@@ -62,74 +60,75 @@ class PostgresMemoryService(BaseMemoryService):
         )
         self.top_k = top_k
         self._table = self.db.table("memories")
+        self._indexes = UserIndexes()
+        self._indexes_lock = threading.Lock()
+        self._ranking = threading.Lock()
 
     async def add_session_to_memory(self, session: Session) -> None:
-        rows: list[_Row] = []
-        for event in session.events:
-            text = event_text(event)
-            if not text:
-                continue
-            entry = entry_of(event)
-            rows.append(
-                (
-                    session.app_name,
-                    session.user_id,
-                    event.id,
-                    session.id,
-                    entry.author,
-                    entry.timestamp,
-                    entry.content.model_dump_json(exclude_none=True),
-                    text,
-                )
-            )
+        rows = rows_of(session)
         if not rows:
             return
-        # A message remembered again is replaced and moves to the end (a new seq), as SQLite's
-        # INSERT OR REPLACE gives it a new rowid: ties then rank the same in both stores.
-        sql = f"""
+        app_name, user_id = session.app_name, session.user_id
+        columns = [
+            [r.event_id for r in rows],
+            [r.author for r in rows],
+            [r.timestamp for r in rows],
+            [r.content for r in rows],
+            [r.text for r in rows],
+        ]
+        # One statement (one round trip, its own transaction) for the whole session. It first
+        # takes the user's advisory lock, held to its commit: the rows get their seq (in the
+        # session's order) only once the lock is held, so one user's adds commit in seq order.
+        insert = f"""
             INSERT INTO {self._table}
                 (app_name, user_id, event_id, session_id, author, timestamp, content, text)
-            VALUES (%s, %s, %s, %s, %s, %s, %s, %s)
+            SELECT %s, %s, event_id, %s, author, timestamp, content, text
+            FROM (SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))) AS locked,
+                unnest(%s::text[], %s::text[], %s::text[], %s::text[], %s::text[])
+                WITH ORDINALITY AS given (event_id, author, timestamp, content, text, position)
+            ORDER BY position
             ON CONFLICT (app_name, user_id, event_id) DO UPDATE SET
                 session_id = excluded.session_id, seq = excluded.seq, author = excluded.author,
                 timestamp = excluded.timestamp, content = excluded.content, text = excluded.text"""
+        key = f"yadk.memories {self._table} {len(app_name)} {app_name} {user_id}"
 
-        async def insert(conn: Any) -> None:
-            async with conn.transaction(), conn.cursor() as cursor:
-                await cursor.executemany(sql, rows)
+        async def write(conn: Any) -> None:
+            await conn.execute(insert, (app_name, user_id, session.id, key, *columns))
 
-        await self.db.run(insert)
+        await self.db.run(write)
 
     async def search_memory(
         self, *, app_name: str, user_id: str, query: str
     ) -> SearchMemoryResponse:
+        with self._indexes_lock:  # held for a dict lookup only: never blocks the loop for long
+            user = self._indexes.get(app_name, user_id)
+            if user is None:
+                user = UserIndex(version=-1)
+                self._indexes.put(app_name, user_id, user)
+            after = user.version
         sql = (
-            f"SELECT event_id, author, timestamp, content, text FROM {self._table}"
-            " WHERE app_name = %s AND user_id = %s ORDER BY seq"
+            f"SELECT seq, event_id, author, timestamp, content, text FROM {self._table}"
+            " WHERE app_name = %s AND user_id = %s AND seq > %s ORDER BY seq"
         )
 
         async def read(conn: Any) -> list[tuple[Any, ...]]:
             found: list[tuple[Any, ...]] = await (
-                await conn.execute(sql, (app_name, user_id))
+                await conn.execute(sql, (app_name, user_id, after))
             ).fetchall()
             return found
 
         rows = await self.db.run(read)
-        return await asyncio.to_thread(self._rank, rows, query)
+        return await asyncio.to_thread(self._rank, user, rows, query)
 
-    def _rank(self, rows: list[tuple[Any, ...]], query: str) -> SearchMemoryResponse:
-        ranked = Bm25([row[4] for row in rows]).rank(query)[: self.top_k]
-        return SearchMemoryResponse(
-            memories=[
-                MemoryEntry(
-                    id=rows[index][0],
-                    author=rows[index][1],
-                    timestamp=rows[index][2],
-                    content=Content.model_validate(json.loads(rows[index][3])),
-                )
-                for index, _ in ranked
-            ]
-        )
+    def _rank(
+        self, user: UserIndex, rows: list[tuple[Any, ...]], query: str
+    ) -> SearchMemoryResponse:
+        with self._ranking:
+            for seq, *fields in rows:
+                if seq > user.version:  # a concurrent search may have applied it already
+                    user.add(Row(*fields))
+                    user.version = seq
+            return user.search(query, self.top_k)
 
     async def close(self) -> None:
         """Close the pool, unless it is a session store's (``database=``), which closes it."""
