@@ -30,7 +30,7 @@ from yadk.errors import (
 __all__ = ["SCHEMA_VERSION", "PgDatabase", "is_postgres_url"]
 
 T = TypeVar("T")
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 _NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 _CREATE_V1 = """
@@ -96,6 +96,8 @@ CREATE TABLE IF NOT EXISTS {s}.memories (
 )
 """,
     3: "CREATE INDEX IF NOT EXISTS sessions_by_update ON {s}.sessions (app_name, update_time)",
+    # A memory search reads only the rows after the last seq it saw: an index, not a scan.
+    4: "CREATE INDEX IF NOT EXISTS memories_by_seq ON {s}.memories (app_name, user_id, seq)",
 }
 
 
