@@ -132,11 +132,14 @@ CONTRACT: dict[str, set[str]] = {
         "trajectory_matches",
     },
     "yadk.errors": {"YadkError", "ConfigError", "TemplateError", "SkillError", "ModelError"},
+    # issue 16 (docs/tools.md, Code execution): google-adk's code_executors, built-in only.
+    "yadk.code_executors": {"BaseCodeExecutor", "BuiltInCodeExecutor"},
 }
 
 DOCUMENTED: dict[str, set[str]] = {
-    # google-genai's Part.file_data shape (docs/engine.md, Content and Part).
-    "yadk.types": {"FileData"},
+    # google-genai's Part.file_data shape (docs/engine.md, Content and Part), and the code parts
+    # of Gemini's built-in code execution (docs/tools.md).
+    "yadk.types": {"CodeExecutionResult", "ExecutableCode", "FileData"},
     # ADK's names for the session service's arguments and results (docs/engine.md), and the
     # store chosen by URL (--db) that every command opens.
     "yadk.sessions": {

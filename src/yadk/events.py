@@ -81,8 +81,16 @@ class Event(BaseModel):
         if self.actions.skip_summarization or self.long_running_tool_ids:
             return True
         return (
-            not self.partial and not self.get_function_calls() and not self.get_function_responses()
+            not self.partial
+            and not self.get_function_calls()
+            and not self.get_function_responses()
+            and not self.has_trailing_code_execution_result()
         )
+
+    def has_trailing_code_execution_result(self) -> bool:
+        """True when the content ends with a ``code_execution_result`` (the model goes on)."""
+        parts = self.content.parts if self.content is not None else []
+        return bool(parts) and parts[-1].code_execution_result is not None
 
     @property
     def text(self) -> str:

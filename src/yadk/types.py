@@ -26,7 +26,9 @@ from pydantic.alias_generators import to_camel
 
 __all__ = [
     "Blob",
+    "CodeExecutionResult",
     "Content",
+    "ExecutableCode",
     "FileData",
     "FunctionCall",
     "FunctionResponse",
@@ -106,8 +108,26 @@ class FunctionResponse(_Model):
     response: dict[str, Any] = Field(default_factory=dict)
 
 
+class ExecutableCode(_Model):
+    """Code the model wrote and ran with Gemini's built-in code execution (``executable_code``)."""
+
+    id: str | None = None
+    code: str | None = None
+    language: str | None = None
+
+
+class CodeExecutionResult(_Model):
+    """The outcome and output of that run (``code_execution_result``); ``outcome`` is one of
+    ``OUTCOME_OK``, ``OUTCOME_FAILED``, ``OUTCOME_DEADLINE_EXCEEDED``."""
+
+    id: str | None = None
+    outcome: str | None = None
+    output: str | None = None
+
+
 class Part(_Model):
-    """One piece of a message: text, bytes, a file, a function call or a function response."""
+    """One piece of a message: text, bytes, a file, a function call or response, or code the
+    model ran (``executable_code``) and its result (``code_execution_result``)."""
 
     text: str | None = None
     thought: bool | None = None
@@ -116,6 +136,8 @@ class Part(_Model):
     file_data: FileData | None = None
     function_call: FunctionCall | None = None
     function_response: FunctionResponse | None = None
+    executable_code: ExecutableCode | None = None
+    code_execution_result: CodeExecutionResult | None = None
 
     @classmethod
     def from_text(cls, *, text: str) -> Part:

@@ -360,6 +360,7 @@ async def test_thought_signatures_go_back(server: FakeServer) -> None:
                         Part(text="Checking."),
                         {"function_call": {"name": "f", "args": {"a": 1}, "id": "c1"}},
                         {"function_call": {"name": "g"}},
+                        {"executable_code": {"code": "print(1)"}},
                     ]
                 ),
                 finish_reason="STOP",

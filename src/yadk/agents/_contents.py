@@ -59,6 +59,8 @@ def _has_visible_content(event: Event) -> bool:
     return any(
         p.function_call is not None
         or p.function_response is not None
+        or p.executable_code is not None
+        or p.code_execution_result is not None
         or (not p.thought and bool(p.text or p.inline_data or p.file_data))
         for p in content.parts
     )
@@ -120,6 +122,8 @@ def fold_events(
                     call_authors[part.function_call.id] = event.author
             elif part.function_response is not None:
                 visible = calls = True
+            elif part.executable_code is not None or part.code_execution_result is not None:
+                visible = True
             elif not part.thought and (part.text or part.inline_data or part.file_data):
                 visible = True
         if not visible:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from yadk._contexts import Context, InvocationContext, ToolContext
 from yadk.agents._callbacks import run_callbacks
+from yadk.agents._code_images import save_generated_images
 from yadk.agents._contents import CLIENT_CALL_ID_PREFIX
 from yadk.agents._request import build_request
 from yadk.errors import ModelCallLimitError, ModelError, ToolExecutionError
@@ -104,6 +105,10 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
     model_event.grounding_metadata = response.grounding_metadata
     model_event.usage_metadata = response.usage_metadata
     _assign_call_ids(model_event)
+    if agent.code_executor is not None:
+        saved = await save_generated_images(ctx, model_event)
+        if saved is not None:
+            yield saved
     calls = model_event.get_function_calls()
     long_running = {
         c.id

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field, PrivateAttr, field_validator
 from yadk._contexts import InvocationContext, ReadonlyContext
 from yadk.agents._base_agent import BaseAgent
 from yadk.agents._callbacks import as_callback_list
+from yadk.code_executors import BuiltInCodeExecutor
 from yadk.errors import AgentDefinitionError
 from yadk.events import Event
 from yadk.models import BaseLlm, resolve_model
@@ -46,6 +47,8 @@ class LlmAgent(BaseAgent):
     after_model_callback: Any = None
     before_tool_callback: Any = None
     after_tool_callback: Any = None
+    # google-adk's ``code_executor``: only BuiltInCodeExecutor (the model runs the code).
+    code_executor: BuiltInCodeExecutor | None = None
 
     _resolved_model: BaseLlm | None = PrivateAttr(default=None)
     # State key -> where the instruction's placeholder for it is written (see
@@ -86,6 +89,20 @@ class LlmAgent(BaseAgent):
                     f"{tool!r} is not a tool: expected a function, a BaseTool or a BaseToolset"
                 )
         return value
+
+    @field_validator("code_executor", mode="before")
+    @classmethod
+    def _built_in_executor_only(cls, value: Any) -> Any:
+        if value is None or isinstance(value, BuiltInCodeExecutor):
+            return value
+        kind = type(value).__name__
+        if kind == "BuiltInCodeExecutor":  # google-adk's own, from agent code written for it
+            return BuiltInCodeExecutor()
+        raise ValueError(
+            f"{kind} is not supported: yadk runs code only through the model's built-in code"
+            " execution (code_executor=BuiltInCodeExecutor()); it never runs model-written code"
+            " on this machine"
+        )
 
     @field_validator("generate_content_config", mode="before")
     @classmethod

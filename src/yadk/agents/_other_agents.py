@@ -71,8 +71,14 @@ def as_context(event: Event) -> Content | None:
                     + quote_untrusted(str(response.response))
                 )
             )
-        elif part.inline_data is not None or part.file_data is not None:
-            # Blobs cannot be flattened into text; the preamble frames the whole message.
+        elif (
+            part.inline_data is not None
+            or part.file_data is not None
+            or part.executable_code is not None
+            or part.code_execution_result is not None
+        ):
+            # Blobs cannot be flattened into text, and code keeps its pairing with its result
+            # on its own part types (as google-adk relays them); the preamble frames the message.
             parts.append(part)
     if len(parts) == 1:
         return None

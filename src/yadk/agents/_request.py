@@ -14,6 +14,7 @@ from yadk._contexts import InvocationContext, ReadonlyContext, ToolContext
 from yadk.agents._contents_cache import session_contents
 from yadk.agents._placeholder_sources import located_template_error
 from yadk.agents._transfer import transfer_instructions, transfer_targets, transfer_tool
+from yadk.code_executors._built_in import code_parts_as_text
 from yadk.errors import TemplateKeyError
 from yadk.models import LlmRequest
 from yadk.templating import inject_session_state
@@ -133,4 +134,7 @@ async def build_request(agent: LlmAgent, ctx: InvocationContext) -> LlmRequest:
                 await tool.process_llm_request(tool_context=tool_context, llm_request=request)
         else:
             await unit.process_llm_request(tool_context=tool_context, llm_request=request)
+    if agent.code_executor is not None:
+        agent.code_executor.process_llm_request(request)
+        request.contents = code_parts_as_text(request.contents, agent.code_executor)
     return request

@@ -109,6 +109,13 @@ LLM_KEYS: Final = (
         "safety_settings, thinking_config, ...",
     ),
     KeySpec(
+        "code_executor",
+        "BuiltInCodeExecutor: Gemini runs the code the model writes (the native code_execution "
+        "tool). google-adk 2.13 sets it in Python only; executors that run code on this machine "
+        "are not provided.",
+        yadk=True,
+    ),
+    KeySpec(
         "skills",
         "Skill folders (each holding SKILL.md) or folders of skills, relative to this file; "
         "offered to the model through a SkillToolset.",

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from yadk._files import FileProblem, read_text
+from yadk.config._code_executor import read_code_executor
 from yadk.config._context import AgentRecord, FileScope, did_you_mean
 from yadk.config._custom import CustomClassReader, base_kind
 from yadk.config._dialect import (
@@ -39,6 +40,7 @@ _LOOP_ONLY = {k.name: "Only a LoopAgent takes `{}`." for k in LOOP_KEYS}
 _NULLABLE = frozenset(
     {
         *_CALLBACK_FIELDS,
+        "code_executor",
         "disallow_transfer_to_parent",
         "disallow_transfer_to_peers",
         "examples",
@@ -277,6 +279,10 @@ class Loader(CustomClassReader):
         for key in ("input_schema", "output_schema"):
             if key in data:
                 kwargs[key] = self.schema(scope, (key,), data[key])
+        if data.get("code_executor") is not None:
+            executor = read_code_executor(self, scope, ("code_executor",), data["code_executor"])
+            if executor is not None:
+                kwargs["code_executor"] = executor
         if "generate_content_config" in data:
             kwargs["generate_content_config"] = self.content_config(
                 scope, ("generate_content_config",), data["generate_content_config"]

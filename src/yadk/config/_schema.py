@@ -64,6 +64,18 @@ _KEY_SCHEMAS: dict[str, dict[str, Any]] = {
     "include_contents": {"enum": ["default", "none"]},
     "tools": {"type": "array", "items": _ref("Tool")},
     "generate_content_config": _ref("GenerateContentConfig"),
+    "code_executor": {
+        "anyOf": [
+            {"type": "string"},
+            {
+                "type": "object",
+                "properties": {"name": {"type": "string"}},
+                "required": ["name"],
+                "additionalProperties": False,
+            },
+            {"type": "null"},
+        ]
+    },
     "skills": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
     "examples": _ref("Examples"),
     "max_iterations": {"type": ["integer", "null"], "minimum": 1},

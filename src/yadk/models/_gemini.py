@@ -30,7 +30,16 @@ from yadk.models._rest import (
     snake_case,
     snake_keys,
 )
-from yadk.types import Blob, Content, FileData, FunctionCall, FunctionResponse, Part
+from yadk.types import (
+    Blob,
+    CodeExecutionResult,
+    Content,
+    ExecutableCode,
+    FileData,
+    FunctionCall,
+    FunctionResponse,
+    Part,
+)
 
 if TYPE_CHECKING:
     import httpx
@@ -263,6 +272,10 @@ def _part(part: Part) -> dict[str, Any] | None:
         if part.file_data.mime_type:
             file["mimeType"] = part.file_data.mime_type
         return {"fileData": file}
+    if part.executable_code is not None:
+        return {"executableCode": camel_keys(part.executable_code.to_dict())}
+    if part.code_execution_result is not None:
+        return {"codeExecutionResult": camel_keys(part.code_execution_result.to_dict())}
     if part.text is not None:
         return {"text": part.text}
     return None
@@ -379,8 +392,13 @@ def _parse_part(wire: dict[str, Any]) -> Part | None:
         return Part(
             file_data=FileData(file_uri=file.get("fileUri"), mime_type=file.get("mimeType"))
         )
+    if "executableCode" in wire:
+        return Part(executable_code=ExecutableCode.model_validate(wire["executableCode"]))
+    if "codeExecutionResult" in wire:
+        result = CodeExecutionResult.model_validate(wire["codeExecutionResult"])
+        return Part(code_execution_result=result)
     if "text" in wire:
         if wire.get("thought"):
             return Part(text=wire["text"], thought=True)
         return Part(text=wire["text"])
-    return None  # executableCode and friends: not part of yadk's content model
+    return None  # parts yadk's content model does not hold (e.g. videoMetadata alone)

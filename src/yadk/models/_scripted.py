@@ -2,7 +2,8 @@
 
 Each call takes the first unused turn whose ``when`` regex (if any) matches the latest user text
 and whose ``agent`` (if any) names the calling agent. A turn may answer with text, function calls,
-or both. Every request is recorded in ``requests``; running out of turns raises ``ModelError``.
+or both, or with ``parts`` as written (google-genai part shapes, e.g. ``executable_code``), which
+come after them. Every request is recorded in ``requests``; running out of turns raises ``ModelError``.
 Asked to stream, it yields the text in word-aligned partial chunks before the whole turn.
 """
 
@@ -40,6 +41,7 @@ class ScriptedTurn(BaseModel):
 
     text: str | None = None
     function_calls: list[_Call] = Field(default_factory=list)
+    parts: list[Part] = Field(default_factory=list)
     when: str | None = None
     agent: str | None = None
     delay: float = 0.0
@@ -67,6 +69,7 @@ class ScriptedTurn(BaseModel):
             Part(function_call=FunctionCall(name=c.name, args=dict(c.args)))
             for c in self.function_calls
         )
+        parts.extend(p.model_copy(deep=True) for p in self.parts)
         return Content(role="model", parts=parts)
 
 
