@@ -165,7 +165,14 @@ DOCUMENTED: dict[str, set[str]] = {
     },
     # ADK's google.adk.tools exports ToolContext too (docs/engine.md, tools).
     # docs/tools.md: google-adk's current spelling of MCPToolset; closing an agent tree's toolsets.
-    "yadk.tools": {"ToolContext", "McpToolset", "close_toolsets", "get_user_choice"},
+    "yadk.tools": {
+        "ToolContext",
+        "McpToolset",
+        "close_toolsets",
+        "get_user_choice",
+        # docs/tools.md: bypass_multi_tools_limit and the search sub-agent.
+        "GoogleSearchTool",
+    },
     # docs/memory.md: google-adk's entry and response models, the SQLite and PostgreSQL stores.
     "yadk.memory": {
         "MemoryEntry",

@@ -18,6 +18,7 @@ from yadk.errors import ModelCallLimitError, ModelError, ToolExecutionError
 from yadk.events import Event, EventActions
 from yadk.models import BaseLlm, LlmRequest, LlmResponse
 from yadk.tools import BaseTool
+from yadk.tools._agent_tool import GROUNDING_STATE_KEY
 from yadk.types import Content, FunctionCall, FunctionResponse, Part
 
 if TYPE_CHECKING:
@@ -96,6 +97,7 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
         if altered is not None:
             response = altered
     response = _as_response(response)
+    _propagate_grounding(request, ctx, response)
 
     model_event.content = response.content
     model_event.error_code = response.error_code
@@ -171,6 +173,19 @@ def _as_response(value: Any) -> LlmResponse:
     if isinstance(value, Content):
         return LlmResponse(content=value)
     return LlmResponse.model_validate(value)
+
+
+def _propagate_grounding(
+    request: LlmRequest, ctx: InvocationContext, response: LlmResponse
+) -> None:
+    """A search sub-agent's grounding, kept by its tool in temp state, rides on this answer."""
+    if not any(
+        getattr(t, "propagate_grounding_metadata", False) for t in request.tools_dict.values()
+    ):
+        return
+    grounding = ctx.session.state.get(GROUNDING_STATE_KEY)
+    if grounding:
+        response.grounding_metadata = grounding
 
 
 def _assign_call_ids(event: Event) -> None:

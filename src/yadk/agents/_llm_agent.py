@@ -55,6 +55,8 @@ class LlmAgent(BaseAgent):
     # agents._placeholder_sources); empty for agents built in Python.
     _placeholder_sources: dict[str, Any] = PrivateAttr(default_factory=dict)
     _function_tools: dict[int, FunctionTool] = PrivateAttr(default_factory=dict)
+    # GoogleSearchTool(bypass_multi_tools_limit=True) -> its search sub-agent tool.
+    _search_agent_tools: dict[int, Any] = PrivateAttr(default_factory=dict)
     # The transfer tool for the current targets; its schema is built once, not per model call.
     _transfer_tool: Any = PrivateAttr(default=None)
 
@@ -151,11 +153,20 @@ class LlmAgent(BaseAgent):
         return await _resolve_instruction(self.global_instruction, ctx)
 
     def tool_units(self) -> list[BaseTool | BaseToolset]:
-        """``tools`` with plain functions wrapped as FunctionTools (wrappers are reused)."""
+        """``tools`` with plain functions wrapped as FunctionTools (wrappers are reused), and a
+        ``GoogleSearchTool(bypass_multi_tools_limit=True)`` among other tools (or with transfer
+        targets) replaced by google-adk's search sub-agent tool."""
+        from yadk.agents._search_agent import wrapped_search
+        from yadk.agents._transfer import transfer_targets
+
+        multiple = len(self.tools) > 1 or (
+            any(getattr(t, "bypass_multi_tools_limit", False) for t in self.tools)
+            and bool(transfer_targets(self))
+        )
         units: list[BaseTool | BaseToolset] = []
         for tool in self.tools:
             if isinstance(tool, (BaseTool, BaseToolset)):
-                units.append(tool)
+                units.append(wrapped_search(self, tool, multiple=multiple))
                 continue
             wrapped = self._function_tools.get(id(tool))
             if wrapped is None or wrapped.func is not tool:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from yadk._contexts import InvocationContext, ReadonlyContext, ToolContext
 from yadk.agents._contents_cache import session_contents
 from yadk.agents._placeholder_sources import located_template_error
+from yadk.agents._search_agent import search_with_transfer_error
 from yadk.agents._transfer import transfer_instructions, transfer_targets, transfer_tool
 from yadk.code_executors._built_in import code_parts_as_text
 from yadk.errors import TemplateKeyError
@@ -122,6 +123,12 @@ async def build_request(agent: LlmAgent, ctx: InvocationContext) -> LlmRequest:
 
     tool_context = ToolContext(ctx)
     targets = transfer_targets(agent)
+    if targets and agent.tools:
+        refusal = search_with_transfer_error(agent, request.model)
+        if refusal is not None:
+            if any(t in agent.sub_agents for t in targets):
+                raise ValueError(refusal)
+            targets = []  # google-adk: no transfer offered to parent or peers then
     if targets:
         request.append_instructions([transfer_instructions(agent, targets)])
         await transfer_tool(agent, targets).process_llm_request(

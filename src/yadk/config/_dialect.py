@@ -209,6 +209,12 @@ BUILTIN_TOOL_SPELLINGS: Final[dict[str, str]] = {
         "google.adk.tools.long_running_tool.LongRunningFunctionTool",
     ),
     **_tool_spellings(
+        "GoogleSearchTool",
+        "google.adk.tools.GoogleSearchTool",
+        "google.adk.tools.google_search_tool.GoogleSearchTool",
+        "yadk.tools.GoogleSearchTool",
+    ),
+    **_tool_spellings(
         "google_search",
         "google.adk.tools.google_search",
         "google.adk.tools.google_search_tool.google_search",

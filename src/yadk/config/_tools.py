@@ -25,6 +25,7 @@ _BUILTIN_ARGS: dict[str, tuple[str, ...]] = {
     "AgentTool": ("agent", "include_plugins", "skip_summarization"),
     "ExampleTool": ("cache_size", "examples", "timeout"),
     "google_search": (),
+    "GoogleSearchTool": ("bypass_multi_tools_limit", "model"),
     "url_context": (),
     "load_artifacts": (),
     "load_memory": (),
@@ -221,6 +222,8 @@ class ToolReader(McpToolReader):
             return self.mcp_toolset(scope, at, args)
         if name in ("FunctionTool", "LongRunningFunctionTool"):
             return self.function_tool(scope, at, name, args)
+        if name == "GoogleSearchTool":
+            return self.google_search_tool(scope, at, args)
         if name in ("google_search", "url_context"):
             self._gemini_only(scope, at[:-1], name)
         if not self.import_code:
@@ -228,6 +231,30 @@ class ToolReader(McpToolReader):
         from yadk import tools
 
         return getattr(tools, name)
+
+    def google_search_tool(self, scope: FileScope, at: KeyPath, args: dict[str, Any]) -> Any:
+        """``GoogleSearchTool`` with google-adk's ``args`` (``bypass_multi_tools_limit``, ``model``)."""
+        before = self.errors
+        if "bypass_multi_tools_limit" in args:
+            self.expect(
+                scope,
+                (*at, "bypass_multi_tools_limit"),
+                args["bypass_multi_tools_limit"],
+                bool,
+                "true or false",
+            )
+        if args.get("model") is not None:
+            self.expect(scope, (*at, "model"), args["model"], str, "a model name (a string)")
+        if not isinstance(args.get("model"), str):
+            self._gemini_only(scope, at[:-1], "GoogleSearchTool")
+        if self.errors != before or not self.import_code:
+            return None
+        from yadk.tools import GoogleSearchTool
+
+        return GoogleSearchTool(
+            bypass_multi_tools_limit=bool(args.get("bypass_multi_tools_limit", False)),
+            model=args.get("model"),
+        )
 
     def _gemini_only(self, scope: FileScope, at: KeyPath, name: str) -> None:
         """A Gemini built-in tool on an agent whose model (as written) is not a Gemini model."""

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from yadk.tools._closing import close_toolsets
     from yadk.tools._example_tool import ExampleTool
     from yadk.tools._function import FunctionTool
-    from yadk.tools._gemini_builtins import google_search, url_context
+    from yadk.tools._gemini_builtins import GoogleSearchTool, google_search, url_context
     from yadk.tools._long_running import LongRunningFunctionTool
     from yadk.tools._memory_tools import load_memory, preload_memory
     from yadk.tools._user_choice import get_user_choice
@@ -28,6 +28,7 @@ __all__ = [
     "BaseToolset",
     "ExampleTool",
     "FunctionTool",
+    "GoogleSearchTool",
     "LongRunningFunctionTool",
     "MCPToolset",
     "McpToolset",
@@ -59,6 +60,7 @@ __getattr__, __dir__ = lazy_facade(
         "close_toolsets": "yadk.tools._closing",
         "ExampleTool": "yadk.tools._example_tool",
         "FunctionTool": "yadk.tools._function",
+        "GoogleSearchTool": "yadk.tools._gemini_builtins",
         "google_search": "yadk.tools._gemini_builtins",
         "url_context": "yadk.tools._gemini_builtins",
         "LongRunningFunctionTool": "yadk.tools._long_running",

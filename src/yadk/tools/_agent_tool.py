@@ -21,7 +21,10 @@ if TYPE_CHECKING:
     from yadk._contexts import ToolContext
     from yadk.agents import BaseAgent
 
-__all__ = ["AgentTool"]
+__all__ = ["GROUNDING_STATE_KEY", "AgentTool"]
+
+# google-adk's key: grounding of a wrapped agent, for the caller's next answers.
+GROUNDING_STATE_KEY = "temp:_adk_grounding_metadata"
 
 _FENCE_LANGUAGE = re.compile(r"^[A-Za-z0-9_]*[ \t]*\n?")
 
@@ -45,12 +48,19 @@ class AgentTool(BaseTool):
     sub-agent for a workflow agent) has an ``output_schema``, that text parsed and validated.
 
     ``skip_summarization=True`` ends the caller's turn with the tool result instead of giving it
-    back to the caller's model. ``include_plugins`` is accepted for google-adk configs and has
+    back to the caller's model. ``propagate_grounding_metadata=True`` keeps the agent's last
+    grounding metadata in the caller's ``temp:_adk_grounding_metadata`` state, and the caller's
+    later answers in that invocation carry it (google-adk's search sub-agent). ``include_plugins`` is accepted for google-adk configs and has
     no effect (yadk has no plugins).
     """
 
     def __init__(
-        self, agent: BaseAgent, skip_summarization: bool = False, *, include_plugins: bool = True
+        self,
+        agent: BaseAgent,
+        skip_summarization: bool = False,
+        *,
+        include_plugins: bool = True,
+        propagate_grounding_metadata: bool = False,
     ) -> None:
         if not hasattr(agent, "run_async") or not isinstance(getattr(agent, "name", None), str):
             raise AgentDefinitionError(
@@ -59,6 +69,7 @@ class AgentTool(BaseTool):
         self.agent = agent
         self.skip_summarization = skip_summarization
         self.include_plugins = include_plugins
+        self.propagate_grounding_metadata = propagate_grounding_metadata
         super().__init__(name=agent.name, description=agent.description)
 
     def declaration(self) -> FunctionDeclaration:
@@ -97,6 +108,7 @@ class AgentTool(BaseTool):
         )
         last_content: Content | None = None
         last_error: str | None = None
+        last_grounding: dict[str, Any] | None = None
         async for event in runner.run_async(
             user_id=parent.user_id, session_id=session.id, new_message=message
         ):
@@ -108,12 +120,15 @@ class AgentTool(BaseTool):
                 last_error = event.error_message
             if event.content is not None:
                 last_content = event.content
+                last_grounding = event.grounding_metadata
 
         if last_content is None or not last_content.parts:
             return last_error or ""
-        text = "\n".join(p.text for p in last_content.parts if p.text and not p.thought)
+        text = "\n".join(filter(None, (_part_text(p) for p in last_content.parts if not p.thought)))
         if not text and last_error:
             return last_error
+        if self.propagate_grounding_metadata and last_grounding:
+            tool_context.state[GROUNDING_STATE_KEY] = last_grounding
         output_schema = _output_schema(self.agent)
         if output_schema is None:
             return text
@@ -142,6 +157,17 @@ class AgentTool(BaseTool):
         if "request" in args:
             return str(args["request"])
         return json.dumps(args, ensure_ascii=False, sort_keys=True)
+
+
+def _part_text(part: Part) -> str:
+    """What the caller sees of one part: its text, else its code's output, else the code."""
+    if part.text:
+        return part.text
+    result = part.code_execution_result
+    if result is not None and result.output:
+        return result.output.rstrip("\n")
+    code = part.executable_code
+    return code.code if code is not None and code.code else ""
 
 
 def _input_schema(agent: BaseAgent) -> type[pydantic.BaseModel] | None:
