@@ -7,6 +7,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from yadk.models import FunctionDeclaration
+from yadk.tools._artifact_parts import as_safe_part_for_llm
 from yadk.tools._base import BaseTool
 from yadk.types import Content, Part
 
@@ -17,6 +18,8 @@ if TYPE_CHECKING:
 __all__ = ["LoadArtifactsTool", "load_artifacts"]
 
 logger = logging.getLogger("yadk.tools")
+
+_USER_PREFIX = "user:"
 
 _DESCRIPTION = """Loads artifacts into the session for this request.
 
@@ -36,7 +39,9 @@ _INSTRUCTION = """You have a list of artifacts:
 
 class LoadArtifactsTool(BaseTool):
     """google-adk's ``load_artifacts``: artifact names go in the instruction; the artifacts the
-    model asks for follow its function response in that request only (never stored)."""
+    model asks for follow its function response in that request only (never stored), converted
+    as google-adk does (``as_safe_part_for_llm``: DOCX and text-like types as text, other
+    binaries as a placeholder)."""
 
     def __init__(self) -> None:
         super().__init__(name="load_artifacts", description=_DESCRIPTION)
@@ -84,21 +89,45 @@ class LoadArtifactsTool(BaseTool):
             if response is None or response.name != self.name:
                 continue
             requested = (response.response or {}).get("artifact_names", [])
-            if not isinstance(requested, list):
+            if not isinstance(requested, list) or not all(isinstance(n, str) for n in requested):
+                logger.warning("Ignoring invalid artifact_names in load_artifacts response.")
                 continue
             for name in requested:
-                if not isinstance(name, str):
-                    continue
-                stored = name if name in available else f"user:{name}"
-                if stored not in available:
-                    logger.warning("Artifact %r is not available in this session, skipping", name)
-                    continue
-                artifact = await tool_context.load_artifact(stored)
-                if artifact is None:
-                    continue
-                llm_request.contents.append(
-                    Content(role="user", parts=[Part(text=f"Artifact {name} is:"), artifact])
-                )
+                content = await _artifact_content(tool_context, name, available)
+                if content is not None:
+                    llm_request.contents.append(content)
+
+
+async def _artifact_content(
+    tool_context: ToolContext, requested: str, available: set[str]
+) -> Content | None:
+    """The user turn that shows one requested artifact, converted for the model.
+
+    The model chooses the name, so it is honoured only if the session lists it (with or without
+    the ``user:`` prefix, which models often drop or add).
+    """
+    stored = _listed_name(requested, available)
+    if stored is None:
+        logger.warning("Artifact %r is not available in this session, skipping", requested)
+        return None
+    artifact = await tool_context.load_artifact(stored)
+    if artifact is None and not stored.startswith(_USER_PREFIX):
+        stored = _USER_PREFIX + stored
+        artifact = await tool_context.load_artifact(stored)
+    if artifact is None:
+        logger.warning("Artifact %r not found, skipping", stored)
+        return None
+    shown = as_safe_part_for_llm(artifact, requested)
+    return Content(role="user", parts=[Part(text=f"Artifact {requested} is:"), shown])
+
+
+def _listed_name(requested: str, available: set[str]) -> str | None:
+    if requested in available:
+        return requested
+    if requested.startswith(_USER_PREFIX):
+        return requested if requested.removeprefix(_USER_PREFIX) in available else None
+    prefixed = _USER_PREFIX + requested
+    return prefixed if prefixed in available else None
 
 
 load_artifacts = LoadArtifactsTool()
