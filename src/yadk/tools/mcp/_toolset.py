@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import functools
 import inspect
 import logging
@@ -16,11 +15,13 @@ from yadk.models import FunctionDeclaration
 from yadk.tools._base import BaseTool, BaseToolset
 from yadk.tools.mcp._auth import AuthCredential, AuthScheme, auth_headers, merge_headers, to_model
 from yadk.tools.mcp._connection import McpConnection, import_mcp
+from yadk.tools.mcp._fencing import TOOL_DESCRIPTION_PREAMBLE, fence_description, fence_schema
 from yadk.tools.mcp._params import ConnectionParams
 from yadk.tools.mcp._resources import LoadMcpResourceTool
 
 if TYPE_CHECKING:
     from yadk._contexts import ReadonlyContext, ToolContext
+    from yadk.models import LlmRequest
 
 __all__ = ["MCPTool", "MCPToolset", "McpTool", "McpToolset", "render_call_result"]
 
@@ -57,11 +58,20 @@ class McpTool(BaseTool):
         self.toolset = toolset
 
     def declaration(self) -> FunctionDeclaration:
+        """The server's schema, its descriptions fenced as untrusted (see ``_fencing``)."""
+        schema = self.spec.input_schema
         return FunctionDeclaration(
             name=self.name,
-            description=self.description,
-            parameters=copy.deepcopy(self.spec.input_schema),
+            description=fence_description(self.description),
+            parameters=fence_schema(schema) if schema is not None else None,
         )
+
+    async def process_llm_request(
+        self, *, tool_context: ToolContext, llm_request: LlmRequest
+    ) -> None:
+        await super().process_llm_request(tool_context=tool_context, llm_request=llm_request)
+        if TOOL_DESCRIPTION_PREAMBLE not in (llm_request.system_instruction or ""):
+            llm_request.append_instructions([TOOL_DESCRIPTION_PREAMBLE])
 
     async def run_async(self, *, args: dict[str, Any], tool_context: ToolContext) -> Any:
         mcp = import_mcp()
