@@ -79,6 +79,21 @@ def event(author: str, *parts: Part, **fields: object) -> Event:
             ],
         ),
         (event("desk", actions=EventActions(state_delta={"k": 1})), []),
+        (
+            event(
+                "calc",
+                Part(text="Computing."),
+                Part.model_validate({"executable_code": {"code": "print(2 ** 10)"}}),
+                Part.model_validate(
+                    {"code_execution_result": {"outcome": "OUTCOME_OK", "output": "1024\n"}}
+                ),
+            ),
+            [
+                Line("[calc]: Computing."),
+                Line("[calc] ran code: print(2 ** 10)"),
+                Line("[calc] code ok -> 1024"),
+            ],
+        ),
     ],
 )
 def test_event_lines(given: Event, expected: list[Line]) -> None:

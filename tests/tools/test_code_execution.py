@@ -255,3 +255,27 @@ def test_code_executor_key(tmp_path: Path, body: str, expected: list[str]) -> No
     if not expected:
         agent = load_agent(folder)
         assert isinstance(agent.code_executor, BuiltInCodeExecutor)  # type: ignore[attr-defined]
+
+
+async def test_code_parts_survive_a_sqlite_store(tmp_path: Path) -> None:
+    from yadk.events import Event
+    from yadk.sessions import SqliteSessionService
+
+    content = Content.model_validate(
+        {
+            "role": "model",
+            "parts": [
+                {"executable_code": {"code": "print(1)", "language": "PYTHON"}},
+                {"code_execution_result": {"outcome": "OUTCOME_OK", "output": "1\n"}},
+            ],
+        }
+    )
+    store = SqliteSessionService(tmp_path / "sessions.db")
+    session = await store.create_session(app_name="a", user_id="u")
+    await store.append_event(session, Event(author="a", content=content))
+    reread = await SqliteSessionService(tmp_path / "sessions.db").get_session(
+        app_name="a", user_id="u", session_id=session.id
+    )
+    assert reread is not None
+    assert reread.events[-1].content == content
+    assert not reread.events[-1].is_final_response()  # a trailing result: the model goes on

@@ -161,3 +161,30 @@ def test_config_spelling_with_args(tmp_path: Path) -> None:
         f"{config}:6:38: error wrong-type: `tools[0].args.bypass_multi_tools_limit` must be true or"
         " false, got a string.",
     ]
+
+
+def test_search_with_sub_agents_is_a_located_error(tmp_path: Path) -> None:
+    from yadk.config import validate_paths
+
+    folder = tmp_path / "a"
+    folder.mkdir()
+    (folder / "child.yaml").write_text("name: child\ninstruction: x\ndescription: A child.\n")
+    config = folder / "root_agent.yaml"
+    head = "name: a\nmodel: gemini-2.5-flash\ninstruction: hi\nsub_agents:\n  - config_path: child.yaml\n"
+    config.write_text(head + "tools:\n  - name: google_search\n")
+    assert [d.format() for d in validate_paths([folder])] == [
+        f"{config}:7:11: error search-with-sub-agents: `google_search` cannot go with the transfer"
+        " to `sub_agents` on model `gemini-2.5-flash`: Gemini models before 3 reject a built-in"
+        " search together with function calls.\n  hint: Write the search as `name:"
+        " GoogleSearchTool` with `args: {bypass_multi_tools_limit: true}` (it then runs as a"
+        " search sub-agent called as a tool), or use a Gemini 3 model."
+    ]
+    config.write_text(
+        head + "tools:\n  - name: GoogleSearchTool\n    args: {bypass_multi_tools_limit: true}\n"
+    )
+    assert validate_paths([folder]) == []
+    config.write_text(
+        head.replace("gemini-2.5-flash", "gemini-3-pro-preview")
+        + "tools:\n  - name: google_search\n"
+    )
+    assert validate_paths([folder]) == []

@@ -49,6 +49,13 @@ def event_lines(event: Event) -> list[Line]:
         if text:
             lines.append(Line(f"[{author}]: {text}"))
         for part in event.content.parts:
+            if part.executable_code is not None:
+                code = part.executable_code.code or ""
+                lines.append(Line(f"[{author}] ran code: {_brief(code)}"))
+            if part.code_execution_result is not None:
+                result = part.code_execution_result
+                outcome = (result.outcome or "").removeprefix("OUTCOME_").lower() or "done"
+                lines.append(Line(f"[{author}] code {outcome} -> {_brief(result.output or '')}"))
             call = part.function_call
             if call is not None:
                 lines.append(Line(f"[{author}] called {_call(call.name, dict(call.args))}"))

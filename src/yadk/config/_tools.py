@@ -14,7 +14,8 @@ from typing import Any
 
 from yadk.config._context import FileScope, did_you_mean
 from yadk.config._dialect import ADK_ONLY_TOOLS, BUILTIN_TOOL_SPELLINGS
-from yadk.config._mcp import MCP_ARGS, McpToolReader
+from yadk.config._gemini_tools import GeminiToolReader
+from yadk.config._mcp import MCP_ARGS
 from yadk.config._names import describe
 from yadk.config._refs import adk_object_problem
 from yadk.config._yaml import KeyPath
@@ -45,7 +46,7 @@ _EXAMPLE_SHAPE = (
 )
 
 
-class ToolReader(McpToolReader):
+class ToolReader(GeminiToolReader):
     """Tools of an LlmAgent."""
 
     def tools(self, scope: FileScope, at: KeyPath, value: Any) -> list[Any] | None:
@@ -226,52 +227,13 @@ class ToolReader(McpToolReader):
             return self.google_search_tool(scope, at, args)
         if name in ("google_search", "url_context"):
             self._gemini_only(scope, at[:-1], name)
+            if name == "google_search":
+                self.search_with_sub_agents(scope, at[:-1], name, bypass=False)
         if not self.import_code:
             return None
         from yadk import tools
 
         return getattr(tools, name)
-
-    def google_search_tool(self, scope: FileScope, at: KeyPath, args: dict[str, Any]) -> Any:
-        """``GoogleSearchTool`` with google-adk's ``args`` (``bypass_multi_tools_limit``, ``model``)."""
-        before = self.errors
-        if "bypass_multi_tools_limit" in args:
-            self.expect(
-                scope,
-                (*at, "bypass_multi_tools_limit"),
-                args["bypass_multi_tools_limit"],
-                bool,
-                "true or false",
-            )
-        if args.get("model") is not None:
-            self.expect(scope, (*at, "model"), args["model"], str, "a model name (a string)")
-        if not isinstance(args.get("model"), str):
-            self._gemini_only(scope, at[:-1], "GoogleSearchTool")
-        if self.errors != before or not self.import_code:
-            return None
-        from yadk.tools import GoogleSearchTool
-
-        return GoogleSearchTool(
-            bypass_multi_tools_limit=bool(args.get("bypass_multi_tools_limit", False)),
-            model=args.get("model"),
-        )
-
-    def _gemini_only(self, scope: FileScope, at: KeyPath, name: str) -> None:
-        """A Gemini built-in tool on an agent whose model (as written) is not a Gemini model."""
-        from yadk.tools._gemini_builtins import is_gemini_model
-
-        data = scope.doc.data
-        model = data.get("model") if isinstance(data, dict) else None
-        if not isinstance(model, str) or "${" in model or is_gemini_model(model):
-            return
-        self.error(
-            scope,
-            (*at, "name") if (*at, "name") in scope.doc.values else at,
-            "gemini-only-tool",
-            f"`{name}` runs inside Gemini models; model `{model}` cannot use it.",
-            "Use a Gemini model (`model: gemini-2.5-flash`, any `gemini-*`), or give this agent"
-            " a search function tool instead.",
-        )
 
     def function_tool(self, scope: FileScope, at: KeyPath, name: str, args: dict[str, Any]) -> Any:
         """``FunctionTool`` / ``LongRunningFunctionTool`` with ``args: {func: pkg.mod.fn}``."""
