@@ -139,6 +139,12 @@ def _tool_args() -> list[dict[str, Any]]:
             },
             "required": ["skills"],
         },
+        "GoogleSearchTool": {
+            "properties": {
+                "bypass_multi_tools_limit": {"type": "boolean"},
+                "model": {"type": "string"},
+            },
+        },
     }
     return [
         {
