@@ -279,3 +279,28 @@ async def test_code_parts_survive_a_sqlite_store(tmp_path: Path) -> None:
     assert reread is not None
     assert reread.events[-1].content == content
     assert not reread.events[-1].is_final_response()  # a trailing result: the model goes on
+
+
+def test_other_models_get_the_code_as_text() -> None:
+    from yadk.models._anthropic_wire import to_messages as anthropic_messages
+    from yadk.models._openai_wire import to_messages as openai_messages
+
+    contents = [
+        Content(role="user", parts=[Part(text="2+2?")]),
+        Content.model_validate(
+            {
+                "role": "model",
+                "parts": [
+                    {"executable_code": {"code": "print(4)"}},
+                    {"code_execution_result": {"outcome": "OUTCOME_OK", "output": "4"}},
+                ],
+            }
+        ),
+    ]
+    code = "Code:```python\nprint(4)\n```"
+    result = "Execution Result:```code_output\n4\n```"
+    assert anthropic_messages(contents)[1] == {
+        "role": "assistant",
+        "content": [{"type": "text", "text": code}, {"type": "text", "text": result}],
+    }
+    assert openai_messages(contents)[1]["content"] == f"{code}{result}"

@@ -111,7 +111,7 @@ def _tool_args() -> list[dict[str, Any]]:
     def names(short: str) -> list[str]:
         return sorted(k for k, v in BUILTIN_TOOL_SPELLINGS.items() if v == short)
 
-    args = {
+    args: dict[str, dict[str, Any]] = {
         "ExampleTool": {
             "properties": {
                 "examples": {"anyOf": [{"type": "array"}, {"type": "string"}]},

@@ -11,7 +11,7 @@ from typing import Any
 from yadk.errors import ModelError
 from yadk.models._base import FunctionDeclaration, LlmResponse
 from yadk.models._http_backend import final_response
-from yadk.models._rest import CONTINUE_TEXT, EMPTY_CONTENTS_TEXT, snake_case
+from yadk.models._rest import CONTINUE_TEXT, EMPTY_CONTENTS_TEXT, code_parts_as_text, snake_case
 from yadk.types import Content, FunctionCall, FunctionResponse, Part
 
 __all__ = ["DEFAULT_MAX_TOKENS", "message_settings", "parse_message", "to_messages", "tool"]
@@ -38,6 +38,7 @@ def to_messages(contents: list[Content]) -> list[dict[str, Any]]:
     message right after the call it answers."""
     builder = _Messages()
     for content in contents:
+        content = code_parts_as_text(content)
         if content.role == "model":
             builder.assistant(content)
         else:

@@ -10,7 +10,13 @@ from typing import Any
 
 from yadk.errors import ModelError
 from yadk.models._base import FunctionDeclaration
-from yadk.models._rest import CONTINUE_TEXT, EMPTY_CONTENTS_TEXT, is_openapi_schema, snake_case
+from yadk.models._rest import (
+    CONTINUE_TEXT,
+    EMPTY_CONTENTS_TEXT,
+    code_parts_as_text,
+    is_openapi_schema,
+    snake_case,
+)
 from yadk.types import Content, FunctionResponse, Part
 
 __all__ = ["chat_settings", "chat_tool", "to_messages"]
@@ -49,6 +55,7 @@ def to_messages(contents: list[Content]) -> list[dict[str, Any]]:
     """Chat messages for ``contents``: ``model`` -> assistant, function responses -> tool."""
     builder = _Messages()
     for content in contents:
+        content = code_parts_as_text(content)
         if content.role == "model":
             builder.assistant(content)
         else:

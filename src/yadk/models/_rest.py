@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from yadk.errors import ModelError
+from yadk.types import Content, Part
 
 __all__ = [
     "CONTINUE_TEXT",
@@ -23,6 +24,7 @@ __all__ = [
     "api_error_message",
     "camel_case",
     "camel_keys",
+    "code_parts_as_text",
     "is_openapi_schema",
     "retry_after",
     "settings_for",
@@ -305,3 +307,20 @@ def settings_for(settings: HttpSettings, config: dict[str, Any]) -> HttpSettings
     if retry is not None:
         settings = replace(settings, retry_options=RetryOptions.from_config(retry))
     return settings
+
+
+def code_parts_as_text(content: Content) -> Content:
+    """``content`` with Gemini's code-execution parts as text, for models that have no such
+    parts (google-adk's wording for Claude: ``Code:```python ...``` and
+    ``Execution Result:```code_output ...```)."""
+    if not any(p.executable_code or p.code_execution_result for p in content.parts):
+        return content
+    parts = []
+    for part in content.parts:
+        if part.executable_code is not None:
+            part = Part(text=f"Code:```python\n{part.executable_code.code or ''}\n```")
+        elif part.code_execution_result is not None:
+            output = part.code_execution_result.output or ""
+            part = Part(text=f"Execution Result:```code_output\n{output}\n```")
+        parts.append(part)
+    return Content(role=content.role, parts=parts)
