@@ -277,6 +277,30 @@ def test_missing_or_invalid_script_is_a_diagnostic(write_tree: WriteTree) -> Non
         "Unknown key `txt` in a scripted turn.",
         "Did you mean `text`?",
     )
+    # `parts:` plays google-genai parts (Gemini's code execution, ...); each is checked.
+    turns = (
+        "turns:\n  - parts:\n      - executable_code: {code: print(1), language: PYTHON}\n"
+        "      - {code_execution_result: {outcome: OUTCOME_OK, output: '1'}}\n"
+    )
+    agent = load(
+        write_tree,
+        "name: a\ninstruction: hi\nmodel: scripted:turns.yaml\n",
+        **{"my_agent/turns.yaml": turns},
+    )
+    assert agent.model is not None
+    with pytest.raises(ConfigError) as caught:
+        load(
+            write_tree,
+            "name: a\ninstruction: hi\nmodel: scripted:turns.yaml\n",
+            **{"my_agent/turns.yaml": "turns:\n  - parts:\n      - {executable_cod: {}}\n"},
+        )
+    (diagnostic,) = caught.value.diagnostics
+    assert (diagnostic.line, diagnostic.column, diagnostic.rule, diagnostic.message) == (
+        3,
+        9,
+        "scripted-invalid",
+        "Not a part: executable_cod: Extra inputs are not permitted.",
+    )
 
 
 def test_model_code_names_a_model_instance(write_tree: WriteTree) -> None:

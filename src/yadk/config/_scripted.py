@@ -14,7 +14,7 @@ from yadk.config._yaml import Document, KeyPath, parse_document
 
 __all__ = ["check_scripted_file"]
 
-_TURN_KEYS = ("text", "function_calls", "when", "agent", "delay")
+_TURN_KEYS = ("text", "function_calls", "parts", "when", "agent", "delay")
 _CALL_KEYS = ("name", "args")
 _FORMAT = "See the scripted model format in docs/models.md."
 
@@ -87,6 +87,31 @@ class _Checker:
                 self.problem(where, "wrong-type", "`delay` must be a number of seconds.")
             elif key == "function_calls":
                 self.calls(where, value)
+            elif key == "parts":
+                self.parts(where, value)
+
+    def parts(self, at: KeyPath, value: Any) -> None:
+        """``parts:`` as google-genai part mappings (e.g. ``executable_code``)."""
+        from pydantic import ValidationError
+
+        from yadk.types import Part
+
+        if not isinstance(value, list):
+            self.problem(at, "wrong-type", "`parts` must be a list of parts such as `{text: Hi}`.")
+            return
+        for index, part in enumerate(value):
+            try:
+                Part.model_validate(part)
+            except ValidationError as exc:
+                first = exc.errors()[0]
+                where = ".".join(str(p) for p in first["loc"]) or "the part"
+                self.problem(
+                    (*at, index),
+                    "scripted-invalid",
+                    f"Not a part: {where}: {first['msg']}.",
+                    "A part is google-genai's shape, e.g. `{text: Hi}` or"
+                    " `{executable_code: {code: print(1), language: PYTHON}}`.",
+                )
 
     def pattern(self, at: KeyPath, value: str) -> None:
         try:
