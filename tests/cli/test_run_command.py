@@ -237,3 +237,27 @@ def test_unusable_session_file(cli: Cli, agent: str) -> None:
         "yadk run: error: --db not_a_db: not_a_db is not a usable SQLite database (file is not"
         " a database). Give --db a new file name, or restore the file from a backup.\n"
     )
+
+
+def test_code_execution_offline(cli: Cli, tmp_path: Path) -> None:
+    # The docs/tools.md example: the scripted model plays Gemini's code execution.
+    write(
+        tmp_path / "calc" / "root_agent.yaml",
+        "name: calc\nmodel: gemini-2.5-flash\ninstruction: Compute with code.\n"
+        "code_executor: BuiltInCodeExecutor\n",
+    )
+    write(
+        tmp_path / "calc" / "turns.yaml",
+        "turns:\n  - parts:\n"
+        '      - executable_code: {code: "print(2 ** 10)", language: PYTHON}\n'
+        '      - code_execution_result: {outcome: OUTCOME_OK, output: "1024\\n"}\n'
+        '  - text: "2 ** 10 is 1024."\n',
+    )
+    assert cli(
+        "run", "calc", "what is 2 ** 10?", "--model", "scripted:calc/turns.yaml", "--db", ":memory:"
+    ) == (
+        0,
+        "[user]: what is 2 ** 10?\n[calc] ran code: print(2 ** 10)\n[calc] code ok -> 1024\n"
+        "[calc]: 2 ** 10 is 1024.\n",
+        "",
+    )
