@@ -65,6 +65,12 @@ def request_shape(req):
             for d in (t.function_declarations or [])
         ],
         "native_tools": [dump(t) for t in (cfg.tools or []) if not t.function_declarations],
+        "response_schemas": {
+            d.name: d.response_json_schema
+            for t in (cfg.tools or [])
+            for d in (t.function_declarations or [])
+            if d.response_json_schema is not None
+        },
     }
 
 

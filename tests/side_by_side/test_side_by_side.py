@@ -58,6 +58,9 @@ def request_shape(request: Any) -> dict[str, Any]:
             for d in request.function_declarations
         ],
         "native_tools": request.config.get("tools", []),
+        "response_schemas": {
+            d.name: d.response for d in request.function_declarations if d.response is not None
+        },
     }
 
 

@@ -47,7 +47,7 @@ def without_ids(value: Any) -> Any:
 
 def test_declaration_is_google_adks() -> None:
     declaration = LongRunningFunctionTool(ask_for_approval).declaration()
-    assert declaration.model_dump() == ADK["declaration"]
+    assert declaration.to_dict() == ADK["declaration"]
 
 
 async def test_pending_then_resumed_by_a_function_response() -> None:

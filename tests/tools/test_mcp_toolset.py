@@ -57,7 +57,7 @@ async def test_declarations_are_the_servers_schemas(tmp_path: Path) -> None:
         add = tools[0].declaration()
         assert add is not None
         # The server's description is fenced as untrusted, as google-adk 2.13 sends it.
-        assert add.model_dump() == {
+        assert add.to_dict() == {
             "name": "add",
             "description": "<<<BEGIN_UNTRUSTED_TOOL_DESCRIPTION>>>\nAdd two integers.\n"
             "<<<END_UNTRUSTED_TOOL_DESCRIPTION>>>",
@@ -68,6 +68,13 @@ async def test_declarations_are_the_servers_schemas(tmp_path: Path) -> None:
                 },
                 "required": ["a", "b"],
                 "title": "addArguments",
+                "type": "object",
+            },
+            # The tool's outputSchema, sent to Gemini as responseJsonSchema (as google-adk does).
+            "response": {
+                "properties": {"total": {"title": "Total", "type": "integer"}},
+                "required": ["total"],
+                "title": "Sum",
                 "type": "object",
             },
         }

@@ -18,16 +18,22 @@ __all__ = ["BaseLlm", "FunctionDeclaration", "LlmRequest", "LlmResponse"]
 
 
 class FunctionDeclaration(BaseModel):
-    """A tool as the model sees it: name, description and a JSON Schema of its parameters."""
+    """A tool as the model sees it: name, description and a JSON Schema of its parameters, and
+    optionally of its result (``response``: an MCP tool's ``outputSchema``, sent to Gemini as
+    ``responseJsonSchema`` as google-adk does)."""
 
     model_config = ConfigDict(extra="forbid")
 
     name: str
     description: str = ""
     parameters: dict[str, Any] | None = None
+    response: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "description": self.description, "parameters": self.parameters}
+        shown = {"name": self.name, "description": self.description, "parameters": self.parameters}
+        if self.response is not None:
+            shown["response"] = self.response
+        return shown
 
 
 @dataclass

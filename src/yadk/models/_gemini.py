@@ -288,6 +288,8 @@ def _declaration(declaration: FunctionDeclaration) -> dict[str, Any]:
     if declaration.parameters is not None:
         # Full JSON Schema ($defs, anyOf, ...) as pydantic emits it, not the OpenAPI subset.
         wire["parametersJsonSchema"] = declaration.parameters
+    if declaration.response is not None:
+        wire["responseJsonSchema"] = declaration.response
     return wire
 
 

@@ -60,10 +60,12 @@ class McpTool(BaseTool):
     def declaration(self) -> FunctionDeclaration:
         """The server's schema, its descriptions fenced as untrusted (see ``_fencing``)."""
         schema = self.spec.input_schema
+        output = getattr(self.spec, "output_schema", None)
         return FunctionDeclaration(
             name=self.name,
             description=fence_description(self.description),
             parameters=fence_schema(schema) if schema is not None else None,
+            response=fence_schema(output) if output is not None else None,
         )
 
     async def process_llm_request(
