@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.tools._mcp_helpers import http_server
 
 from yadk import Runner
 from yadk.artifacts import InMemoryArtifactService
@@ -87,9 +88,6 @@ def adk_events(case: str) -> list[dict[str, Any]]:
 
 @pytest.fixture(scope="module")
 def mcp_url() -> Iterator[str]:
-    sys.path.insert(0, str(HERE.parent.parent))
-    from tests.tools._mcp_helpers import http_server
-
     with http_server("http") as url:
         yield url
 
