@@ -9,9 +9,9 @@ sub-agents it could transfer to.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
+from yadk._model_names import supports_search_with_functions
 from yadk.tools import AgentTool
 from yadk.tools._gemini_builtins import GoogleSearchTool, google_search
 
@@ -34,7 +34,6 @@ _INSTRUCTION = """
         grounding capabilities. Do not attempt to invoke a client-side function
         call.
       """
-_GEMINI_VERSION = re.compile(r"^gemini-(\d+)")
 
 
 def create_google_search_agent(model: str | BaseLlm) -> LlmAgent:
@@ -67,13 +66,6 @@ def wrapped_search(agent: LlmAgent, tool: Any, *, multiple: bool) -> Any:
         cached = GoogleSearchAgentTool(create_google_search_agent(model))
         agent._search_agent_tools[id(tool)] = cached
     return cached
-
-
-def supports_search_with_functions(model: str | None) -> bool:
-    """Gemini 3 and later accept a built-in search next to function declarations."""
-    name = (model or "").rsplit("/", 1)[-1]
-    found = _GEMINI_VERSION.match(name)
-    return found is not None and int(found.group(1)) >= 3
 
 
 def search_with_transfer_error(agent: LlmAgent, model: str | None) -> str | None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar
 
-from yadk.tools._gemini_builtins import is_gemini_model
+from yadk._model_names import is_gemini_model
 from yadk.types import Content, Part
 
 if TYPE_CHECKING:

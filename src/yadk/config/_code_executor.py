@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from yadk.config._context import FileScope, Reporter
+from yadk._model_names import is_gemini_model
+from yadk.config._context import FileScope
+from yadk.config._refs import LoaderBase
 from yadk.config._yaml import KeyPath
 
 __all__ = ["read_code_executor"]
@@ -39,7 +41,7 @@ _HINT = (
 )
 
 
-def read_code_executor(reader: Reporter, scope: FileScope, at: KeyPath, value: Any) -> Any:
+def read_code_executor(reader: LoaderBase, scope: FileScope, at: KeyPath, value: Any) -> Any:
     """The agent's executor (a ``BuiltInCodeExecutor``), or ``None`` after reporting why not."""
     name_at = at
     if isinstance(value, dict):
@@ -82,14 +84,14 @@ def read_code_executor(reader: Reporter, scope: FileScope, at: KeyPath, value: A
             " `code_executor`.",
         )
         return None
+    if not reader.import_code:
+        return None  # validate checks the file; the engine is not loaded
     from yadk.code_executors import BuiltInCodeExecutor
 
     return BuiltInCodeExecutor()
 
 
 def _gemini_or_unknown(scope: FileScope) -> bool:
-    from yadk.tools._gemini_builtins import is_gemini_model
-
     data = scope.doc.data
     model = data.get("model") if isinstance(data, dict) else None
     return not isinstance(model, str) or "${" in model or is_gemini_model(model)

@@ -8,9 +8,9 @@ config that pairs them with a non-Gemini model is an error.
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from yadk._model_names import is_gemini_model
 from yadk.tools._base import BaseTool
 
 if TYPE_CHECKING:
@@ -18,19 +18,6 @@ if TYPE_CHECKING:
     from yadk.models import LlmRequest
 
 __all__ = ["GoogleSearchTool", "UrlContextTool", "google_search", "is_gemini_model", "url_context"]
-
-_GEMINI = re.compile(r"^gemini-")
-
-
-def is_gemini_model(model: str | None) -> bool:
-    """google-adk's test: the model name (after any ``provider/`` path) starts with ``gemini-``.
-    yadk's offline ``ScriptedModel`` (named ``scripted...``) passes too, so configs using these
-    tools run in tests."""
-    if not model:
-        return False
-    if model.startswith("scripted"):
-        return True
-    return _GEMINI.match(model.rsplit("/", 1)[-1].removeprefix("gemini:")) is not None
 
 
 class _NativeTool(BaseTool):
