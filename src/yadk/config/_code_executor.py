@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from yadk._model_names import is_gemini_model
 from yadk.config._context import FileScope
 from yadk.config._refs import LoaderBase
 from yadk.config._yaml import KeyPath
@@ -92,6 +91,8 @@ def read_code_executor(reader: LoaderBase, scope: FileScope, at: KeyPath, value:
 
 
 def _gemini_or_unknown(scope: FileScope) -> bool:
+    from yadk._model_names import is_gemini_model
+
     data = scope.doc.data
     model = data.get("model") if isinstance(data, dict) else None
     return not isinstance(model, str) or "${" in model or is_gemini_model(model)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from yadk._model_names import is_gemini_model, supports_search_with_functions
 from yadk.config._context import FileScope
 from yadk.config._mcp import McpToolReader
 from yadk.config._yaml import KeyPath
@@ -44,6 +43,8 @@ class GeminiToolReader(McpToolReader):
 
     def _gemini_only(self, scope: FileScope, at: KeyPath, name: str) -> None:
         """A Gemini built-in tool on an agent whose model (as written) is not a Gemini model."""
+        from yadk._model_names import is_gemini_model
+
         data = scope.doc.data
         model = data.get("model") if isinstance(data, dict) else None
         if not isinstance(model, str) or "${" in model or is_gemini_model(model):
@@ -62,6 +63,8 @@ class GeminiToolReader(McpToolReader):
     ) -> None:
         """google-adk refuses a search without ``bypass_multi_tools_limit`` on an agent with
         sub-agents when the model is before Gemini 3; say so at load instead of at run time."""
+        from yadk._model_names import supports_search_with_functions
+
         data = scope.doc.data
         if bypass or not isinstance(data, dict) or not data.get("sub_agents"):
             return
