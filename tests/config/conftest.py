@@ -33,6 +33,9 @@ def _isolate_imports(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
     # modules behind that a later test with the same folder name would import instead.
     temp_root = tmp_path_factory.getbasetemp()
     _forget_modules_under(temp_root)
+    # ... nor sys.path entries into their folders (a test elsewhere may have left one).
+    prefixes = (str(temp_root), os.path.realpath(temp_root))
+    sys.path[:] = [entry for entry in sys.path if not entry.startswith(prefixes)]
     path = list(sys.path)
     yield
     sys.path[:] = path

@@ -165,8 +165,10 @@ async def test_fifty_clients_at_once_lose_nothing(
             assert texts(stored["events"]) == expected
     sessions.close()
     # SQLite work runs off the event loop: the loop keeps ticking under load (generous bound
-    # for a shared 2-core machine).
-    assert max(lags) < 1.0
+    # for a shared 2-core machine, where one tick can be delayed by the OS scheduler alone: at
+    # load 9 one tick of 1.0-1.8 s was seen; SQLite on the loop would delay many).
+    assert sum(lag >= 1.0 for lag in lags) <= 1, sorted(lags)[-5:]
+    assert sorted(lags)[len(lags) * 9 // 10] < 0.25
 
 
 async def test_a_second_turn_on_a_busy_session_waits_then_runs_in_order(
