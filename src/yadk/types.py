@@ -65,10 +65,14 @@ class _Model(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _accept_foreign_shapes(cls, data: Any) -> Any:
+        # Runs for every model of every event read back from a store: plain loops, no generators.
+        if isinstance(data, dict):
+            for value in data.values():
+                if value is None:
+                    return {k: v for k, v in data.items() if v is not None}
+            return data
         if isinstance(data, BaseModel) and not isinstance(data, _Model):
-            data = data.model_dump(exclude_none=True)
-        if isinstance(data, dict) and any(v is None for v in data.values()):
-            data = {k: v for k, v in data.items() if v is not None}
+            return data.model_dump(exclude_none=True)
         return data
 
     def to_dict(self) -> dict[str, Any]:
@@ -169,6 +173,12 @@ class Content(_Model):
 
 
 def _as_part_list(value: Any) -> Any:
+    if type(value) is list:
+        for item in value:
+            if isinstance(item, str):
+                break
+        else:
+            return value  # the common case (stored events): nothing to convert
     if value is None:
         return []
     if isinstance(value, (str, Part, dict)) or (
