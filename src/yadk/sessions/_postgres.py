@@ -23,6 +23,8 @@ from yadk.sessions._base import (
     apply_event,
 )
 from yadk.sessions._codec import dump_event, dump_state, load_events, stored_delta
+from yadk.sessions._event_cache import EventCache
+from yadk.sessions._frozen import freeze_loaded
 from yadk.sessions._pg import PgDatabase
 from yadk.sessions._pg_locks import PgTurnLocks
 from yadk.sessions._session import Session
@@ -60,6 +62,7 @@ class PostgresSessionService(BaseSessionService):
         )
         t = self.db.table
         self._sessions, self._events = t("sessions"), t("events")
+        self._parsed = EventCache()  # used on the event loop only
         self._apps, self._users = t("app_states"), t("user_states")
         self._turn_locks: PgTurnLocks | None = None
 
@@ -159,6 +162,8 @@ class PostgresSessionService(BaseSessionService):
             if row is None:
                 return None
             # Events are append-only below the version read, so this needs no transaction.
+            if num_recent_events is None and after_timestamp is None:
+                return self._session(key, row, [], await self._all_events(conn, key, row))
             query = (
                 f"SELECT data FROM {self._events}"
                 " WHERE app_name = %s AND user_id = %s AND session_id = %s AND seq <= %s"
@@ -179,13 +184,40 @@ class PostgresSessionService(BaseSessionService):
 
         return await self.db.run(read)
 
-    def _session(self, key: _Key, row: tuple[Any, ...], events: list[str]) -> Session:
+    async def _all_events(self, conn: Any, key: _Key, row: tuple[Any, ...]) -> list[Event]:
+        """Every event up to the version in ``row``: the frozen ones kept from an earlier read,
+        and the rows stored after them parsed now (see ``_event_cache``)."""
+        version, epoch = row[2], row[5]
+        kept = self._parsed.kept(key, epoch, version)
+        since, events = kept if kept is not None else (0, [])
+        if version > since or kept is None:
+            found = await (
+                await conn.execute(
+                    f"SELECT data FROM {self._events} WHERE app_name = %s AND user_id = %s"
+                    " AND session_id = %s AND seq > %s AND seq <= %s ORDER BY seq",
+                    (*key, since, version),
+                )
+            ).fetchall()
+            where = f"session {key[2]!r} in {self.db.display}"
+            events = events + freeze_loaded(load_events([r[0] for r in found], where))
+            self._parsed.keep(key, epoch, version, events)
+        return list(events)
+
+    def _session(
+        self,
+        key: _Key,
+        row: tuple[Any, ...],
+        events: list[str],
+        parsed: list[Event] | None = None,
+    ) -> Session:
         return Session(
             id=key[2],
             app_name=key[0],
             user_id=key[1],
             state=merge_scopes(row[3] or {}, row[4] or {}, row[0]),
-            events=load_events(events, f"session {key[2]!r} in {self.db.display}"),
+            events=parsed
+            if parsed is not None
+            else load_events(events, f"session {key[2]!r} in {self.db.display}"),
             last_update_time=row[1],
             storage_version=row[2],
             storage_epoch=row[5],
@@ -277,6 +309,7 @@ class PostgresSessionService(BaseSessionService):
             )
 
         await self.db.run(delete)
+        self._parsed.drop((app_name, user_id, session_id))
 
     async def append_event(self, session: Session, event: Event) -> Event:
         if event.partial:

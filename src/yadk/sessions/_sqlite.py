@@ -40,7 +40,9 @@ from yadk.sessions._base import (
     apply_event,
 )
 from yadk.sessions._codec import dump_event, dump_state, load_events, load_state, stored_delta
+from yadk.sessions._event_cache import EventCache
 from yadk.sessions._file_locks import FileTurnLocks
+from yadk.sessions._frozen import freeze_loaded
 from yadk.sessions._session import Session
 from yadk.sessions._sqlite_schema import prepare_schema, translate_error
 from yadk.sessions._state import merge_scopes, split_scopes
@@ -84,6 +86,7 @@ class SqliteSessionService(BaseSessionService):
         self.busy_timeout = busy_timeout
         self._turn_locks: FileTurnLocks | None = None
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="yadk-sqlite")
+        self._events = EventCache()  # used on that one thread only
         try:
             self._conn = self._open(migrate)
         except BaseException:
@@ -228,17 +231,21 @@ class SqliteSessionService(BaseSessionService):
             ).fetchone()
             if row is None:
                 return None
-            query = f"SELECT data FROM events WHERE {_EVENTS_WHERE}"
-            params: list[Any] = list(key)
-            if after_timestamp is not None:
-                query += " AND timestamp >= ?"
-                params.append(after_timestamp)
-            if num_recent_events is not None:
-                params.append(max(num_recent_events, 0))
-                rows = db.execute(query + " ORDER BY seq DESC LIMIT ?", params).fetchall()
-                rows.reverse()
+            if num_recent_events is None and after_timestamp is None:
+                events = self._all_events(db, key, row[2], row[3])
             else:
-                rows = db.execute(query + " ORDER BY seq", params).fetchall()
+                query = f"SELECT data FROM events WHERE {_EVENTS_WHERE}"
+                params: list[Any] = list(key)
+                if after_timestamp is not None:
+                    query += " AND timestamp >= ?"
+                    params.append(after_timestamp)
+                if num_recent_events is not None:
+                    params.append(max(num_recent_events, 0))
+                    rows = db.execute(query + " ORDER BY seq DESC LIMIT ?", params).fetchall()
+                    rows.reverse()
+                else:
+                    rows = db.execute(query + " ORDER BY seq", params).fetchall()
+                events = load_events([r[0] for r in rows], self._where(key))
             state = self._state(db, key, row[0])
         finally:
             db.execute("COMMIT")
@@ -247,11 +254,27 @@ class SqliteSessionService(BaseSessionService):
             app_name=key[0],
             user_id=key[1],
             state=state,
-            events=load_events([r[0] for r in rows], self._where(key)),
+            events=events,
             last_update_time=row[1],
             storage_version=row[2],
             storage_epoch=row[3],
         )
+
+    def _all_events(
+        self, db: sqlite3.Connection, key: _Key, version: int, epoch: float
+    ) -> list[Event]:
+        """Every event of the session: the frozen ones kept from an earlier read, and the rows
+        stored after them parsed now (see ``_event_cache``)."""
+        kept = self._events.kept(key, epoch, version)
+        since, events = kept if kept is not None else (0, [])
+        if version > since or kept is None:
+            rows = db.execute(
+                f"SELECT data FROM events WHERE {_EVENTS_WHERE} AND seq > ? ORDER BY seq",
+                (*key, since),
+            ).fetchall()
+            events = events + freeze_loaded(load_events([r[0] for r in rows], self._where(key)))
+            self._events.keep(key, epoch, version, events)
+        return list(events)
 
     async def refresh_session(self, session: Session) -> bool:
         if session.storage_version is None:
@@ -332,8 +355,8 @@ class SqliteSessionService(BaseSessionService):
     async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
         await self._run(self._delete, (app_name, user_id, session_id))
 
-    @staticmethod
-    def _delete(db: sqlite3.Connection, key: _Key) -> None:
+    def _delete(self, db: sqlite3.Connection, key: _Key) -> None:
+        self._events.drop(key)
         db.execute("BEGIN IMMEDIATE")
         db.execute(f"DELETE FROM events WHERE {_EVENTS_WHERE}", key)
         db.execute(f"DELETE FROM sessions WHERE {_WHERE}", key)

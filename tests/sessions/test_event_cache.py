@@ -1,0 +1,133 @@
+"""Durable stores keep the events they parsed: a later read parses only what was stored after them,
+also what another process (here: another service on the same store) appended, and a session
+deleted and created again under the same id is read afresh."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from yadk.errors import ImmutableEventError
+from yadk.events import Event
+from yadk.sessions import BaseSessionService, PostgresSessionService, SqliteSessionService, _codec
+from yadk.sessions._event_cache import EventCache
+from yadk.types import Content, Part
+
+
+def _said(text: str) -> Event:
+    return Event(author="user", content=Content(role="user", parts=[Part(text=text)]))
+
+
+def _texts(events: list[Event]) -> list[str]:
+    return [e.content.parts[0].text or "" for e in events if e.content]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def two_services(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[tuple[BaseSessionService, BaseSessionService]]:
+    if request.param == "sqlite":
+        first: Any = SqliteSessionService(tmp_path / "s.db")
+        second: Any = SqliteSessionService(tmp_path / "s.db")
+        yield first, second
+        first.close()
+        second.close()
+    else:
+        url = request.getfixturevalue("postgres_url")
+        first, second = PostgresSessionService(url), PostgresSessionService(url)
+        yield first, second
+        await first.aclose()
+        await second.aclose()
+
+
+@pytest.fixture
+def parsed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many stored events each ``load_events`` call parsed."""
+    counts: list[int] = []
+    real: Callable[..., list[Event]] = _codec.load_events
+
+    def counting(rows: Any, where: str) -> list[Event]:
+        counts.append(len(rows))
+        return real(rows, where)
+
+    for module in ("yadk.sessions._sqlite", "yadk.sessions._postgres"):
+        monkeypatch.setattr(f"{module}.load_events", counting)
+    return counts
+
+
+async def test_a_second_read_parses_only_the_new_events(
+    two_services: tuple[BaseSessionService, BaseSessionService], parsed: list[int]
+) -> None:
+    service, other = two_services
+    session = await service.create_session(app_name="app", user_id="u", session_id="s")
+    for n in range(20):
+        await service.append_event(session, _said(f"m{n}"))
+    parsed.clear()
+    first = await service.get_session(app_name="app", user_id="u", session_id="s")
+    again = await service.get_session(app_name="app", user_id="u", session_id="s")
+    assert first is not None and again is not None
+    assert _texts(again.events) == [f"m{n}" for n in range(20)]
+    assert sum(parsed) == 20  # the second read parsed nothing
+    assert all(a is b for a, b in zip(first.events, again.events, strict=True))
+    with pytest.raises(ImmutableEventError):
+        again.events[0].author = "someone else"
+
+    # Another process appends: the next read parses that one event only.
+    theirs = await other.get_session(app_name="app", user_id="u", session_id="s")
+    assert theirs is not None
+    await other.append_event(theirs, _said("from the other replica"))
+    parsed.clear()
+    latest = await service.get_session(app_name="app", user_id="u", session_id="s")
+    assert latest is not None and _texts(latest.events)[-1] == "from the other replica"
+    assert len(latest.events) == 21 and sum(parsed) == 1
+
+
+async def test_a_session_created_again_under_the_same_id_is_read_afresh(
+    two_services: tuple[BaseSessionService, BaseSessionService],
+) -> None:
+    service, other = two_services
+    session = await service.create_session(app_name="app", user_id="u", session_id="s")
+    for n in range(3):
+        await service.append_event(session, _said(f"old {n}"))
+    assert await service.get_session(app_name="app", user_id="u", session_id="s") is not None
+
+    await other.delete_session(app_name="app", user_id="u", session_id="s")
+    again = await other.create_session(app_name="app", user_id="u", session_id="s")
+    for n in range(5):  # more events than before: the version passes the one kept
+        await other.append_event(again, _said(f"new {n}"))
+    read = await service.get_session(app_name="app", user_id="u", session_id="s")
+    assert read is not None and _texts(read.events) == [f"new {n}" for n in range(5)]
+
+    await service.delete_session(app_name="app", user_id="u", session_id="s")
+    assert await service.get_session(app_name="app", user_id="u", session_id="s") is None
+
+
+async def test_filtered_reads_still_answer_from_the_store(
+    two_services: tuple[BaseSessionService, BaseSessionService],
+) -> None:
+    service, _ = two_services
+    session = await service.create_session(app_name="app", user_id="u", session_id="s")
+    for n in range(6):
+        await service.append_event(session, _said(f"m{n}"))
+    await service.get_session(app_name="app", user_id="u", session_id="s")
+    recent = await service.get_session(
+        app_name="app", user_id="u", session_id="s", num_recent_events=2
+    )
+    assert recent is not None and _texts(recent.events) == ["m4", "m5"]
+
+
+def test_the_cache_evicts_the_least_recently_read_sessions() -> None:
+    cache = EventCache(max_events=5, max_sessions=2)
+    events = [_said("x") for _ in range(2)]
+    cache.keep(("a", "u", "1"), 1.0, 2, events)
+    cache.keep(("a", "u", "2"), 1.0, 2, events)
+    assert cache.kept(("a", "u", "1"), 1.0, 2) is not None  # now the most recently read
+    cache.keep(("a", "u", "3"), 1.0, 2, events)  # over both limits: session 2 goes
+    assert cache.kept(("a", "u", "2"), 1.0, 2) is None
+    assert cache.kept(("a", "u", "1"), 1.0, 2) is not None
+    assert cache.kept(("a", "u", "1"), 2.0, 2) is None  # another creation stamp
+    cache.keep(("a", "u", "4"), 1.0, 9, [_said("x") for _ in range(6)])  # larger than the cap
+    assert cache.kept(("a", "u", "4"), 1.0, 9) is None
