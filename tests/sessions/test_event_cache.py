@@ -121,13 +121,17 @@ async def test_filtered_reads_still_answer_from_the_store(
 
 def test_the_cache_evicts_the_least_recently_read_sessions() -> None:
     cache = EventCache(max_events=5, max_sessions=2)
-    events = [_said("x") for _ in range(2)]
-    cache.keep(("a", "u", "1"), 1.0, 2, events)
-    cache.keep(("a", "u", "2"), 1.0, 2, events)
-    assert cache.kept(("a", "u", "1"), 1.0, 2) is not None  # now the most recently read
-    cache.keep(("a", "u", "3"), 1.0, 2, events)  # over both limits: session 2 goes
-    assert cache.kept(("a", "u", "2"), 1.0, 2) is None
-    assert cache.kept(("a", "u", "1"), 1.0, 2) is not None
-    assert cache.kept(("a", "u", "1"), 2.0, 2) is None  # another creation stamp
-    cache.keep(("a", "u", "4"), 1.0, 9, [_said("x") for _ in range(6)])  # larger than the cap
-    assert cache.kept(("a", "u", "4"), 1.0, 9) is None
+    nothing: tuple[int, list[Event]] = (0, [])
+
+    def two() -> list[Event]:
+        return [_said("x") for _ in range(2)]
+
+    cache.update(("a", "u", "1"), 1.0, 2, [], two())
+    cache.update(("a", "u", "2"), 1.0, 2, [], two())
+    assert cache.read(("a", "u", "1"), 1.0, 2) != nothing  # now the most recently read
+    cache.update(("a", "u", "3"), 1.0, 2, [], two())  # over both limits: session 2 goes
+    assert cache.read(("a", "u", "2"), 1.0, 2) == nothing
+    assert cache.read(("a", "u", "1"), 1.0, 2)[0] == 2
+    assert cache.read(("a", "u", "1"), 2.0, 2) == nothing  # another creation stamp
+    cache.update(("a", "u", "4"), 1.0, 9, [], [_said("x") for _ in range(6)])  # over the cap
+    assert cache.read(("a", "u", "4"), 1.0, 9) == nothing

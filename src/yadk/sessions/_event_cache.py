@@ -18,6 +18,7 @@ from collections import OrderedDict
 from typing import Any
 
 from yadk.events import Event
+from yadk.sessions._frozen import freeze_loaded
 
 __all__ = ["EventCache"]
 
@@ -34,27 +35,32 @@ class EventCache:
         self._entries: OrderedDict[_Key, tuple[Any, int, list[Event]]] = OrderedDict()
         self._count = 0
 
-    def kept(self, key: _Key, epoch: Any, version: int) -> tuple[int, list[Event]] | None:
-        """(last seq, events) kept for ``key``, if they still belong to this session."""
+    def read(self, key: _Key, epoch: Any, version: int) -> tuple[int, list[Event]]:
+        """(seq to read the rows after, the events kept up to it) for ``key`` at ``version``:
+        ``(0, [])`` when nothing kept still belongs to this session."""
         entry = self._entries.get(key)
         if entry is None:
-            return None
+            return 0, []
         if entry[0] != epoch or entry[1] > version:
             self.drop(key)
-            return None
+            return 0, []
         self._entries.move_to_end(key)
-        return entry[1], entry[2]
+        return entry[1], list(entry[2])
 
-    def keep(self, key: _Key, epoch: Any, seq: int, events: list[Event]) -> None:
-        """Remember ``events`` (frozen, in order) as ``key``'s events up to ``seq``."""
+    def update(
+        self, key: _Key, epoch: Any, version: int, kept: list[Event], parsed: list[Event]
+    ) -> list[Event]:
+        """Freeze ``parsed`` (the rows after ``kept``), keep both as ``key``'s events up to
+        ``version``, and return them."""
+        events = kept + freeze_loaded(parsed)
         self.drop(key)
-        if len(events) > self.max_events:
-            return
-        self._entries[key] = (epoch, seq, events)
-        self._count += len(events)
-        while self._count > self.max_events or len(self._entries) > self.max_sessions:
-            _, (_, _, evicted) = self._entries.popitem(last=False)
-            self._count -= len(evicted)
+        if len(events) <= self.max_events:
+            self._entries[key] = (epoch, version, events)
+            self._count += len(events)
+            while self._count > self.max_events or len(self._entries) > self.max_sessions:
+                _, (_, _, evicted) = self._entries.popitem(last=False)
+                self._count -= len(evicted)
+        return list(events)
 
     def drop(self, key: _Key) -> None:
         entry = self._entries.pop(key, None)

@@ -24,7 +24,6 @@ from yadk.sessions._base import (
 )
 from yadk.sessions._codec import dump_event, dump_state, load_events, stored_delta
 from yadk.sessions._event_cache import EventCache
-from yadk.sessions._frozen import freeze_loaded
 from yadk.sessions._pg import PgDatabase
 from yadk.sessions._pg_locks import PgTurnLocks
 from yadk.sessions._session import Session
@@ -163,7 +162,7 @@ class PostgresSessionService(BaseSessionService):
                 return None
             # Events are append-only below the version read, so this needs no transaction.
             if num_recent_events is None and after_timestamp is None:
-                return self._session(key, row, [], await self._all_events(conn, key, row))
+                return self._session(key, row, await self._all_events(conn, key, row))
             query = (
                 f"SELECT data FROM {self._events}"
                 " WHERE app_name = %s AND user_id = %s AND session_id = %s AND seq <= %s"
@@ -180,7 +179,7 @@ class PostgresSessionService(BaseSessionService):
                 found.reverse()
             else:
                 found = await (await conn.execute(query + " ORDER BY seq", params)).fetchall()
-            return self._session(key, row, [r[0] for r in found])
+            return self._session(key, row, self._parse(key, [r[0] for r in found]))
 
         return await self.db.run(read)
 
@@ -188,9 +187,8 @@ class PostgresSessionService(BaseSessionService):
         """Every event up to the version in ``row``: the frozen ones kept from an earlier read,
         and the rows stored after them parsed now (see ``_event_cache``)."""
         version, epoch = row[2], row[5]
-        kept = self._parsed.kept(key, epoch, version)
-        since, events = kept if kept is not None else (0, [])
-        if version > since or kept is None:
+        since, events = self._parsed.read(key, epoch, version)
+        if since < version:
             found = await (
                 await conn.execute(
                     f"SELECT data FROM {self._events} WHERE app_name = %s AND user_id = %s"
@@ -198,26 +196,20 @@ class PostgresSessionService(BaseSessionService):
                     (*key, since, version),
                 )
             ).fetchall()
-            where = f"session {key[2]!r} in {self.db.display}"
-            events = events + freeze_loaded(load_events([r[0] for r in found], where))
-            self._parsed.keep(key, epoch, version, events)
-        return list(events)
+            parsed = self._parse(key, [r[0] for r in found])
+            events = self._parsed.update(key, epoch, version, events, parsed)
+        return events
 
-    def _session(
-        self,
-        key: _Key,
-        row: tuple[Any, ...],
-        events: list[str],
-        parsed: list[Event] | None = None,
-    ) -> Session:
+    def _parse(self, key: _Key, rows: list[str]) -> list[Event]:
+        return load_events(rows, f"session {key[2]!r} in {self.db.display}")
+
+    def _session(self, key: _Key, row: tuple[Any, ...], events: list[Event]) -> Session:
         return Session(
             id=key[2],
             app_name=key[0],
             user_id=key[1],
             state=merge_scopes(row[3] or {}, row[4] or {}, row[0]),
-            events=parsed
-            if parsed is not None
-            else load_events(events, f"session {key[2]!r} in {self.db.display}"),
+            events=events,
             last_update_time=row[1],
             storage_version=row[2],
             storage_epoch=row[5],
@@ -242,7 +234,7 @@ class PostgresSessionService(BaseSessionService):
                         (*key, since, row[2]),
                     )
                 ).fetchall()
-            return self._session(key, row, [r[0] for r in found])
+            return self._session(key, row, self._parse(key, [r[0] for r in found]))
 
         fresh = await self.db.run(changes)
         if fresh is None:

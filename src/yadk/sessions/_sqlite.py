@@ -42,7 +42,6 @@ from yadk.sessions._base import (
 from yadk.sessions._codec import dump_event, dump_state, load_events, load_state, stored_delta
 from yadk.sessions._event_cache import EventCache
 from yadk.sessions._file_locks import FileTurnLocks
-from yadk.sessions._frozen import freeze_loaded
 from yadk.sessions._session import Session
 from yadk.sessions._sqlite_schema import prepare_schema, translate_error
 from yadk.sessions._state import merge_scopes, split_scopes
@@ -265,16 +264,15 @@ class SqliteSessionService(BaseSessionService):
     ) -> list[Event]:
         """Every event of the session: the frozen ones kept from an earlier read, and the rows
         stored after them parsed now (see ``_event_cache``)."""
-        kept = self._events.kept(key, epoch, version)
-        since, events = kept if kept is not None else (0, [])
-        if version > since or kept is None:
+        since, events = self._events.read(key, epoch, version)
+        if since < version:
             rows = db.execute(
                 f"SELECT data FROM events WHERE {_EVENTS_WHERE} AND seq > ? ORDER BY seq",
                 (*key, since),
             ).fetchall()
-            events = events + freeze_loaded(load_events([r[0] for r in rows], self._where(key)))
-            self._events.keep(key, epoch, version, events)
-        return list(events)
+            parsed = load_events([r[0] for r in rows], self._where(key))
+            events = self._events.update(key, epoch, version, events, parsed)
+        return events
 
     async def refresh_session(self, session: Session) -> bool:
         if session.storage_version is None:
