@@ -154,59 +154,34 @@ def _read(path: Path) -> tuple[TrustPolicy | None, list[TrustProblem]]:
             )
         ]
     problems: list[TrustProblem] = []
+
+    def invalid(key: str, message: str) -> None:
+        line, column = _locate_key(text, key)
+        problems.append(TrustProblem(path, line, column, "pyproject-invalid", message))
+
     tool = document.get("tool")
     if tool is None:
         return None, []
     if not isinstance(tool, dict):
-        line, column = _locate_key(text, "tool")
-        problems.append(
-            TrustProblem(
-                path,
-                line,
-                column,
-                "pyproject-invalid",
-                "`tool` must be a table, such as [tool.yadk]",
-            )
-        )
+        invalid("tool", "`tool` must be a table, such as [tool.yadk]")
         return TrustPolicy(source=path), problems
     table = tool.get("yadk")
     if table is None:
         return None, []
     if not isinstance(table, dict):
-        line, column = _locate_key(text, "yadk")
-        problems.append(
-            TrustProblem(
-                path, line, column, "pyproject-invalid", "[tool] yadk must be a table: [tool.yadk]"
-            )
-        )
+        invalid("yadk", "[tool] yadk must be a table: [tool.yadk]")
         return TrustPolicy(source=path), problems
     values: dict[str, tuple[str, ...]] = {}
     for key in ("trusted_modules", "allow_args"):
         raw = table.get(key, [])
         if not isinstance(raw, list) or not all(isinstance(item, str) for item in raw):
-            line, column = _locate_key(text, key)
-            problems.append(
-                TrustProblem(
-                    path,
-                    line,
-                    column,
-                    "pyproject-invalid",
-                    f"[tool.yadk] {key} must be a list of strings",
-                )
-            )
+            invalid(key, f"[tool.yadk] {key} must be a list of strings")
             raw = []
         values[key] = tuple(_checked_names(raw, f"[tool.yadk] {key}", path, text, problems))
     stdio = table.get("allow_stdio_mcp_servers", False)
     if not isinstance(stdio, bool):
-        line, column = _locate_key(text, "allow_stdio_mcp_servers")
-        problems.append(
-            TrustProblem(
-                path,
-                line,
-                column,
-                "pyproject-invalid",
-                "[tool.yadk] allow_stdio_mcp_servers must be true or false",
-            )
+        invalid(
+            "allow_stdio_mcp_servers", "[tool.yadk] allow_stdio_mcp_servers must be true or false"
         )
         stdio = False
     policy = TrustPolicy(
