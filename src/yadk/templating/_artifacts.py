@@ -8,14 +8,12 @@ marker naming the artifact, its type and its size.
 
 from __future__ import annotations
 
-import io
 import json
-import re
-import zipfile
 from typing import TYPE_CHECKING, Any, Final
 
 from pydantic import ValidationError
 
+from yadk._docx import docx_text
 from yadk.errors import ArtifactError, TemplateKeyError, TemplateValueError
 from yadk.types import Part
 
@@ -40,11 +38,6 @@ _TEXT_TYPES: Final = frozenset(
     }
 )
 _TEXT_SUFFIXES: Final = (".csv", ".txt", ".json", ".xml")
-# A .docx is a zip; reading is capped so a crafted archive cannot exhaust memory.
-_DOCX_READ_LIMIT: Final = 10 * 1024 * 1024
-_WORD_NS = re.compile(
-    r'xmlns:(\w+)="http://schemas\.openxmlformats\.org/wordprocessingml/2006/main"'
-)
 
 
 def artifact_to_text(artifact: Any, name: str) -> str:
@@ -133,7 +126,7 @@ def _bytes_to_text(data: bytes | None, mime: str | None, name: str) -> str:
         return f"[Artifact: {name}, type: {mime}. No inline data was provided.]"
     lowered = name.lower()
     if mime in (_DOCX, _OCTET_STREAM) or lowered.endswith(".docx"):
-        text = _docx_text(data)
+        text = docx_text(data)
         if text is not None:
             return text
     if mime.startswith("text/") or mime in _TEXT_TYPES or lowered.endswith(_TEXT_SUFFIXES):
@@ -142,30 +135,3 @@ def _bytes_to_text(data: bytes | None, mime: str | None, name: str) -> str:
         f"[Binary artifact: {name}, type: {mime}, size: {len(data) / 1024:.1f} KB. "
         "Content cannot be displayed inline.]"
     )
-
-
-def _docx_text(data: bytes) -> str | None:
-    """The paragraphs of a Word document, one per line, or ``None`` if ``data`` is not one.
-
-    Regular expressions rather than an XML parser: the document is untrusted, and entity
-    expansion is not a risk a prompt helper should take.
-    """
-    if not data.startswith(b"PK"):
-        return None
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            if "word/document.xml" not in archive.namelist():
-                return None
-            with archive.open("word/document.xml") as member:
-                xml = member.read(_DOCX_READ_LIMIT).decode("utf-8", errors="ignore")
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError):
-        return None
-    found = _WORD_NS.search(xml)
-    ns = re.escape(found.group(1) if found else "w")
-    run_text = re.compile(rf"<{ns}:t(?:\s[^>]*)?>([^<]*)</{ns}:t>")
-    paragraphs = []
-    for chunk in re.split(rf"<{ns}:p(?:\s[^>]*)?>", xml):
-        texts = run_text.findall(chunk)
-        if texts:
-            paragraphs.append("".join(texts))
-    return "\n".join(paragraphs)

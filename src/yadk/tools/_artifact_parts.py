@@ -8,16 +8,11 @@ placeholder naming its type and size, so an upload can never make the request in
 
 from __future__ import annotations
 
-import io
-import logging
-import re
-import zipfile
-
+from yadk._docx import docx_text
 from yadk.types import Part
 
 __all__ = ["as_safe_part_for_llm"]
 
-logger = logging.getLogger("yadk.tools")
 
 _INLINE_PREFIXES = ("image/", "audio/", "video/")
 _INLINE_TYPES = frozenset({"application/pdf"})
@@ -28,9 +23,6 @@ _TEXT_TYPES = frozenset(
 )
 _TEXT_SUFFIXES = (".csv", ".txt", ".json", ".xml")
 _DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
-_WORD_NAMESPACE = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
-# Read at most this much of a DOCX body: a zip bomb stops here.
-_MAX_DOCX_XML = 10 * 1024 * 1024
 
 
 def as_safe_part_for_llm(artifact: Part, artifact_name: str) -> Part:
@@ -54,7 +46,7 @@ def as_safe_part_for_llm(artifact: Part, artifact_name: str) -> Part:
     data = blob.data
     lowered = artifact_name.lower()
     if mime_type in (_DOCX, "application/octet-stream") or lowered.endswith(".docx"):
-        paragraphs = _docx_text(data)
+        paragraphs = docx_text(data)
         if paragraphs is not None:
             return Part(text=paragraphs)
     if (
@@ -82,29 +74,3 @@ def _inline_ok(mime_type: str) -> bool:
     if mime_type in _XML_IMAGES:
         return False
     return mime_type.startswith(_INLINE_PREFIXES) or mime_type in _INLINE_TYPES
-
-
-def _docx_text(data: bytes) -> str | None:
-    """The paragraphs of a DOCX file, one per line; ``None`` when ``data`` is not one.
-
-    Read with regular expressions rather than an XML parser, so entity expansion (an XML bomb)
-    cannot happen, and from at most 10 MB of the document body.
-    """
-    try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            if "word/document.xml" not in archive.namelist():
-                return None
-            with archive.open("word/document.xml") as member:
-                xml = member.read(_MAX_DOCX_XML).decode("utf-8", errors="ignore")
-    except (zipfile.BadZipFile, KeyError, OSError, EOFError) as exc:
-        logger.debug("not a DOCX file: %s", exc)
-        return None
-    declared = re.search(rf'xmlns:(\w+)="{re.escape(_WORD_NAMESPACE)}"', xml)
-    prefix = re.escape(declared.group(1) if declared else "w")
-    run_text = re.compile(rf"<{prefix}:t(?:[^>]*)>([^<]*)</{prefix}:t>")
-    lines = []
-    for paragraph in re.split(rf"<{prefix}:p(?:[^>]*)>", xml):
-        pieces = run_text.findall(paragraph)
-        if pieces:
-            lines.append("".join(pieces))
-    return "\n".join(lines)
