@@ -18,6 +18,7 @@ from yadk.agents._transfer import transfer_instructions, transfer_targets, trans
 from yadk.code_executors._built_in import code_parts_as_text
 from yadk.errors import TemplateKeyError
 from yadk.models import LlmRequest
+from yadk.models._base import insert_before_current_turn
 from yadk.templating import inject_session_state
 from yadk.tools import BaseToolset
 from yadk.types import Content, Part
@@ -59,18 +60,6 @@ async def _render(value: object, ctx: ReadonlyContext, resolve: object) -> str:
     if bypass:
         return str(text)
     return await inject_session_state(str(text), ctx)
-
-
-def _insert_before_current_turn(contents: list[Content], block: Content) -> None:
-    """Place request-scoped content before the latest run of plain user messages (after a
-    function response when the model is continuing a tool-call turn)."""
-    index = len(contents)
-    while index > 0:
-        previous = contents[index - 1]
-        if previous.role != "user" or any(p.function_response for p in previous.parts):
-            break
-        index -= 1
-    contents.insert(index, block)
 
 
 async def build_request(agent: LlmAgent, ctx: InvocationContext) -> LlmRequest:
@@ -116,7 +105,7 @@ async def build_request(agent: LlmAgent, ctx: InvocationContext) -> LlmRequest:
         include_contents=agent.include_contents,
     )
     if dynamic is not None and agent.static_instruction:
-        _insert_before_current_turn(
+        insert_before_current_turn(
             request.contents,
             Content(role="user", parts=[Part(text=label_dynamic_instruction(dynamic))]),
         )

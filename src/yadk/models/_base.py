@@ -36,6 +36,18 @@ class FunctionDeclaration(BaseModel):
         return shown
 
 
+def insert_before_current_turn(contents: list[Content], block: Content) -> None:
+    """Place request-scoped content before the latest run of plain user messages (after a
+    function response when the model is continuing a tool-call turn)."""
+    index = len(contents)
+    while index > 0:
+        previous = contents[index - 1]
+        if previous.role != "user" or any(p.function_response for p in previous.parts):
+            break
+        index -= 1
+    contents.insert(index, block)
+
+
 @dataclass
 class LlmRequest:
     """Everything one model call receives.

@@ -9,6 +9,7 @@ from pydantic import BaseModel, Field
 
 from yadk.memory import MemoryEntry
 from yadk.models import FunctionDeclaration
+from yadk.models._base import insert_before_current_turn
 from yadk.tools._base import BaseTool
 from yadk.tools._function import FunctionTool
 from yadk.types import Content, Part
@@ -120,17 +121,7 @@ class PreloadMemoryTool(BaseTool):
         if not lines:
             return
         block = Content(role="user", parts=[Part(text=_PAST.format(text="\n".join(lines)))])
-        _insert_before_user_turn(llm_request.contents, block)
-
-
-def _insert_before_user_turn(contents: list[Content], block: Content) -> None:
-    index = len(contents)
-    while index > 0:
-        previous = contents[index - 1]
-        if previous.role != "user" or any(p.function_response for p in previous.parts):
-            break
-        index -= 1
-    contents.insert(index, block)
+        insert_before_current_turn(llm_request.contents, block)
 
 
 load_memory = LoadMemoryTool()
