@@ -13,7 +13,15 @@ import pytest
 from yadk.errors import ImmutableEventError
 from yadk.events import Event, EventActions
 from yadk.sessions import InMemorySessionService, Session
-from yadk.types import Blob, Content, FunctionCall, FunctionResponse, Part
+from yadk.types import (
+    Blob,
+    CodeExecutionResult,
+    Content,
+    ExecutableCode,
+    FunctionCall,
+    FunctionResponse,
+    Part,
+)
 
 
 def _event() -> Event:
@@ -26,6 +34,8 @@ def _event() -> Event:
                 Part(function_call=FunctionCall(id="c1", name="f", args={"x": [1, {"y": 2}]})),
                 Part(function_response=FunctionResponse(name="f", response={"r": [1]})),
                 Part(inline_data=Blob(mime_type="text/plain", data=b"bytes")),
+                Part(executable_code=ExecutableCode(code="print(1)", language="PYTHON")),
+                Part(code_execution_result=CodeExecutionResult(outcome="OUTCOME_OK", output="1")),
             ],
         ),
         actions=EventActions(state_delta={"k": [1]}, artifact_delta={"a.txt": 0}),
@@ -53,6 +63,8 @@ EDITS: list[tuple[str, Callable[[Event], Any]]] = [
     ("nested dict", lambda e: e.content.parts[1].function_call.args["x"][1].pop("y")),  # type: ignore[union-attr]
     ("response", lambda e: e.content.parts[2].function_response.response.clear()),  # type: ignore[union-attr]
     ("blob", lambda e: setattr(e.content.parts[3].inline_data, "data", b"")),  # type: ignore[union-attr]
+    ("code", lambda e: setattr(e.content.parts[4].executable_code, "code", "")),  # type: ignore[union-attr]
+    ("code result", lambda e: setattr(e.content.parts[5].code_execution_result, "output", "")),  # type: ignore[union-attr]
     ("state delta", lambda e: e.actions.state_delta.__setitem__("extra", 1)),
     ("state value", lambda e: e.actions.state_delta["k"].extend([2])),
     ("actions", lambda e: setattr(e.actions, "escalate", True)),

@@ -33,9 +33,28 @@ from pydantic import BaseModel
 
 from yadk.errors import ImmutableEventError
 from yadk.events import Event, EventActions
-from yadk.types import Blob, Content, FileData, FunctionCall, FunctionResponse, Part
+from yadk.types import (
+    Blob,
+    CodeExecutionResult,
+    Content,
+    ExecutableCode,
+    FileData,
+    FunctionCall,
+    FunctionResponse,
+    Part,
+)
 
-__all__ = ["FrozenDict", "FrozenIds", "FrozenList", "freeze_loaded", "is_frozen", "thaw"]
+__all__ = [
+    "FROZEN_TWINS",
+    "FrozenDict",
+    "FrozenIds",
+    "FrozenList",
+    "freeze_json",
+    "freeze_loaded",
+    "freeze_model",
+    "is_frozen",
+    "thaw",
+]
 
 _M = TypeVar("_M", bound=BaseModel)
 
@@ -162,6 +181,11 @@ def _frozen_twin(cls: type[_M]) -> type[_M]:
     namespace = {"__module__": __name__, "__annotations__": {"thawed_class": ClassVar[type]}}
     twin: type[_M] = type(f"Frozen{cls.__name__}", (_Frozen, cls), namespace)
     twin.thawed_class = cls  # type: ignore[attr-defined]
+    # The twin shares its model's validation (it is never validated into directly). Without a
+    # completeness flag of its own, pydantic-core builds the schema it is named in as written,
+    # rather than reusing the twin's own validator: _stored_events relies on it to create twins
+    # straight from stored rows (and checks that it does).
+    del twin.__pydantic_complete__
     return twin
 
 
@@ -173,8 +197,11 @@ FrozenBlob = _frozen_twin(Blob)
 FrozenFileData = _frozen_twin(FileData)
 FrozenFunctionCall = _frozen_twin(FunctionCall)
 FrozenFunctionResponse = _frozen_twin(FunctionResponse)
+FrozenExecutableCode = _frozen_twin(ExecutableCode)
+FrozenCodeExecutionResult = _frozen_twin(CodeExecutionResult)
 
-_TWINS: dict[type[BaseModel], type[BaseModel]] = {
+# Each event model and its frozen twin.
+FROZEN_TWINS: dict[type[BaseModel], type[BaseModel]] = {
     Event: FrozenEvent,
     EventActions: FrozenEventActions,
     Content: FrozenContent,
@@ -183,10 +210,12 @@ _TWINS: dict[type[BaseModel], type[BaseModel]] = {
     FileData: FrozenFileData,
     FunctionCall: FrozenFunctionCall,
     FunctionResponse: FrozenFunctionResponse,
+    ExecutableCode: FrozenExecutableCode,
+    CodeExecutionResult: FrozenCodeExecutionResult,
 }
-_FROZEN_CLASSES = frozenset(_TWINS.values())
+_FROZEN_CLASSES = frozenset(FROZEN_TWINS.values())
 _FROZEN_CONTAINERS = frozenset({FrozenDict, FrozenList, FrozenIds})
-# Values a model field may hold as they are (an ``Any`` field's values go through _freeze_json).
+# Values a model field may hold as they are (an ``Any`` field's values go through freeze_json).
 _SCALARS = frozenset({str, int, float, bool, bytes, type(None)})
 
 
@@ -198,24 +227,25 @@ def freeze_loaded(events: list[Event]) -> list[Event]:
     """Freeze, in place, events just read back from their JSON (and held by no one else): each
     model becomes its frozen twin, each mapping, list and set of ids a frozen one."""
     for event in events:
-        _freeze_model(event)
+        freeze_model(event)
     return events
 
 
-def _freeze_model(model: Any) -> None:
+def freeze_model(model: _M) -> _M:
+    """``model`` (an event model held by no one else) frozen in place, and returned."""
     plan = _PLANS.get(type(model))
     if plan is None:
-        return  # already frozen (or not one of the event models)
+        return model  # already frozen (or not one of the event models)
     twin, models, model_lists, id_sets, json_values = plan
     values = model.__dict__
     for name in models:
         value = values[name]
         if value is not None:
-            _freeze_model(value)
+            freeze_model(value)
     for name in model_lists:
         items = values[name]
         for item in items:
-            _freeze_model(item)
+            freeze_model(item)
         values[name] = FrozenList(items)
     for name in id_sets:
         value = values[name]
@@ -224,17 +254,26 @@ def _freeze_model(model: Any) -> None:
     for name in json_values:
         value = values[name]
         if value is not None:
-            values[name] = _freeze_json(value)
+            values[name] = freeze_json(value)
     object.__setattr__(model, "__class__", twin)
+    return model
 
 
-def _freeze_json(value: Any) -> Any:
+def freeze_json(value: Any) -> Any:
+    """A JSON value with each dict and list in it frozen."""
     kind = type(value)
     if kind is dict:
-        return FrozenDict({k: _freeze_json(v) for k, v in value.items()})
+        frozen = FrozenDict(value)
+        for key, item in value.items():  # most values are scalars: only containers recurse
+            if type(item) in _JSON_CONTAINERS:
+                dict.__setitem__(frozen, key, freeze_json(item))
+        return frozen
     if kind is list:
-        return FrozenList([_freeze_json(v) for v in value])
+        return FrozenList([freeze_json(v) if type(v) in _JSON_CONTAINERS else v for v in value])
     return value  # JSON's scalars are immutable
+
+
+_JSON_CONTAINERS = frozenset({dict, list})
 
 
 _Plan = tuple[type, tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
@@ -250,15 +289,21 @@ def _plan(cls: type[BaseModel]) -> _Plan:
     for name, field in cls.model_fields.items():
         kinds = [_bare(a) for a in _alternatives(field.annotation) if a is not NoneType]
         origin = get_origin(kinds[0]) if len(kinds) == 1 else None
-        if len(kinds) == 1 and kinds[0] in _TWINS:
+        if len(kinds) == 1 and kinds[0] in FROZEN_TWINS:
             models.append(name)
-        elif origin is list and get_args(kinds[0])[0] in _TWINS:
+        elif origin is list and get_args(kinds[0])[0] in FROZEN_TWINS:
             model_lists.append(name)
         elif origin is set:
             id_sets.append(name)
         elif not (len(kinds) == 1 and kinds[0] in _SCALARS):
             json_values.append(name)
-    return (_TWINS[cls], tuple(models), tuple(model_lists), tuple(id_sets), tuple(json_values))
+    return (
+        FROZEN_TWINS[cls],
+        tuple(models),
+        tuple(model_lists),
+        tuple(id_sets),
+        tuple(json_values),
+    )
 
 
 def _alternatives(annotation: Any) -> tuple[Any, ...]:
@@ -272,7 +317,7 @@ def _bare(annotation: Any) -> Any:
     return get_args(annotation)[0] if get_origin(annotation) is Annotated else annotation
 
 
-_PLANS: dict[type, _Plan] = {cls: _plan(cls) for cls in _TWINS}
+_PLANS: dict[type, _Plan] = {cls: _plan(cls) for cls in FROZEN_TWINS}
 
 
 def thaw(value: Any, memo: dict[int, Any] | None = None) -> Any:

@@ -34,7 +34,6 @@ from yadk.sessions._codec import (
     load_state,
     stored_delta,
 )
-from yadk.sessions._frozen import freeze_loaded
 from yadk.sessions._session import Session
 from yadk.sessions._state import merge_scopes, split_scopes
 
@@ -64,7 +63,7 @@ class _Record:
     def read(self, where: str) -> list[Event]:
         """All the events, frozen; the ones appended since the last read are parsed now."""
         if self.unread:
-            self.events += freeze_loaded(load_events(self.unread, where))
+            self.events += load_events(self.unread, where)
             self.unread = []
         return self.events
 

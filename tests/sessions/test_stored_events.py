@@ -1,0 +1,137 @@
+"""Stored rows are read straight into frozen events (``_stored_events``); rows in any other shape
+the models accept still load, through the models, and a damaged row is still named."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+
+from yadk.errors import SessionStoreCorruptError
+from yadk.events import Event, EventActions
+from yadk.sessions._codec import dump_event, load_events
+from yadk.sessions._frozen import FrozenDict, FrozenIds, FrozenList, is_frozen
+from yadk.sessions._stored_events import stored_events_reader
+from yadk.types import (
+    Blob,
+    CodeExecutionResult,
+    Content,
+    ExecutableCode,
+    FileData,
+    FunctionCall,
+    FunctionResponse,
+    Part,
+)
+
+EVENTS = [
+    Event(author="user", content=Content(role="user", parts=[Part(text="hi")])),
+    Event(
+        author="agent",
+        invocation_id="inv",
+        branch="root.agent",
+        content=Content(
+            role="model",
+            parts=[
+                Part(text="thinking", thought=True, thought_signature=b"\x00sig"),
+                Part(function_call=FunctionCall(id="c1", name="f", args={"x": [1, {"y": None}]})),
+                Part(function_response=FunctionResponse(id="c1", name="f", response={"r": []})),
+                Part(inline_data=Blob(mime_type="image/png", data=b"\x89PNG", display_name="p")),
+                Part(file_data=FileData(file_uri="gs://b/f", mime_type="text/plain")),
+                Part(executable_code=ExecutableCode(code="print(1)", language="PYTHON")),
+                Part(code_execution_result=CodeExecutionResult(outcome="OUTCOME_OK", output="1")),
+            ],
+        ),
+        actions=EventActions(
+            state_delta={"k": {"nested": [1, 2]}, "app:n": 1},
+            artifact_delta={"a.txt": 2},
+            transfer_to_agent="other",
+            escalate=True,
+            skip_summarization=False,
+        ),
+        partial=False,
+        turn_complete=True,
+        error_code="E",
+        error_message="boom",
+        custom_metadata={"m": {"n": [1]}},
+        usage_metadata={"total_token_count": 3},
+        long_running_tool_ids={"c1", "c2"},
+        grounding_metadata={"web_search_queries": ["q"]},
+    ),
+    Event(author="agent", actions=EventActions(state_delta={"done": True})),
+]
+
+
+def _rows(events: list[Event]) -> list[str]:
+    return [dump_event(e, e.actions.state_delta) for e in events]
+
+
+def _assert_frozen_throughout(value: Any) -> None:
+    if isinstance(value, BaseModel):
+        assert is_frozen(value), type(value)
+        for item in value.__dict__.values():
+            _assert_frozen_throughout(item)
+    elif isinstance(value, dict):
+        assert type(value) is FrozenDict
+        for item in value.values():
+            _assert_frozen_throughout(item)
+    elif isinstance(value, list):
+        assert type(value) is FrozenList
+        for item in value:
+            _assert_frozen_throughout(item)
+    elif isinstance(value, set):
+        assert type(value) is FrozenIds
+
+
+def test_the_stored_row_reader_is_built_on_this_pydantic() -> None:
+    # None would mean every read takes the slower way through the models (a pydantic change).
+    assert stored_events_reader() is not None
+
+
+def test_rows_read_back_as_equal_events_frozen_throughout() -> None:
+    read = load_events(_rows(EVENTS), "test")
+    assert read == EVENTS
+    for event, original in zip(read, EVENTS, strict=True):
+        _assert_frozen_throughout(event)
+        assert event.model_dump_json() == original.model_dump_json()
+    assert read[1].content.parts[0].thought_signature == b"\x00sig"  # type: ignore[union-attr]
+
+
+def test_the_fast_reader_and_the_models_agree() -> None:
+    reader = stored_events_reader()
+    assert reader is not None
+    text = "[" + ",".join(_rows(EVENTS)) + "]"
+    assert reader(text) == [Event.model_validate_json(row) for row in _rows(EVENTS)]
+
+
+def test_left_out_fields_take_frozen_defaults() -> None:
+    (event,) = load_events(['{"id":"e","author":"a","timestamp":1.0}'], "test")
+    _assert_frozen_throughout(event)
+    assert event.actions == EventActions() and event.content is None
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        # google-genai's camelCase names and explicit nulls: not what yadk writes, still accepted
+        '{"id":"e","author":"a","timestamp":1.0,"content":{"role":"model","parts":'
+        '[{"functionCall":{"name":"f","args":null}}]}}',
+        '{"id":"e","author":"a","timestamp":1.0,"content":{"role":"model","parts":null}}',
+    ],
+)
+def test_rows_in_other_accepted_shapes_load_through_the_models(row: str) -> None:
+    reader = stored_events_reader()
+    assert reader is not None
+    with pytest.raises(ValueError):
+        reader(f"[{row}]")
+    (event,) = load_events([row], "test")
+    assert event == Event.model_validate_json(row)
+    _assert_frozen_throughout(event)
+
+
+def test_a_damaged_row_is_named_by_its_position() -> None:
+    rows = _rows(EVENTS)
+    rows[1] = json.dumps({**json.loads(rows[1]), "timestamp": "yesterday"})
+    with pytest.raises(SessionStoreCorruptError, match=r"event 2 of 3 read from test"):
+        load_events(rows, "test")
