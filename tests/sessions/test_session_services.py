@@ -258,6 +258,22 @@ async def test_refresh_and_append_see_a_session_deleted_and_created_again(
     assert stored is not None and len(stored.events) == more_events + 1
 
 
+async def test_a_listed_copy_is_told_apart_from_a_session_created_again(
+    service: BaseSessionService,
+) -> None:
+    # Level with the new session (version 1 both): only the creation stamp tells them apart.
+    kept = await service.create_session(app_name="app", user_id="u", session_id="same")
+    await service.append_event(kept, _event({"old": 1}))
+    (listed,) = (await service.list_sessions(app_name="app", user_id="u")).sessions
+    await service.delete_session(app_name="app", user_id="u", session_id="same")
+    again = await service.create_session(app_name="app", user_id="u", session_id="same")
+    await service.append_event(again, _event({"new": 1}))
+    with pytest.raises(StaleSessionError):
+        await service.append_event(listed, _event({"lost": True}))
+    stored = await service.get_session(app_name="app", user_id="u", session_id="same")
+    assert stored is not None and stored.state == {"new": 1}
+
+
 async def test_delete_removes_the_events_too(service: BaseSessionService) -> None:
     s = await service.create_session(app_name="app", user_id="u", session_id="again")
     await service.append_event(s, _event({"x": 1}))

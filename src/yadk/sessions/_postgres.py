@@ -253,7 +253,8 @@ class PostgresSessionService(BaseSessionService):
         self, *, app_name: str, user_id: str | None = None
     ) -> ListSessionsResponse:
         query = f"""
-            SELECT s.user_id, s.id, s.state, s.update_time, s.version, a.state, u.state
+            SELECT s.user_id, s.id, s.state, s.update_time, s.version, s.create_time, a.state,
+                u.state
             FROM {self._sessions} s
             LEFT JOIN {self._apps} a ON a.app_name = s.app_name
             LEFT JOIN {self._users} u ON u.app_name = s.app_name AND u.user_id = s.user_id
@@ -277,8 +278,9 @@ class PostgresSessionService(BaseSessionService):
                 state=merge_scopes(app or {}, user or {}, state),
                 last_update_time=update_time,
                 storage_version=version,
+                storage_epoch=created,
             )
-            for uid, sid, state, update_time, version, app, user in await self.db.run(read)
+            for uid, sid, state, update_time, version, created, app, user in await self.db.run(read)
         ]
         return ListSessionsResponse(sessions=sessions)
 

@@ -320,13 +320,16 @@ class SqliteSessionService(BaseSessionService):
     def _list(
         self, db: sqlite3.Connection, app_name: str, user_id: str | None
     ) -> ListSessionsResponse:
-        query = "SELECT user_id, id, state, update_time, version FROM sessions WHERE app_name=?"
+        query = (
+            "SELECT user_id, id, state, update_time, version, create_time FROM sessions"
+            " WHERE app_name=?"
+        )
         params: list[Any] = [app_name]
         if user_id is not None:
             query += " AND user_id=?"
             params.append(user_id)
         sessions = []
-        for uid, sid, state, update_time, version in db.execute(
+        for uid, sid, state, update_time, version, created in db.execute(
             query + " ORDER BY update_time", params
         ).fetchall():
             key = (app_name, uid, sid)
@@ -338,6 +341,7 @@ class SqliteSessionService(BaseSessionService):
                     state=self._state(db, key, state),
                     last_update_time=update_time,
                     storage_version=version,
+                    storage_epoch=created,
                 )
             )
         return ListSessionsResponse(sessions=sessions)
