@@ -26,6 +26,7 @@ import sys
 import tempfile
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -304,7 +305,45 @@ async def serve_load(
     return clients * turns / (time.perf_counter() - started), failures
 
 
-def measure_serve(replicas: int, clients: int, turns: int) -> tuple[float, int]:
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of one process so far (Linux /proc; 0 if it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _backends(schema: str) -> list[int]:
+    """The PostgreSQL backends of the servers under test (their application_name names the
+    schema)."""
+    import psycopg
+
+    with psycopg.connect(URL, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = %s", (f"yadk:{schema}",)
+        ).fetchall()
+    return [int(row[0]) for row in rows]
+
+
+@dataclass
+class ServeRun:
+    """One ``measure_serve``: turns/s, failed turns, and the CPU seconds each part spent on
+    the measured turns (each replica, their PostgreSQL backends, this load generator)."""
+
+    turns: int
+    turns_per_s: float
+    failures: int
+    replica_cpu: list[float]
+    backend_cpu: float
+    client_cpu: float
+
+    def ms_per_turn(self, cpu: float) -> float:
+        return cpu / self.turns * 1000
+
+
+def measure_serve(replicas: int, clients: int, turns: int) -> ServeRun:
     schema = f"bench_serve_{uuid.uuid4().hex[:8]}"
     db = f"{URL}?schema={schema}"
     servers: list[Server] = []
@@ -318,7 +357,23 @@ def measure_serve(replicas: int, clients: int, turns: int) -> tuple[float, int]:
                 server.wait_ready()
             ports = [server.port for server in servers]
             asyncio.run(serve_load(ports, min(clients, 10), 3, prefix="warm"))
-            return asyncio.run(serve_load(ports, clients, turns))
+            # A backend that connects during the run counts from zero.
+            pids = [server.process.pid for server in servers]
+            backends = _backends(schema)
+            before = {pid: _cpu_seconds(pid) for pid in [*pids, *backends]}
+            client = time.process_time()
+            rate, failures = asyncio.run(serve_load(ports, clients, turns))
+            client = time.process_time() - client
+            backends = sorted({*backends, *_backends(schema)})
+            used = {pid: _cpu_seconds(pid) - before.get(pid, 0.0) for pid in [*pids, *backends]}
+            return ServeRun(
+                turns=clients * turns,
+                turns_per_s=rate,
+                failures=failures,
+                replica_cpu=[used[pid] for pid in pids],
+                backend_cpu=sum(used[pid] for pid in backends),
+                client_cpu=client,
+            )
         finally:
             for server in servers:
                 server.stop()
@@ -363,13 +418,22 @@ def main() -> None:
             )
 
     if not args.no_serve:
-        one, failed_one = measure_serve(1, args.clients, args.turns)
-        two, failed_two = measure_serve(2, args.clients, args.turns)
+        one = measure_serve(1, args.clients, args.turns)
+        two = measure_serve(2, args.clients, args.turns)
         print(
             f"yadk serve --db postgresql, {args.clients} clients x {args.turns} turns:"
-            f" 1 replica {one:,.0f} turns/s, 2 replicas (clients alternating)"
-            f" {two:,.0f} turns/s = {two / one:.2f}x; failed turns {failed_one}/{failed_two}"
+            f" 1 replica {one.turns_per_s:,.0f} turns/s, 2 replicas (clients alternating)"
+            f" {two.turns_per_s:,.0f} turns/s = {two.turns_per_s / one.turns_per_s:.2f}x;"
+            f" failed turns {one.failures}/{two.failures}"
         )
+        for name, run in (("1 replica ", one), ("2 replicas", two)):
+            replicas = " + ".join(f"{run.ms_per_turn(cpu):.2f}" for cpu in run.replica_cpu)
+            total = sum(run.replica_cpu) + run.backend_cpu + run.client_cpu
+            print(
+                f"  CPU per turn, {name}: replicas {replicas} ms, their PostgreSQL backends"
+                f" {run.ms_per_turn(run.backend_cpu):.2f} ms, load generator"
+                f" {run.ms_per_turn(run.client_cpu):.2f} ms; all {run.ms_per_turn(total):.2f} ms"
+            )
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
