@@ -10,6 +10,7 @@ Schema versions:
     1  app_states, user_states, sessions, events, artifacts
     2  memories (the rows of ``PostgresMemoryService``)
     3  an index of an app's sessions by last update (what listing sessions reads)
+    4  an index of memories by seq (what a memory search reads)
 """
 
 from __future__ import annotations
@@ -282,8 +283,15 @@ class PgDatabase:
         pool = self._pool or await self._open()
         for attempt in (1, 2):
             try:
-                async with pool.connection() as conn:
+                # getconn/putconn rather than pool.connection(): the connections are in
+                # autocommit, so the commit-or-rollback that context runs on exit would be an
+                # empty round of psycopg's machinery per operation (putconn still rolls back
+                # or replaces a connection left in a transaction or broken).
+                conn = await pool.getconn()
+                try:
                     return await operation(conn)
+                finally:
+                    await pool.putconn(conn)
             except Exception as exc:
                 if attempt == 1 and _connection_lost(exc):
                     # The server dropped connections (a restart?): test the idle ones, so the

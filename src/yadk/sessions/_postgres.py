@@ -26,6 +26,7 @@ from yadk.sessions._codec import dump_event, dump_state, load_events, stored_del
 from yadk.sessions._event_cache import EventCache
 from yadk.sessions._pg import PgDatabase
 from yadk.sessions._pg_locks import PgTurnLocks
+from yadk.sessions._pg_sql import SessionSql
 from yadk.sessions._session import Session
 from yadk.sessions._state import merge_scopes, split_scopes
 
@@ -59,10 +60,9 @@ class PostgresSessionService(BaseSessionService):
             statement_timeout=statement_timeout,
             migrate=migrate,
         )
-        t = self.db.table
-        self._sessions, self._events = t("sessions"), t("events")
+        self.sql = SessionSql(self.db.table)
+        self._sessions, self._events = self.sql.sessions, self.sql.events
         self._parsed = EventCache()  # used on the event loop only
-        self._apps, self._users = t("app_states"), t("user_states")
         self._turn_locks: PgTurnLocks | None = None
 
     def turn_locks(self) -> PgTurnLocks:
@@ -98,14 +98,10 @@ class PostgresSessionService(BaseSessionService):
             "app": dump_state(app_delta) if app_delta else None,
             "user": dump_state(user_delta) if user_delta else None,
         }
-        sql = f"""
-            WITH {self._merge_ctes()}
-            INSERT INTO {self._sessions} VALUES (%(a)s, %(u)s, %(i)s, %(state)s::jsonb, %(t)s,
-                %(t)s, 0)"""
 
         async def create(conn: Any) -> None:
             try:
-                await conn.execute(sql, params)
+                await conn.execute(self.sql.create, params)
             except errors.UniqueViolation:
                 raise AlreadyExistsError(
                     f"Session with id {session_id!r} already exists."
@@ -115,31 +111,6 @@ class PostgresSessionService(BaseSessionService):
         found = await self.get_session(app_name=app_name, user_id=user_id, session_id=session_id)
         assert found is not None
         return found
-
-    def _merge_ctes(self, source: str = "") -> str:
-        """CTEs that merge %(app)s/%(user)s deltas (jsonb or NULL) into the scope rows;
-        ``source`` (a CTE name) makes them conditional on that CTE returning a row."""
-        src = f" FROM {source}" if source else ""
-        return f"""
-            app_merge AS (
-                INSERT INTO {self._apps} SELECT %(a)s, %(app)s::jsonb{src}
-                WHERE %(app)s::jsonb IS NOT NULL
-                ON CONFLICT (app_name) DO UPDATE SET state = {self._apps}.state || excluded.state
-            ),
-            user_merge AS (
-                INSERT INTO {self._users} SELECT %(a)s, %(u)s, %(user)s::jsonb{src}
-                WHERE %(user)s::jsonb IS NOT NULL
-                ON CONFLICT (app_name, user_id) DO UPDATE
-                    SET state = {self._users}.state || excluded.state
-            )"""
-
-    def _session_row(self) -> str:
-        return f"""
-            SELECT s.state, s.update_time, s.version, a.state, u.state, s.create_time
-            FROM {self._sessions} s
-            LEFT JOIN {self._apps} a ON a.app_name = s.app_name
-            LEFT JOIN {self._users} u ON u.app_name = s.app_name AND u.user_id = s.user_id
-            WHERE s.app_name = %s AND s.user_id = %s AND s.id = %s"""
 
     async def get_session(
         self,
@@ -157,7 +128,7 @@ class PostgresSessionService(BaseSessionService):
         key = (app_name, user_id, session_id)
 
         async def read(conn: Any) -> Session | None:
-            row = await (await conn.execute(self._session_row(), key)).fetchone()
+            row = await (await conn.execute(self.sql.session_row, _named(key))).fetchone()
             if row is None:
                 return None
             # Events are append-only below the version read, so this needs no transaction.
@@ -221,20 +192,13 @@ class PostgresSessionService(BaseSessionService):
             return await super().refresh_session(session)
         key = (session.app_name, session.user_id, session.id)
 
+        params = {**_named(key), "since": since, "epoch": session.storage_epoch}
+
         async def changes(conn: Any) -> Session | None:
-            row = await (await conn.execute(self._session_row(), key)).fetchone()
+            row = await (await conn.execute(self.sql.refresh, params)).fetchone()
             if row is None:
                 return None
-            found = []
-            if row[2] > since and row[5] == session.storage_epoch:
-                found = await (
-                    await conn.execute(
-                        f"SELECT data FROM {self._events} WHERE app_name = %s AND user_id = %s"
-                        " AND session_id = %s AND seq > %s AND seq <= %s ORDER BY seq",
-                        (*key, since, row[2]),
-                    )
-                ).fetchall()
-            return self._session(key, row, self._parse(key, [r[0] for r in found]))
+            return self._session(key, row, self._parse(key, row[6] or []))
 
         fresh = await self.db.run(changes)
         if fresh is None:
@@ -256,8 +220,8 @@ class PostgresSessionService(BaseSessionService):
             SELECT s.user_id, s.id, s.state, s.update_time, s.version, s.create_time, a.state,
                 u.state
             FROM {self._sessions} s
-            LEFT JOIN {self._apps} a ON a.app_name = s.app_name
-            LEFT JOIN {self._users} u ON u.app_name = s.app_name AND u.user_id = s.user_id
+            LEFT JOIN {self.sql.apps} a ON a.app_name = s.app_name
+            LEFT JOIN {self.sql.users} u ON u.app_name = s.app_name AND u.user_id = s.user_id
             WHERE s.app_name = %s"""
         params: list[Any] = [app_name]
         if user_id is not None:
@@ -319,7 +283,7 @@ class PostgresSessionService(BaseSessionService):
             "t": event.timestamp,
             "eid": event.id,
             "data": dump_event(event, delta),
-            "delta": dump_state(session_delta),
+            "delta": dump_state(session_delta) if session_delta else None,
             "app": dump_state(app_delta) if app_delta else None,
             "user": dump_state(user_delta) if user_delta else None,
         }
@@ -333,21 +297,13 @@ class PostgresSessionService(BaseSessionService):
     async def _append(self, conn: Any, params: dict[str, Any]) -> int | None:
         from psycopg import errors
 
-        sql = f"""
-            WITH bumped AS (
-                UPDATE {self._sessions}
-                SET version = version + 1, update_time = %(t)s, state = state || %(delta)s::jsonb
-                WHERE app_name = %(a)s AND user_id = %(u)s AND id = %(i)s
-                    AND (%(expected)s::bigint IS NULL OR version = %(expected)s::bigint)
-                    AND (%(epoch)s::float8 IS NULL OR create_time = %(epoch)s::float8)
-                RETURNING version
-            ),
-            stored AS (
-                INSERT INTO {self._events}
-                SELECT %(a)s, %(u)s, %(i)s, version, %(eid)s, %(t)s, %(data)s FROM bumped
-            ),
-            {self._merge_ctes("bumped")}
-            SELECT version FROM bumped"""
+        sql = self.sql.append(
+            expected=params["expected"] is not None,
+            epoch=params["epoch"] is not None,
+            delta=params["delta"] is not None,
+            app=params["app"] is not None,
+            user=params["user"] is not None,
+        )
         try:
             row = await (await conn.execute(sql, params)).fetchone()
         except errors.UniqueViolation:
@@ -377,3 +333,7 @@ class PostgresSessionService(BaseSessionService):
             f" {params['expected']}, stored is {found[0]}); read it again with get_session()"
             " before appending."
         )
+
+
+def _named(key: _Key) -> dict[str, str]:
+    return {"a": key[0], "u": key[1], "i": key[2]}

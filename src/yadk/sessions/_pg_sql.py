@@ -1,0 +1,98 @@
+"""The SQL text of ``PostgresSessionService``, built once per service.
+
+The append statement comes in shapes: the version and creation-stamp checks only when the
+session copy has them, the ``state ||`` merge only when the event changes session keys, and the
+``app:``/``user:`` merges only when it changes those scopes. An append is one durable commit, so
+the server's work per statement is most of what it costs beyond the commit: a CTE or a jsonb
+merge that does nothing is still executed for every event. Each shape is a fixed text, so
+psycopg prepares it once per connection and the server keeps its plan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+__all__ = ["SessionSql"]
+
+
+class SessionSql:
+    """The statements of one schema's session tables (``table`` names a table in it)."""
+
+    def __init__(self, table: Callable[[str], str]) -> None:
+        self.sessions, self.events = table("sessions"), table("events")
+        self.apps, self.users = table("app_states"), table("user_states")
+        self._appends: dict[tuple[bool, bool, bool, bool, bool], str] = {}
+        columns = "s.state, s.update_time, s.version, a.state, u.state, s.create_time"
+        joins = f"""
+            FROM {self.sessions} s
+            LEFT JOIN {self.apps} a ON a.app_name = s.app_name
+            LEFT JOIN {self.users} u ON u.app_name = s.app_name AND u.user_id = s.user_id
+            WHERE s.app_name = %(a)s AND s.user_id = %(u)s AND s.id = %(i)s"""
+        self.session_row = f"SELECT {columns}{joins}"
+        # The row and the events stored after ``since`` in one round trip (and one snapshot);
+        # NULL when nothing is new or the session was created again (another stamp).
+        self.refresh = f"""
+            SELECT {columns}, CASE WHEN s.version > %(since)s AND s.create_time = %(epoch)s
+                THEN ARRAY(
+                    SELECT e.data FROM {self.events} e
+                    WHERE e.app_name = s.app_name AND e.user_id = s.user_id
+                        AND e.session_id = s.id AND e.seq > %(since)s AND e.seq <= s.version
+                    ORDER BY e.seq)
+                END{joins}"""
+        self.create = f"""
+            WITH {self.merge_ctes()}
+            INSERT INTO {self.sessions} VALUES (%(a)s, %(u)s, %(i)s, %(state)s::jsonb, %(t)s,
+                %(t)s, 0)"""
+
+    def merge_ctes(self, source: str = "", *, app: bool = True, user: bool = True) -> str:
+        """CTEs that merge the %(app)s/%(user)s deltas into the scope rows. Without ``source``
+        each is conditional on its delta (jsonb or NULL); with ``source`` (a CTE name) on that
+        CTE returning a row, the deltas being there."""
+        if source:
+            src, app_if, user_if = f" FROM {source}", "", ""
+        else:
+            src = ""
+            app_if = "\n                WHERE %(app)s::jsonb IS NOT NULL"
+            user_if = "\n                WHERE %(user)s::jsonb IS NOT NULL"
+        ctes = []
+        if app:
+            ctes.append(f"""
+            app_merge AS (
+                INSERT INTO {self.apps} SELECT %(a)s, %(app)s::jsonb{src}{app_if}
+                ON CONFLICT (app_name) DO UPDATE SET state = {self.apps}.state || excluded.state
+            )""")
+        if user:
+            ctes.append(f"""
+            user_merge AS (
+                INSERT INTO {self.users} SELECT %(a)s, %(u)s, %(user)s::jsonb{src}{user_if}
+                ON CONFLICT (app_name, user_id) DO UPDATE
+                    SET state = {self.users}.state || excluded.state
+            )""")
+        return ",".join(ctes)
+
+    def append(self, *, expected: bool, epoch: bool, delta: bool, app: bool, user: bool) -> str:
+        """The append statement of one shape: it bumps the version (checked against
+        %(expected)s and the stamp %(epoch)s when given), merges %(delta)s into the session
+        state and %(app)s/%(user)s into the scope rows when given, stores the event, and
+        returns its seq; no row when the session is missing or changed."""
+        shape = (expected, epoch, delta, app, user)
+        sql = self._appends.get(shape)
+        if sql is None:
+            sql = self._appends[shape] = self._build_append(*shape)
+        return sql
+
+    def _build_append(self, expected: bool, epoch: bool, delta: bool, app: bool, user: bool) -> str:
+        checks = " AND version = %(expected)s::bigint" if expected else ""
+        checks += " AND create_time = %(epoch)s::float8" if epoch else ""
+        merge = ", state = state || %(delta)s::jsonb" if delta else ""
+        scopes = self.merge_ctes("bumped", app=app, user=user) if app or user else ""
+        return f"""
+            WITH bumped AS (
+                UPDATE {self.sessions}
+                SET version = version + 1, update_time = %(t)s{merge}
+                WHERE app_name = %(a)s AND user_id = %(u)s AND id = %(i)s{checks}
+                RETURNING version
+            ){"," if scopes else ""}{scopes}
+            INSERT INTO {self.events}
+            SELECT %(a)s, %(u)s, %(i)s, version, %(eid)s, %(t)s, %(data)s FROM bumped
+            RETURNING seq"""
