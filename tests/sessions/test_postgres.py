@@ -57,6 +57,38 @@ async def test_concurrent_writers_of_one_session_exactly_one_wins(
     assert stored is not None and len(stored.events) == 1
 
 
+async def test_a_session_deleted_while_appends_run_leaves_no_events_behind(
+    service: PostgresSessionService, postgres_url: str
+) -> None:
+    """Events carry no foreign key (schema 5): the delete and the append statement keep them
+    together by the session row's lock."""
+    s = await service.create_session(app_name="app", user_id="u", session_id="doomed")
+    gone = asyncio.Event()
+
+    async def append_until_gone() -> int:
+        stored = 0
+        while True:
+            try:
+                await service.append_event(s, _event({"n": stored}))
+                stored += 1
+            except SessionError:  # SessionNotFoundError once the delete is committed
+                return stored
+            await asyncio.sleep(0)
+
+    async def delete_soon() -> None:
+        await asyncio.sleep(0.05)
+        await service.delete_session(app_name="app", user_id="u", session_id="doomed")
+        gone.set()
+
+    stored, _ = await asyncio.gather(append_until_gone(), delete_soon())
+    assert gone.is_set() and stored > 0
+    with psycopg.connect(_base(postgres_url)) as conn:
+        left = conn.execute(
+            f"SELECT count(*) FROM {_schema(postgres_url)}.events WHERE session_id = 'doomed'"
+        ).fetchone()
+    assert left == (0,)
+
+
 async def test_sessions_of_one_user_never_lose_each_others_user_and_app_keys(
     service: PostgresSessionService,
 ) -> None:

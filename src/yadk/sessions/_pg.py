@@ -11,6 +11,10 @@ Schema versions:
     2  memories (the rows of ``PostgresMemoryService``)
     3  an index of an app's sessions by last update (what listing sessions reads)
     4  an index of memories by seq (what a memory search reads)
+    5  events no longer carry a foreign key to their session: its check was a sixth of the
+       server's work per append. Every event is inserted by the statement that updates (and
+       so locks) its session row, and deleting a session deletes its events in the same
+       transaction, which is what the key's cascade did.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from yadk.errors import (
 __all__ = ["SCHEMA_VERSION", "PgDatabase", "is_postgres_url"]
 
 T = TypeVar("T")
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 _NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 _CREATE_V1 = """
@@ -99,6 +103,7 @@ CREATE TABLE IF NOT EXISTS {s}.memories (
     3: "CREATE INDEX IF NOT EXISTS sessions_by_update ON {s}.sessions (app_name, update_time)",
     # A memory search reads only the rows after the last seq it saw: an index, not a scan.
     4: "CREATE INDEX IF NOT EXISTS memories_by_seq ON {s}.memories (app_name, user_id, seq)",
+    5: "ALTER TABLE {s}.events DROP CONSTRAINT IF EXISTS events_app_name_user_id_session_id_fkey",
 }
 
 

@@ -260,11 +260,22 @@ class PostgresSessionService(BaseSessionService):
         return await self.db.run(names)
 
     async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
+        key = {"a": app_name, "u": user_id, "i": session_id}
+
         async def delete(conn: Any) -> None:
-            await conn.execute(
-                f"DELETE FROM {self._sessions} WHERE app_name = %s AND user_id = %s AND id = %s",
-                (app_name, user_id, session_id),
-            )
+            # The session row first: an append in flight holds it, so its event is committed
+            # (and seen by the second statement) or never written.
+            async with conn.transaction():
+                await conn.execute(
+                    f"DELETE FROM {self._sessions}"
+                    " WHERE app_name = %(a)s AND user_id = %(u)s AND id = %(i)s",
+                    key,
+                )
+                await conn.execute(
+                    f"DELETE FROM {self._events}"
+                    " WHERE app_name = %(a)s AND user_id = %(u)s AND session_id = %(i)s",
+                    key,
+                )
 
         await self.db.run(delete)
         self._parsed.drop((app_name, user_id, session_id))
