@@ -57,6 +57,29 @@ async def test_concurrent_writers_of_one_session_exactly_one_wins(
     assert stored is not None and len(stored.events) == 1
 
 
+@pytest.mark.parametrize(
+    "delta",
+    [{}, {"k": 1}, {"app:a": 1}, {"user:u": 1}, {"k": 1, "app:a": 2, "user:u": 3, "temp:t": 4}],
+)
+@pytest.mark.parametrize("checked", [True, False])
+async def test_every_shape_of_the_append_statement_stores_and_merges(
+    service: PostgresSessionService, delta: dict[str, int], checked: bool
+) -> None:
+    """The append statement leaves out the checks and merges an event does not need
+    (``_pg_sql``): each shape stores the event and merges what the event carries."""
+    from yadk.sessions import Session
+
+    s = await service.create_session(app_name="app", user_id="u", state={"k": 0})
+    if not checked:  # a copy made by hand: no version or stamp to check against
+        s = Session(id=s.id, app_name="app", user_id="u", state=dict(s.state))
+    await service.append_event(s, _event(delta))
+    await service.append_event(s, _event())
+    stored = await service.get_session(app_name="app", user_id="u", session_id=s.id)
+    expected = {"k": 0, **{k: v for k, v in delta.items() if not k.startswith("temp:")}}
+    assert stored is not None and stored.state == expected and len(stored.events) == 2
+    assert stored.storage_version == 2 and s.state == {**expected, **delta}
+
+
 async def test_a_session_deleted_while_appends_run_leaves_no_events_behind(
     service: PostgresSessionService, postgres_url: str
 ) -> None:
