@@ -110,6 +110,7 @@ class ScriptedModel(BaseLlm):
         self.model = name
         self.requests: list[LlmRequest] = []
         self._used = [False] * len(self.turns)
+        self._first_unused = 0  # every turn before it is used: a take scans from here
         self._lock = threading.Lock()
 
     @classmethod
@@ -148,6 +149,7 @@ class ScriptedModel(BaseLlm):
 
     def reset(self) -> None:
         self._used = [False] * len(self.turns)
+        self._first_unused = 0
         self.requests.clear()
 
     async def generate_content_async(
@@ -169,9 +171,13 @@ class ScriptedModel(BaseLlm):
 
     def _take(self, user_text: str, agent_name: str) -> ScriptedTurn:
         with self._lock:
-            for index, turn in enumerate(self.turns):
-                if not self._used[index] and turn.matches(user_text, agent_name):
-                    self._used[index] = True
+            taken = self._used
+            for index in range(self._first_unused, len(self.turns)):
+                turn = self.turns[index]
+                if not taken[index] and turn.matches(user_text, agent_name):
+                    taken[index] = True
+                    while self._first_unused < len(taken) and taken[self._first_unused]:
+                        self._first_unused += 1
                     return turn
         used = len(self.turns) - self.remaining
         raise ModelError(
