@@ -83,6 +83,41 @@ async def test_waiting_turns_of_one_process_take_the_shared_lock_one_after_anoth
     assert shared.held == {}
 
 
+class SlowUnlocks(FakeTurnLocks):
+    """``unlock`` takes ``unlock_delay`` seconds (a round trip), or fails with ``error``."""
+
+    def __init__(self, *, unlock_delay: float = 0.0, error: Exception | None = None) -> None:
+        super().__init__()
+        self.unlock_delay = unlock_delay
+        self.error = error
+
+    async def unlock(self, key: tuple[str, str, str]) -> None:
+        await asyncio.sleep(self.unlock_delay)
+        if self.error is not None:
+            raise self.error
+        await super().unlock(key)
+
+
+async def test_released_returns_once_the_shared_lock_is_released() -> None:
+    """What ``POST /run`` awaits before answering: the client's next turn, sent to another
+    process at once, must find the session free."""
+    shared = SlowUnlocks(unlock_delay=0.05)
+    locks = SessionLocks(wait=1.0, shared=shared)
+    await locks.acquire(KEY)
+    await locks.released(KEY)
+    assert shared.held == {} and len(locks) == 0
+
+
+async def test_released_logs_an_unlock_that_fails_and_returns(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    locks = SessionLocks(wait=1.0, shared=SlowUnlocks(error=RuntimeError("connection gone")))
+    await locks.acquire(KEY)
+    await locks.released(KEY)  # the turn is stored; its answer must still go out
+    assert len(locks) == 0
+    assert "turn lock of session 's' not released cleanly: connection gone" in caplog.text
+
+
 async def test_a_caller_cancelled_while_trying_leaves_no_lock_held() -> None:
     shared = FakeTurnLocks(delay=0.05)
     locks = SessionLocks(wait=5.0, shared=shared)

@@ -8,11 +8,15 @@ Within the process an ``asyncio.Lock`` per session does it. When the store is sh
 processes (``yadk serve`` replicas or ``--workers`` on PostgreSQL or one SQLite file), the store's
 ``TurnLocks`` are taken as well, after the in-process lock and within the same wait: they are
 polled (``try_lock``, backing off from 2 ms to 50 ms), so a wait never holds a connection.
+``POST /run`` answers only once the store's lock is released: a client that sends its next turn
+to another process as soon as it has the answer would otherwise find the session still locked
+and wait a poll (2 ms or more, and a round trip to the store) on most turns.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -20,6 +24,8 @@ from dataclasses import dataclass, field
 from yadk.sessions._base import TurnLocks
 
 __all__ = ["SessionBusy", "SessionLocks"]
+
+logger = logging.getLogger("yadk.serve")
 
 _Key = tuple[str, str, str]
 _FIRST_POLL = 0.002
@@ -75,8 +81,11 @@ class SessionLocks:
             self._drop(key, entry)
             raise
 
-    def release(self, key: _Key) -> None:
+    def release(self, key: _Key) -> asyncio.Future[None] | None:
+        """Release the session's lock; the store's lock (if any) is released by the returned
+        task, which a caller that answers a client awaits first (see ``released``)."""
         entry = self._entries[key]
+        task = None
         if self.shared is not None:
             # The unlock may run after this process's next turn on the session took the lock
             # again: the store's locks are re-entrant per process, so it stays held once.
@@ -85,6 +94,19 @@ class SessionLocks:
             task.add_done_callback(self._unlocking.discard)
         entry.lock.release()
         self._drop(key, entry)
+        return task
+
+    async def released(self, key: _Key) -> None:
+        """``release``, returning once the store's lock is released too: a client that sends
+        its next turn to another process the moment it has this answer finds the session
+        free, instead of polling until this process's unlock gets through."""
+        task = self.release(key)
+        if task is None:
+            return
+        try:
+            await asyncio.shield(task)  # a cancelled caller leaves the unlock running
+        except Exception as exc:  # the turn is done and stored: say so, answer anyway
+            logger.warning("turn lock of session %r not released cleanly: %s", key[2], exc)
 
     async def drain(self) -> None:
         """Wait for the unlocks still on their way (at shutdown, before the store closes)."""

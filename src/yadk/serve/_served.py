@@ -62,7 +62,7 @@ class Served:
         try:
             yield
         finally:
-            self.locks.release(key)
+            await self.locks.released(key)
 
 
 def busy_detail(session_id: str, wait: float) -> str:
