@@ -146,3 +146,21 @@ async def test_an_app_on_a_shared_store_takes_its_turn_locks(
     assert locks.shared._held == {}  # every turn's lock released by shutdown
     in_memory = make_client(session_service=None, db=":memory:")
     assert in_memory.app.state.served.locks.shared is None
+
+
+@pytest.mark.parametrize("route", ["/run", "/run_sse"])
+async def test_a_turn_s_answer_ends_after_its_shared_lock_is_released(
+    make_client: Callable[..., Any], tmp_path: Path, route: str
+) -> None:
+    """A client that sends its next turn to another replica as soon as it has the whole answer
+    must find the session free: the unlock (here a slow one) comes before the answer's end."""
+    running = make_client(session_service=None, artifact_service=None, db=str(tmp_path / "s.db"))
+    shared = SlowUnlocks(unlock_delay=0.05)
+    running.app.state.served.locks.shared = shared
+    async with running as client:
+        created = await client.post("/apps/echo/users/u1/sessions", json={"sessionId": "s1"})
+        assert created.status_code == 200
+        for text in ("hi", "again"):
+            answer = await client.post(route, json=message(text))
+            assert answer.status_code == 200
+            assert shared.held == {}

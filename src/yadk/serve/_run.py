@@ -70,7 +70,7 @@ def run_routes(served: Served) -> APIRouter:
         except SessionBusy:
             raise Problem(409, busy_detail(key[2], served.locks.wait)) from None
         invocation = Invocation(runner, req, streaming=req.streaming)
-        stream = EventStream(_frames(invocation), on_close=lambda: served.locks.release(key))
+        stream = EventStream(_frames(invocation), on_close=lambda: served.locks.released(key))
         stream.start()
         try:
             first = await stream.first()

@@ -3,13 +3,16 @@
 The producer runs as its own task and hands frames over through a small queue (back pressure:
 it pauses while the client is slow). When the client disconnects, the producer is cancelled at
 its next await; whatever it already stored stays stored. ``on_close`` runs exactly once, however
-the stream ends (used to release the session's lock).
+the stream ends (used to release the session's lock); when the producer ends, it runs (and is
+awaited) before the end of the stream is sent, so a client that has the whole stream finds the
+session free.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+import inspect
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from starlette.responses import Response
@@ -44,7 +47,7 @@ class EventStream(Response):
         self,
         source: AsyncIterator[bytes],
         *,
-        on_close: Callable[[], None] = lambda: None,
+        on_close: Callable[[], Awaitable[None] | None] = lambda: None,
         buffer: int = 16,
     ) -> None:
         super().__init__(media_type="text/event-stream")
@@ -87,7 +90,9 @@ class EventStream(Response):
                 pass
         if not self._closed:
             self._closed = True
-            self._on_close()
+            closing = self._on_close()
+            if inspect.isawaitable(closing):
+                await closing
 
     async def _next(self) -> object:
         peeked = self._peeked
@@ -103,6 +108,7 @@ class EventStream(Response):
             while True:
                 item = await self._next()
                 if item is _END:
+                    await self.close()
                     break
                 if isinstance(item, BaseException):
                     body = frame({"error": f"{type(item).__name__}: {item}"})
