@@ -10,8 +10,12 @@ each side in a schema of its own that is dropped afterwards:
   same SQL on one connection (only when asyncpg is importable: it is not a yadk dependency);
 - ``yadk serve --db postgresql://...``: turns/s of one replica, then of two replicas with every
   client alternating between them (a load balancer without affinity); target two >= 1.6x one.
-  The load generator shares the machine's cores with the servers: on 2 cores the ratio says
-  more about the machine than about yadk, so the load average is printed with the figures.
+  The load generator and PostgreSQL share the machine's cores with the servers, so each run also
+  prints the CPU per turn of every process (/proc: the replicas, their PostgreSQL backends, this
+  load generator), the turns per replica-CPU-second (equal for 1 and 2 replicas = replicas add
+  no work per turn), how many cores were busy, and the most turns/s the cores could give at the
+  2-replica CPU per turn: on 2 cores one replica already keeps ~1.5 busy, so that ceiling, not
+  yadk, bounds the ratio.
 
     python bench/bench_postgres.py [--clients 40] [--turns 10]      (about 1-2 minutes)
 """
@@ -43,6 +47,7 @@ N_APPEND_ADK = 200
 N_DRIVER = 1_000
 N_EVENTS = 1_000
 N_GETS = 30
+CORES = os.cpu_count() or 1
 
 
 def _event(i: int) -> Event:
@@ -339,6 +344,11 @@ class ServeRun:
     backend_cpu: float
     client_cpu: float
 
+    @property
+    def cpu(self) -> float:
+        """CPU seconds of every process of the run together."""
+        return sum(self.replica_cpu) + self.backend_cpu + self.client_cpu
+
     def ms_per_turn(self, cpu: float) -> float:
         return cpu / self.turns * 1000
 
@@ -428,12 +438,20 @@ def main() -> None:
         )
         for name, run in (("1 replica ", one), ("2 replicas", two)):
             replicas = " + ".join(f"{run.ms_per_turn(cpu):.2f}" for cpu in run.replica_cpu)
-            total = sum(run.replica_cpu) + run.backend_cpu + run.client_cpu
             print(
                 f"  CPU per turn, {name}: replicas {replicas} ms, their PostgreSQL backends"
                 f" {run.ms_per_turn(run.backend_cpu):.2f} ms, load generator"
-                f" {run.ms_per_turn(run.client_cpu):.2f} ms; all {run.ms_per_turn(total):.2f} ms"
+                f" {run.ms_per_turn(run.client_cpu):.2f} ms; all {run.ms_per_turn(run.cpu):.2f} ms;"
+                f" {run.turns / sum(run.replica_cpu):,.0f} turns per replica-CPU-second;"
+                f" {run.cpu * run.turns_per_s / run.turns:.1f} of {CORES} cores busy"
             )
+        # Two replicas cannot serve more turns than the machine's cores give at the CPU a turn
+        # takes (every process counted): the ceiling the measured 2-replica figure is judged by.
+        most = CORES / (two.cpu / two.turns)
+        print(
+            f"  at that CPU per turn, {CORES} cores serve at most {most:,.0f} turns/s ="
+            f" {most / one.turns_per_s:.2f}x one replica's {one.turns_per_s:,.0f} turns/s"
+        )
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

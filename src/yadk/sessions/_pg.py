@@ -11,7 +11,7 @@ Schema versions:
     2  memories (the rows of ``PostgresMemoryService``)
     3  an index of an app's sessions by last update (what listing sessions reads)
     4  an index of memories by seq (what a memory search reads)
-    5  events no longer carry a foreign key to their session: its check was a sixth of the
+    5  events no longer carry a foreign key to their session: its check was about a tenth of the
        server's work per append. Every event is inserted by the statement that updates (and
        so locks) its session row, and deleting a session deletes its events in the same
        transaction, which is what the key's cascade did.
