@@ -111,3 +111,17 @@ async def test_a_state_patch_waits_for_a_busy_session_too(
         await running
         done = await client.patch(f"{S}/s1", json={"stateDelta": {"k": 2}})
         assert done.json()["state"] == {"k": 2}
+
+
+def test_turns_are_the_first_routes_matched(make_client: Callable[..., Any]) -> None:
+    """Routes are tried one pattern after another: /run and /run_sse, the requests that come
+    most often, are tried first (matching the other routes first cost ~40 us per turn)."""
+    from starlette.routing import Match
+
+    app = make_client().app
+    docs = {"/openapi.json", "/docs", "/docs/oauth2-redirect", "/redoc"}  # FastAPI's, one each
+    routes = [route for route in app.router.routes if getattr(route, "path", None) not in docs]
+    for path in ("/run", "/run_sse"):
+        scope = {"type": "http", "method": "POST", "path": path, "root_path": "", "app": app}
+        matched = [route.matches(scope)[0] for route in routes]
+        assert matched.index(Match.FULL) == 0, path
