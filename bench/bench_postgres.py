@@ -15,7 +15,9 @@ each side in a schema of its own that is dropped afterwards:
   load generator), the turns per replica-CPU-second (equal for 1 and 2 replicas = replicas add
   no work per turn), how many cores were busy, and the most turns/s the cores could give at the
   2-replica CPU per turn: on 2 cores one replica already keeps ~1.5 busy, so that ceiling, not
-  yadk, bounds the ratio.
+  yadk, bounds the ratio. A saturated replica's event loop never sleeps (under one context
+  switch per turn); two replicas sharing the cores sleep and wake several times per turn, which
+  is most of why a turn costs them more CPU.
 
     python bench/bench_postgres.py [--clients 40] [--turns 10]      (about 1-2 minutes)
 """
@@ -320,6 +322,12 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _switches(pid: int) -> int:
+    """Context switches of one process so far: how often its event loop slept and woke."""
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        return sum(int(line.split(":")[1]) for line in status if "ctxt_switches" in line)
+
+
 def _backends(schema: str) -> list[int]:
     """The PostgreSQL backends of the servers under test (their application_name names the
     schema)."""
@@ -341,6 +349,7 @@ class ServeRun:
     turns_per_s: float
     failures: int
     replica_cpu: list[float]
+    replica_switches: int
     backend_cpu: float
     client_cpu: float
 
@@ -371,16 +380,19 @@ def measure_serve(replicas: int, clients: int, turns: int) -> ServeRun:
             pids = [server.process.pid for server in servers]
             backends = _backends(schema)
             before = {pid: _cpu_seconds(pid) for pid in [*pids, *backends]}
+            switches = sum(_switches(pid) for pid in pids)
             client = time.process_time()
             rate, failures = asyncio.run(serve_load(ports, clients, turns))
             client = time.process_time() - client
             backends = sorted({*backends, *_backends(schema)})
             used = {pid: _cpu_seconds(pid) - before.get(pid, 0.0) for pid in [*pids, *backends]}
+            switches = sum(_switches(pid) for pid in pids) - switches
             return ServeRun(
                 turns=clients * turns,
                 turns_per_s=rate,
                 failures=failures,
                 replica_cpu=[used[pid] for pid in pids],
+                replica_switches=switches,
                 backend_cpu=sum(used[pid] for pid in backends),
                 client_cpu=client,
             )
@@ -442,7 +454,8 @@ def main() -> None:
                 f"  CPU per turn, {name}: replicas {replicas} ms, their PostgreSQL backends"
                 f" {run.ms_per_turn(run.backend_cpu):.2f} ms, load generator"
                 f" {run.ms_per_turn(run.client_cpu):.2f} ms; all {run.ms_per_turn(run.cpu):.2f} ms;"
-                f" {run.turns / sum(run.replica_cpu):,.0f} turns per replica-CPU-second;"
+                f" {run.turns / sum(run.replica_cpu):,.0f} turns per replica-CPU-second"
+                f" ({run.replica_switches / run.turns:.1f} context switches per turn);"
                 f" {run.cpu * run.turns_per_s / run.turns:.1f} of {CORES} cores busy"
             )
         # Two replicas cannot serve more turns than the machine's cores give at the CPU a turn
