@@ -14,10 +14,10 @@ each side in a schema of its own that is dropped afterwards:
   prints the CPU per turn of every process (/proc: the replicas, their PostgreSQL backends, this
   load generator), the turns per replica-CPU-second (equal for 1 and 2 replicas = replicas add
   no work per turn), how many cores were busy, and the most turns/s the cores could give at the
-  2-replica CPU per turn: on 2 cores one replica already keeps ~1.5 busy, so that ceiling, not
-  yadk, bounds the ratio. A saturated replica's event loop never sleeps (under one context
-  switch per turn); two replicas sharing the cores sleep and wake several times per turn, which
-  is most of why a turn costs them more CPU.
+  2-replica CPU per turn: on 2 cores one replica already keeps more than one busy, so that
+  ceiling, not yadk, bounds the ratio. A busy replica's event loop seldom sleeps (about one
+  context switch per turn); two replicas sharing the cores sleep and wake several times per
+  turn, which is most of why a turn costs them more CPU.
 
     python bench/bench_postgres.py [--clients 40] [--turns 10]      (about 1-2 minutes)
 """
