@@ -14,11 +14,12 @@ the full traceback too.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from yadk.cli._common import (
     EXIT_FAILURE,
@@ -645,6 +646,35 @@ def _execute_trusted(command: Any, args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``yadk`` command line; returns the exit status."""
+    return _main(argv, whole_process=False)
+
+
+def run() -> NoReturn:
+    """The ``yadk`` console script and ``python -m yadk.cli``: the process's own command line,
+    run as the one command this process exists for, and its exit status."""
+    sys.exit(_main(None, whole_process=True))
+
+
+def _import_command(module_name: str, *, whole_process: bool) -> Any:
+    """The command's module. In a process that runs just this command, the cyclic garbage
+    collector is paused while the module and the engine behind it are imported, and what they
+    built is then frozen (``gc.freeze``): module-level objects live as long as the process, and
+    without this the collector walks those few hundred thousand objects again and again while
+    the command starts (measured: 6% of ``yadk inspect``). ``main()`` called from other code
+    leaves the collector alone."""
+    if not whole_process:
+        return importlib.import_module(module_name)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return importlib.import_module(module_name)
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
+
+
+def _main(argv: Sequence[str] | None, *, whole_process: bool) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -656,7 +686,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     prog = f"yadk {module_name.rsplit('_', 1)[-1]}"
     try:
-        command = importlib.import_module(module_name)
+        command = _import_command(module_name, whole_process=whole_process)
         code: int = _execute(command, args)
     except CommandError as exc:
         print_error(prog, exc)
