@@ -1,4 +1,12 @@
-"""Agents: LlmAgent, the workflow agents, and the contexts they hand to user code."""
+"""Agents: LlmAgent, the workflow agents, and the contexts they hand to user code.
+
+The workflow agents load on first use (PEP 562): a tree of LlmAgents (``yadk inspect`` of one
+agent) does not build their models.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 from yadk._contexts import (
     CallbackContext,
@@ -8,11 +16,14 @@ from yadk._contexts import (
     RunConfig,
     ToolContext,
 )
+from yadk._lazy import lazy_facade
 from yadk.agents._base_agent import BaseAgent
 from yadk.agents._llm_agent import LlmAgent
-from yadk.agents._parallel import ParallelAgent
-from yadk.agents._workflow import LoopAgent, SequentialAgent
 from yadk.templating import InstructionProvider
+
+if TYPE_CHECKING:
+    from yadk.agents._parallel import ParallelAgent
+    from yadk.agents._workflow import LoopAgent, SequentialAgent
 
 Agent = LlmAgent
 
@@ -31,3 +42,12 @@ __all__ = [
     "SequentialAgent",
     "ToolContext",
 ]
+
+__getattr__, __dir__ = lazy_facade(
+    globals(),
+    {
+        "LoopAgent": "yadk.agents._workflow",
+        "ParallelAgent": "yadk.agents._parallel",
+        "SequentialAgent": "yadk.agents._workflow",
+    },
+)

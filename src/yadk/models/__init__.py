@@ -1,8 +1,10 @@
 """Models: the backend interface, the offline ScriptedModel, REST backends, and name resolution.
 
 ``Gemini``, ``OpenAIChat`` and ``AnthropicLlm`` are imported on first use, so
-``import yadk.models`` does not load httpx or the REST code. ``ALLOW_MODEL_REQUESTS = False`` (or ``YADK_ALLOW_MODEL_REQUESTS=0``)
-makes every real backend refuse to send a request.
+``import yadk.models`` does not load httpx or the REST code; so are ``ScriptedModel`` and
+``ScriptedTurn``, whose models a command that calls no model (``yadk inspect``) never builds.
+``ALLOW_MODEL_REQUESTS = False`` (or ``YADK_ALLOW_MODEL_REQUESTS=0``) makes every real backend
+refuse to send a request.
 """
 
 from __future__ import annotations
@@ -11,13 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from yadk.models._base import BaseLlm, FunctionDeclaration, LlmRequest, LlmResponse
 from yadk.models._registry import register_model, registered_providers, resolve_model
-from yadk.models._scripted import ScriptedModel, ScriptedTurn
 from yadk.models._switch import allowed_by_environment, override_allow_model_requests
 
 if TYPE_CHECKING:
     from yadk.models._anthropic import AnthropicLlm
     from yadk.models._gemini import Gemini
     from yadk.models._openai import OpenAIChat
+    from yadk.models._scripted import ScriptedModel, ScriptedTurn
 
 __all__ = [
     "ALLOW_MODEL_REQUESTS",
@@ -53,4 +55,8 @@ def __getattr__(name: str) -> Any:
         from yadk.models._openai import OpenAIChat
 
         return OpenAIChat
+    if name in ("ScriptedModel", "ScriptedTurn"):
+        from yadk.models import _scripted
+
+        return getattr(_scripted, name)
     raise AttributeError(f"module 'yadk.models' has no attribute {name!r}")

@@ -3,23 +3,32 @@ or the row at fault."""
 
 from __future__ import annotations
 
+import functools
 import gc
 import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import TypeAdapter, ValidationError
+from pydantic import ValidationError
 
 from yadk.errors import SessionError, SessionStoreCorruptError
 from yadk.events import Event
-from yadk.sessions._frozen import freeze_loaded
 from yadk.sessions._state import State
-from yadk.sessions._stored_events import stored_events_reader
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
 
 __all__ = ["dump_event", "dump_state", "load_events", "load_state", "stored_delta", "written_by"]
 
-_EVENTS: TypeAdapter[list[Event]] = TypeAdapter(list[Event])
+
+@functools.cache
+def _events_adapter() -> TypeAdapter[list[Event]]:
+    # Built by the first read of stored events, not at import: a command that never reads
+    # events back (``yadk inspect``) does not pay for building its validator.
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(list[Event])
 
 
 def stored_delta(event: Event) -> dict[str, Any]:
@@ -85,6 +94,11 @@ def load_events(rows: Sequence[str | bytes], where: str) -> list[Event]:
         return []
     parts = [r if isinstance(r, str) else r.decode("utf-8", "replace") for r in rows]
     text = "[" + ",".join(parts) + "]"
+    # Imported by the first read: the frozen twins and the stored-row reader are models a
+    # command that reads no event back (``yadk inspect``) need not build.
+    from yadk.sessions._frozen import freeze_loaded
+    from yadk.sessions._stored_events import stored_events_reader
+
     read = stored_events_reader()
     if read is not None:
         try:
@@ -93,7 +107,7 @@ def load_events(rows: Sequence[str | bytes], where: str) -> list[Event]:
         except (ValidationError, ValueError):
             pass  # not in the shape yadk writes: the models may still accept it
     try:
-        return freeze_loaded(_EVENTS.validate_json(text))
+        return freeze_loaded(_events_adapter().validate_json(text))
     except (ValidationError, ValueError):
         pass
     for index, part in enumerate(parts):
