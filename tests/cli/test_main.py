@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 import pytest
 
 import yadk
-from yadk.cli import main
+from yadk.cli import _COMMANDS, _command_word, build_parser, main
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -136,3 +137,70 @@ def test_bad_replay_file_is_a_file_error(
     assert (code, out) == (1, "")
     assert err.startswith(f"yadk run: error: {replay}")
     assert message in err
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    found = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return dict(found[0].choices)
+
+
+@pytest.mark.parametrize(
+    ("argv", "word"),
+    [
+        (["inspect", "agent"], "inspect"),
+        (["validate"], "validate"),
+        (["create", "x"], "new"),
+        (["--trust", "pkg", "run", "a"], "run"),
+        (["--trust=pkg", "-v", "--no-adk-compat", "serve"], "serve"),
+        (["--trust", "inspect", "validate", "a"], "validate"),  # the option's value is no command
+        ([], None),
+        (["--help"], None),
+        (["-h", "inspect"], None),
+        (["--version"], None),
+        (["--tru", "x", "inspect"], None),  # abbreviated: only argparse knows what it takes
+        (["-vh", "inspect"], None),
+        (["--trust"], None),
+        (["deploy"], None),
+    ],
+)
+def test_command_word_builds_one_parser_only_when_certain(
+    argv: list[str], word: str | None
+) -> None:
+    assert _command_word(argv) == word
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "run",
+        "dev",
+        "inspect",
+        "validate",
+        "schema",
+        "new",
+        "card",
+        "serve",
+        "eval",
+        "sessions",
+        "db",
+        "web",
+    ],
+)
+def test_a_command_parses_the_same_with_its_parser_alone(name: str) -> None:
+    """The one-command parser is the full parser's, option for option: same help, same usage."""
+    full = _subparsers(build_parser())
+    alone = _subparsers(build_parser(only=name))
+    assert set(alone) == {name, *({"create"} if name == "new" else set())}
+    assert alone[name].format_help() == full[name].format_help()
+    assert set(_COMMANDS) == {n for n, p in full.items() if n != "create"}
+
+
+def test_a_usage_error_after_a_command_reads_as_with_every_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, "inspect", "a", "--no-such-option")
+    assert (code, out) == (2, "")
+    assert (
+        err
+        == "usage: yadk [-h] [--version] [--trust MODULE] [--no-adk-compat] [-v] COMMAND ...\nyadk: error: unrecognized arguments: --no-such-option\n"
+    )

@@ -469,3 +469,20 @@ async def test_in_memory_resources_are_served() -> None:
     )
 
     assert result == {"skill_name": "mem", "file_path": "references/a.md", "content": "A"}
+
+
+@pytest.mark.parametrize("text", ["plain", "a & b <c> \"d\" 'e'", "&amp; already", ""])
+def test_the_skill_listing_escapes_as_html_escape_does(text: str) -> None:
+    """The listing escapes names and descriptions with html.escape's table (without importing
+    html at start-up): the same text google-adk's listing shows."""
+    import html
+    from types import SimpleNamespace
+
+    from yadk.skills._prompt import format_skills_as_xml
+
+    listing = format_skills_as_xml([SimpleNamespace(name=text, description=text)])
+    escaped = html.escape(text)
+    assert listing == (
+        f"<available_skills>\n<skill>\n<name>\n{escaped}\n</name>\n<description>\n{escaped}\n"
+        "</description>\n</skill>\n</available_skills>"
+    )

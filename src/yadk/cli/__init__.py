@@ -18,7 +18,7 @@ import gc
 import importlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 from yadk.cli._common import (
@@ -573,8 +573,9 @@ def _add_web(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     )
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``yadk`` argument parser with every command."""
+def build_parser(*, only: str | None = None) -> argparse.ArgumentParser:
+    """The ``yadk`` argument parser with every command, or with just the command ``only``
+    (what parsing that command's line needs)."""
     parser = argparse.ArgumentParser(
         prog="yadk",
         description="yadk: declarative LLM agents in YAML, checked, inspected and run.",
@@ -604,19 +605,50 @@ def build_parser() -> argparse.ArgumentParser:
         help="print the full traceback of unexpected errors (as YADK_DEBUG=1 does)",
     )
     commands = parser.add_subparsers(title="commands", metavar="COMMAND")
-    _add_run(commands)
-    _add_dev(commands)
-    _add_inspect(commands)
-    _add_validate(commands)
-    _add_schema(commands)
-    _add_new(commands)
-    _add_card(commands)
-    _add_serve(commands)
-    _add_eval(commands)
-    _add_sessions(commands)
-    _add_db(commands)
-    _add_web(commands)
+    if only is not None:
+        _COMMANDS[only](commands)
+        return parser
+    for add in _COMMANDS.values():
+        add(commands)
     return parser
+
+
+# Each command word (an alias too) -> what adds its parser; in the order --help lists them.
+_COMMANDS: dict[str, Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = {
+    "run": _add_run,
+    "dev": _add_dev,
+    "inspect": _add_inspect,
+    "validate": _add_validate,
+    "schema": _add_schema,
+    "new": _add_new,
+    "card": _add_card,
+    "serve": _add_serve,
+    "eval": _add_eval,
+    "sessions": _add_sessions,
+    "db": _add_db,
+    "web": _add_web,
+}
+_ALIASES = {"create": "new"}
+# The global options, exactly as written, and whether each takes a value.
+_GLOBAL_OPTIONS = {"--trust": True, "--no-adk-compat": False, "-v": False, "--verbose": False}
+
+
+def _command_word(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` names, when that is certain from the global options before it, so
+    only that command's parser need be built (building all twelve is most of parsing's cost);
+    None (build them all) for anything else: help, an abbreviated option, no command."""
+    tokens = iter(argv)
+    for token in tokens:
+        if token.startswith("--trust="):
+            continue
+        if token in _GLOBAL_OPTIONS:
+            if _GLOBAL_OPTIONS[token] and next(tokens, None) is None:
+                return None
+            continue
+        if token.startswith("-"):
+            return None
+        return _ALIASES.get(token, token) if _ALIASES.get(token, token) in _COMMANDS else None
+    return None
 
 
 def _execute(command: Any, args: argparse.Namespace) -> int:
@@ -675,9 +707,10 @@ def _import_command(module_name: str, *, whole_process: bool) -> Any:
 
 
 def _main(argv: Sequence[str] | None, *, whole_process: bool) -> int:
-    parser = build_parser()
+    line = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(only=_command_word(line))
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(line)
     except SystemExit as exc:  # --help, --version and usage errors
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     module_name = getattr(args, "command_module", None)

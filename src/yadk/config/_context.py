@@ -4,7 +4,6 @@ and a record of every agent for the whole-tree checks."""
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -105,6 +104,8 @@ def yaml_type(value: Any) -> str:
 
 
 def did_you_mean(word: str, candidates: Sequence[str]) -> str | None:
+    import difflib  # only a mistake needs a suggestion: imported then, not by every load
+
     close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
     return close[0] if close else None
 

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-import difflib
 import importlib
 import importlib.machinery
 import importlib.util
 import keyword
 import os
-import pkgutil
 import sys
 import traceback
 from collections.abc import Sequence
@@ -223,6 +221,8 @@ class NameResolver:
             locations = list(spec.submodule_search_locations or []) if spec else []
         else:
             locations = self.search_dirs
+        import pkgutil  # only a name that is not found needs the listing
+
         names = [m.name for m in pkgutil.iter_modules(locations)]
         where = ", ".join(self.search_dirs) or "sys.path"
         fallback = (
@@ -401,6 +401,8 @@ def _in_python_install(file: str) -> bool:
 
 
 def _did_you_mean(word: str, candidates: Sequence[str], listing: str | None) -> str:
+    import difflib  # only a mistake needs a suggestion: imported then, not by every load
+
     close = difflib.get_close_matches(word, candidates, n=1)
     if close:
         return f"Did you mean `{close[0]}`?"

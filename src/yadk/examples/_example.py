@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import abc
-import difflib
 from collections.abc import Awaitable, Iterable, Sequence
 from typing import Any
 
@@ -105,6 +104,8 @@ def _from_validation_error(
     if first["type"] == "extra_forbidden":
         detail = f"unknown field {loc[-1]!r}"
         if len(loc) == 1:
+            import difflib  # only a mistake needs a suggestion: imported then
+
             close = difflib.get_close_matches(str(loc[0]), ["input", "output"], n=1)
             hint = f"; did you mean {close[0]!r}?" if close else ""
             detail += f" (an example has only 'input' and 'output'{hint})"

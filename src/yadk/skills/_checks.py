@@ -8,7 +8,6 @@ messages where it has one).
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import re
 import unicodedata
 from collections.abc import Mapping
@@ -280,6 +279,8 @@ def check_frontmatter(
     for key in data:
         if key in KNOWN_FIELDS:
             continue
+        import difflib  # only a mistake needs a suggestion: imported then
+
         close = difflib.get_close_matches(str(key), KNOWN_FIELDS, n=1)
         problems.append(
             FieldProblem(

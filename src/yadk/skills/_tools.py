@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import mimetypes
 from typing import TYPE_CHECKING, Any, Final
 
 from yadk.errors import TemplateError
@@ -267,6 +266,8 @@ class LoadSkillResourceTool(_SkillTool):
                 continue
             if not isinstance(data, bytes):
                 continue
+            import mimetypes  # only attaching a resource needs it
+
             mime_type = mimetypes.guess_type(file_path)[0] or "application/octet-stream"
             llm_request.contents.append(
                 Content(

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any, Final
 
 from pydantic import ValidationError
 
-from yadk._docx import docx_text
 from yadk.errors import ArtifactError, TemplateKeyError, TemplateValueError
 from yadk.types import Part
 
@@ -126,6 +125,8 @@ def _bytes_to_text(data: bytes | None, mime: str | None, name: str) -> str:
         return f"[Artifact: {name}, type: {mime}. No inline data was provided.]"
     lowered = name.lower()
     if mime in (_DOCX, _OCTET_STREAM) or lowered.endswith(".docx"):
+        from yadk._docx import docx_text  # only a DOCX artifact needs the reader
+
         text = docx_text(data)
         if text is not None:
             return text
