@@ -37,6 +37,7 @@ NOT_FOR_VALIDATE = (
     "yadk.sessions",
     "yadk.tools",
     "yadk.types",
+    "yadk.config._schema",
     "difflib",
     "html",
     "pkgutil",
@@ -61,6 +62,9 @@ NOT_FOR_INSPECT = (
     "yadk.agents._workflow",
     "yadk.sessions._frozen",  # the frozen event twins, until an event is read back
     "yadk._docx",  # until an artifact is a DOCX
+    "yadk.config._schema",  # the JSON Schema and validate's tree walk
+    "yadk.config._validate",
+    "pydantic.type_adapter",  # the list[Event] validator, until events are read back
     "difflib",  # until a did-you-mean is needed
     "html",
     "mimetypes",

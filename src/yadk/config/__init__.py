@@ -9,6 +9,9 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from yadk._lazy import lazy_facade
 from yadk.config._api import (
     LoadedAgent,
     load_agent,
@@ -17,10 +20,12 @@ from yadk.config._api import (
 )
 from yadk.config._diagnostics import Diagnostic, Severity
 from yadk.config._pyproject import find_trust_policy
-from yadk.config._schema import agent_config_json_schema
 from yadk.config._trust import ARGS_ATTRIBUTE, TrustPolicy, blocked_module
-from yadk.config._validate import validate_paths
 from yadk.errors import ConfigError
+
+if TYPE_CHECKING:
+    from yadk.config._schema import agent_config_json_schema
+    from yadk.config._validate import validate_paths
 
 __all__ = [
     "ARGS_ATTRIBUTE",
@@ -37,3 +42,13 @@ __all__ = [
     "resolve_config_path",
     "validate_paths",
 ]
+
+# Loaded on first use: loading an agent (``yadk inspect``, ``yadk run``) needs neither the
+# JSON Schema nor the tree walk of ``yadk validate``.
+__getattr__, __dir__ = lazy_facade(
+    globals(),
+    {
+        "agent_config_json_schema": "yadk.config._schema",
+        "validate_paths": "yadk.config._validate",
+    },
+)

@@ -103,7 +103,8 @@ class LlmRequest:
 class LlmResponse(BaseModel):
     """One model answer (or one chunk of a streamed answer when ``partial``)."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Built on first use: a command that calls no model (``yadk inspect``) never builds it.
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     content: Content | None = None
     partial: bool | None = None
