@@ -33,6 +33,7 @@ from yadk.types import ModelContent
 
 N_EVENTS = 1_000
 ROUNDS = 15
+_VALGRIND = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
 
 
 def _rows() -> list[str]:
@@ -74,8 +75,7 @@ def _child(way: str) -> None:
 
 def _instructions(way: str) -> int:
     proc = subprocess.run(
-        ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
-        + [sys.executable, __file__, "--child", way],
+        [*_VALGRIND, sys.executable, __file__, "--child", way],
         capture_output=True,
         text=True,
         check=True,
