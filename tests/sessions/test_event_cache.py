@@ -49,9 +49,9 @@ def parsed(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     counts: list[int] = []
     real: Callable[..., list[Event]] = _codec.load_events
 
-    def counting(rows: Any, where: str) -> list[Event]:
+    def counting(rows: Any, where: str, *slice_of: Any) -> list[Event]:
         counts.append(len(rows))
-        return real(rows, where)
+        return real(rows, where, *slice_of)
 
     for module in ("yadk.sessions._sqlite", "yadk.sessions._postgres"):
         monkeypatch.setattr(f"{module}.load_events", counting)

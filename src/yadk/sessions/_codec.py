@@ -87,9 +87,11 @@ def load_state(text: str | bytes, where: str) -> dict[str, Any]:
     return value
 
 
-def load_events(rows: Sequence[str | bytes], where: str) -> list[Event]:
+def load_events(
+    rows: Sequence[str | bytes], where: str, first: int = 0, total: int | None = None
+) -> list[Event]:
     """The frozen events of stored rows, parsed in one pass; a bad row is named by its
-    position."""
+    position (``rows`` may be a slice of ``total`` rows that starts at row ``first``)."""
     if not rows:
         return []
     parts = [r if isinstance(r, str) else r.decode("utf-8", "replace") for r in rows]
@@ -116,7 +118,9 @@ def load_events(rows: Sequence[str | bytes], where: str) -> list[Event]:
         except (ValidationError, ValueError) as exc:
             reason = exc.errors()[0]["msg"] if isinstance(exc, ValidationError) else str(exc)
             raise SessionStoreCorruptError(
-                _corrupt(f"event {index + 1} of {len(parts)} read from {where}", reason)
+                _corrupt(
+                    f"event {first + index + 1} of {total or len(parts)} read from {where}", reason
+                )
             ) from None
     raise SessionStoreCorruptError(_corrupt(where, "the events do not parse together"))
 
