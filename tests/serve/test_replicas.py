@@ -49,6 +49,15 @@ CLIENTS = 50
 TURNS = 8
 
 
+def _http(max_connections: int = 100) -> httpx.AsyncClient:
+    """A client that drops an idle connection after 1 s: the servers close theirs after 5 s
+    (uvicorn's keep-alive), and httpx's own 5 s would race them, reusing a connection as the
+    server closes it (a ReadError on a POST, which httpx does not retry)."""
+    return httpx.AsyncClient(
+        limits=httpx.Limits(max_connections=max_connections, keepalive_expiry=1.0)
+    )
+
+
 def _agents(tmp_path: Path, model_calls: int) -> Path:
     folder = tmp_path / "agents" / "tally"
     folder.mkdir(parents=True)
@@ -120,8 +129,7 @@ async def test_clients_alternating_between_two_replicas_lose_nothing(
         for n in range(1, TURNS + 1):
             await _turn(http, urls[(index + n) % 2], user, sid, n)
 
-    limits = httpx.Limits(max_connections=2 * CLIENTS)
-    async with httpx.AsyncClient(limits=limits) as http:
+    async with _http(2 * CLIENTS) as http:
         await asyncio.gather(*(client(i, http) for i in range(CLIENTS)))
         for index in range(CLIENTS):
             got = await http.get(f"{urls[index % 2]}/apps/tally/users/u{index}/sessions/s{index}")
@@ -140,7 +148,7 @@ async def test_turns_sent_to_both_replicas_at_once_are_serialized(
     a = Server(str(agents), "--db", db, cwd=tmp_path)
     b = Server(str(agents), "--db", db, cwd=tmp_path)
     try:
-        async with httpx.AsyncClient() as http:
+        async with _http() as http:
             for index in range(4):
                 user, sid = "pair", f"p{index}"
                 await http.post(
@@ -172,7 +180,7 @@ async def test_a_turn_busy_on_another_replica_gets_409_after_the_wait(
     a = Server(str(agents), "--db", postgres_url, cwd=tmp_path)
     b = Server(str(agents), "--db", postgres_url, "--busy-wait", "0.3", cwd=tmp_path)
     try:
-        async with httpx.AsyncClient() as http:
+        async with _http() as http:
             await http.post(f"{a.url}/apps/tally/users/u/sessions", json={"sessionId": "s"})
             body = {"appName": "tally", "userId": "u", "sessionId": "s"}
             slow = asyncio.ensure_future(
@@ -216,12 +224,12 @@ async def test_workers_serve_one_port_and_serialize_turns(
     try:
         assert len(_workers(server.process.pid)) == 2
         sent: list[int] = []
-        async with httpx.AsyncClient() as http:
+        async with _http() as http:
             await http.post(f"{server.url}/apps/tally/users/w/sessions", json={"sessionId": "s"})
             for round_ in range(40):
                 # Two turns at once on one session, on separate connections (so both workers
                 # may get one): they wait for each other.
-                async with httpx.AsyncClient() as other:
+                async with _http() as other:
                     n = 10 * (round_ + 1)
                     await asyncio.gather(
                         _turn(http, server.url, "w", "s", n),
@@ -248,10 +256,10 @@ async def test_workers_on_one_sqlite_file_serialize_turns(tmp_path: Path) -> Non
     try:
         assert len(_workers(server.process.pid)) == 2
         sent: list[int] = []
-        async with httpx.AsyncClient() as http:
+        async with _http() as http:
             await http.post(f"{server.url}/apps/tally/users/w/sessions", json={"sessionId": "s"})
             for round_ in range(8):
-                async with httpx.AsyncClient() as other:
+                async with _http() as other:
                     n = 10 * (round_ + 1)
                     await asyncio.gather(
                         _turn(http, server.url, "w", "s", n),

@@ -8,6 +8,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,7 +29,10 @@ def free_port() -> int:
 
 
 class Server:
-    """``yadk serve`` in a subprocess; ``stop()`` returns what it logged on stderr."""
+    """``yadk serve`` in a subprocess; ``stop()`` returns what it logged on stderr.
+
+    Its output is read as it comes: a server that logs more than a pipe holds (64 KiB: some
+    300 turns' access lines) would otherwise block in the middle of a request."""
 
     def __init__(self, *args: str, cwd: Path) -> None:
         self.port = free_port()
@@ -41,6 +45,13 @@ class Server:
             text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
+        self._err: list[str] = []
+        self._readers = [
+            threading.Thread(target=_drain, args=(pipe, sink), daemon=True)
+            for pipe, sink in ((self.process.stderr, self._err), (self.process.stdout, []))
+        ]
+        for reader in self._readers:
+            reader.start()
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -54,11 +65,19 @@ class Server:
     def stop(self) -> str:
         self.process.terminate()
         try:
-            _, err = self.process.communicate(timeout=30)
+            self.process.wait(timeout=30)
         except subprocess.TimeoutExpired:
             self.process.kill()
-            _, err = self.process.communicate()
-        return err
+            self.process.wait()
+        for reader in self._readers:
+            reader.join(timeout=10)
+        return "".join(self._err)
+
+
+def _drain(pipe: Any, sink: list[str]) -> None:
+    for line in pipe:
+        sink.append(line)
+    pipe.close()
 
 
 @pytest.fixture(scope="module")
