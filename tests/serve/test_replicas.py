@@ -216,6 +216,15 @@ def _workers(pid: int) -> list[int]:
     return found
 
 
+async def _two_turns_at_once(http: httpx.AsyncClient, url: str, round_: int) -> list[int]:
+    """Two turns at once on user w's session s, on separate connections (so both workers may
+    get one): they wait for each other. Returns the numbers the turns carried."""
+    n = 10 * (round_ + 1)
+    async with _http() as other:
+        await asyncio.gather(_turn(http, url, "w", "s", n), _turn(other, url, "w", "s", n + 1))
+    return [n, n + 1]
+
+
 async def test_workers_serve_one_port_and_serialize_turns(
     tmp_path: Path, postgres_url: str
 ) -> None:
@@ -227,15 +236,7 @@ async def test_workers_serve_one_port_and_serialize_turns(
         async with _http() as http:
             await http.post(f"{server.url}/apps/tally/users/w/sessions", json={"sessionId": "s"})
             for round_ in range(40):
-                # Two turns at once on one session, on separate connections (so both workers
-                # may get one): they wait for each other.
-                async with _http() as other:
-                    n = 10 * (round_ + 1)
-                    await asyncio.gather(
-                        _turn(http, server.url, "w", "s", n),
-                        _turn(other, server.url, "w", "s", n + 1),
-                    )
-                sent += [n, n + 1]
+                sent += await _two_turns_at_once(http, server.url, round_)
                 # Until both workers have run turns (each holds turn locks on a connection
                 # of its own); the kernel picks the worker of each new connection.
                 if round_ >= 9 and await asyncio.to_thread(_lock_connections, postgres_url) == 2:
@@ -259,13 +260,7 @@ async def test_workers_on_one_sqlite_file_serialize_turns(tmp_path: Path) -> Non
         async with _http() as http:
             await http.post(f"{server.url}/apps/tally/users/w/sessions", json={"sessionId": "s"})
             for round_ in range(8):
-                async with _http() as other:
-                    n = 10 * (round_ + 1)
-                    await asyncio.gather(
-                        _turn(http, server.url, "w", "s", n),
-                        _turn(other, server.url, "w", "s", n + 1),
-                    )
-                sent += [n, n + 1]
+                sent += await _two_turns_at_once(http, server.url, round_)
             got = (await http.get(f"{server.url}/apps/tally/users/w/sessions/s")).json()
     finally:
         server.stop()
