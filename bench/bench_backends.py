@@ -211,7 +211,11 @@ def yadk_build_parse() -> dict[str, float]:
     cases = {
         "gemini": (Gemini("gemini-2.5-flash", api_key="k"), GEMINI_ANSWER, parse_gemini),
         "openai": (OpenAIChat("m", api_key="k"), OPENAI_ANSWER, parse_openai),
-        "anthropic": (AnthropicLlm("claude-sonnet-4-5", api_key="k"), ANTHROPIC_ANSWER, parse_message),
+        "anthropic": (
+            AnthropicLlm("claude-sonnet-4-5", api_key="k"),
+            ANTHROPIC_ANSWER,
+            parse_message,
+        ),
     }
     results = {}
     for name, (model, answer, parse) in cases.items():
@@ -243,7 +247,9 @@ async def yadk_mock_call() -> float:
             200, content=raw, headers={"Content-Type": "application/json"}
         )
     )
-    model = Gemini("gemini-2.5-flash", api_key="k", base_url="http://mock/v1beta", transport=transport)
+    model = Gemini(
+        "gemini-2.5-flash", api_key="k", base_url="http://mock/v1beta", transport=transport
+    )
     request = yadk_request()
     with override_allow_model_requests(True):
 
@@ -351,13 +357,17 @@ def main() -> None:
     report("64 x 0.5 s, Gemini (adk: google-genai)", yadk["gemini"], adk.get("gemini"), "s")
     print(f"  (yadk before httpx: 5.5 s; target <= 0.8 s; ideal {DELAY} s)")
 
-    print(f"Client overhead per call, 50-content history + 10 tools, no network (median of {N_OVERHEAD})")
+    print(
+        f"Client overhead per call, 50-content history + 10 tools, no network (median of {N_OVERHEAD})"
+    )
     build_parse = yadk_build_parse()
     for name, value in build_parse.items():
         report(f"build request + parse answer, {name}", value, None, "ms")
     mock = asyncio.run(yadk_mock_call())
     adk_mock = run_adk(ADK_MOCK_CALL)
-    report("whole Gemini call over httpx.MockTransport", mock, adk_mock and adk_mock["call_ms"], "ms")
+    report(
+        "whole Gemini call over httpx.MockTransport", mock, adk_mock and adk_mock["call_ms"], "ms"
+    )
 
 
 if __name__ == "__main__":

@@ -25,8 +25,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from yadk._gc import collector_paused
 from yadk.events import Event, EventActions
-from yadk.sessions._codec import _collector_paused, _events_adapter, dump_event
+from yadk.sessions._codec import _events_adapter, dump_event
 from yadk.sessions._frozen import freeze_loaded
 from yadk.sessions._stored_events import stored_events_reader
 from yadk.types import ModelContent
@@ -53,7 +54,7 @@ def _ways() -> dict[str, Callable[[str], list[Event]]]:
     assert reader is not None, "the stored-row reader is not available on this pydantic"
 
     def stored(text: str) -> list[Event]:
-        with _collector_paused():
+        with collector_paused():
             return reader(text)
 
     def models(text: str) -> list[Event]:

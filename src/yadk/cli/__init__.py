@@ -21,6 +21,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
+from yadk._gc import collector_paused
 from yadk.cli._common import (
     EXIT_FAILURE,
     EXIT_USAGE,
@@ -647,7 +648,8 @@ def _command_word(argv: Sequence[str]) -> str | None:
             continue
         if token.startswith("-"):
             return None
-        return _ALIASES.get(token, token) if _ALIASES.get(token, token) in _COMMANDS else None
+        word = _ALIASES.get(token, token)
+        return word if word in _COMMANDS else None
     return None
 
 
@@ -697,14 +699,11 @@ def _import_command(module_name: str, *, whole_process: bool) -> Any:
     ``main()`` called from other code leaves the collector alone."""
     if not whole_process:
         return importlib.import_module(module_name)
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        return importlib.import_module(module_name)
-    finally:
-        gc.freeze()
-        if enabled:
-            gc.enable()
+    with collector_paused():
+        try:
+            return importlib.import_module(module_name)
+        finally:
+            gc.freeze()
 
 
 def _main(argv: Sequence[str] | None, *, whole_process: bool) -> int:

@@ -4,14 +4,13 @@ or the row at fault."""
 from __future__ import annotations
 
 import functools
-import gc
 import json
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from yadk._gc import collector_paused
 from yadk.errors import SessionError, SessionStoreCorruptError
 from yadk.events import Event
 from yadk.sessions._state import State
@@ -104,7 +103,9 @@ def load_events(
     read = stored_events_reader()
     if read is not None:
         try:
-            with _collector_paused():
+            # Some 10,000 objects for 1,000 events: collections while they are made walked the
+            # events the cache keeps too (a third of a first read's time, measured).
+            with collector_paused():
                 return read(text)
         except (ValidationError, ValueError):
             pass  # not in the shape yadk writes: the models may still accept it
@@ -123,22 +124,6 @@ def load_events(
                 )
             ) from None
     raise SessionStoreCorruptError(_corrupt(where, "the events do not parse together"))
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cycle collector paused while a batch of events is made. Parsing 1,000 events
-    makes some 10,000 objects, none in a cycle; with the collector on, they set off collections
-    that also walk every older object (events kept by the cache included): a third of a cold
-    read's time, measured. Once resumed, one collection looks at the new objects together."""
-    if not gc.isenabled():  # paused by the program (or another parse): leave it as it is
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
 
 
 def _raise_for_key(values: dict[str, Any], what: str) -> None:
