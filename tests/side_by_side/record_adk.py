@@ -28,25 +28,15 @@ from google.adk.artifacts import InMemoryArtifactService
 from google.adk.code_executors import BuiltInCodeExecutor
 from google.adk.events import Event
 from google.adk.memory import InMemoryMemoryService
-from google.adk.models.base_llm import BaseLlm
-from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import Runner
 from google.adk.sessions import InMemorySessionService
 from google.genai import types
-from pydantic import Field
+
+sys.path.insert(0, str(Path(__file__).parents[1]))
+from adk_scripted import Scripted
 
 HERE = Path(__file__).parent
 SERVER = HERE.parent / "tools" / "mcp_server.py"
-
-
-class Scripted(BaseLlm):
-    model: str = "gemini-2.5-flash"
-    turns: list = Field(default_factory=list)
-    seen: list = Field(default_factory=list)
-
-    async def generate_content_async(self, llm_request, stream=False):
-        self.seen.append(llm_request.model_copy(deep=True))
-        yield LlmResponse(content=types.Content.model_validate(self.turns.pop(0)))
 
 
 def dump(value):
