@@ -125,3 +125,28 @@ def test_turns_are_the_first_routes_matched(make_client: Callable[..., Any]) -> 
         scope = {"type": "http", "method": "POST", "path": path, "root_path": "", "app": app}
         matched = [route.matches(scope)[0] for route in routes]
         assert matched.index(Match.FULL) == 0, path
+
+
+async def test_the_session_store_is_prepared_before_the_first_request(
+    make_client: Callable[..., Any], tmp_path: Path
+) -> None:
+    from yadk.sessions import SqliteSessionService
+
+    calls: list[str] = []
+
+    class Recording(SqliteSessionService):
+        async def prepare(self) -> None:
+            calls.append("prepare")
+            await super().prepare()
+
+        async def get_session(self, **options: Any) -> Any:
+            calls.append("read")
+            return await super().get_session(**options)
+
+    store = Recording(tmp_path / "sessions.db")
+    async with make_client(session_service=store) as client:
+        assert calls == ["prepare"]
+        assert (await client.post(S, json={"sessionId": "s1"})).status_code == 200
+        assert (await client.get(f"{S}/s1")).status_code == 200
+    assert calls[:2] == ["prepare", "read"]
+    await store.aclose()

@@ -136,3 +136,25 @@ def test_a_damaged_row_is_named_by_its_position() -> None:
     rows[1] = json.dumps({**json.loads(rows[1]), "timestamp": "yesterday"})
     with pytest.raises(SessionStoreCorruptError, match=r"event 2 of 3 read from test"):
         load_events(rows, "test")
+
+
+def test_prepare_builds_the_reader_before_the_first_read(tmp_path: Any) -> None:
+    # In a fresh process: this one's reader was built by the tests before.
+    import subprocess
+    import sys
+
+    code = f"""
+import asyncio, sys
+from yadk.sessions import SqliteSessionService
+from yadk.sessions import PostgresSessionService  # noqa: F401 - imports without a server
+assert "yadk.sessions._stored_events" not in sys.modules
+store = SqliteSessionService({str(tmp_path / "s.db")!r})
+asyncio.run(store.prepare())
+from yadk.sessions._stored_events import stored_events_reader
+info = stored_events_reader.cache_info()
+assert info.currsize == 1 and info.misses == 1, info
+asyncio.run(store.aclose())
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "ok", done.stderr

@@ -108,6 +108,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await session_service.prepare()  # not in the first request that reads a session
         await apps.start()
         try:
             yield

@@ -103,6 +103,12 @@ class BaseSessionService(abc.ABC):
         store, or ``None`` when only one process can use it (in memory)."""
         return None
 
+    async def prepare(self) -> None:
+        """Build ahead of time what the first read of a stored session would otherwise build
+        while a caller waits (``yadk serve`` calls it before it accepts requests). Optional:
+        without it, the first read builds the same, once."""
+        return None
+
     async def aclose(self) -> None:
         """Release connections and threads; the service is unusable afterwards."""
         return None

@@ -18,7 +18,15 @@ from yadk.sessions._state import State
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
 
-__all__ = ["dump_event", "dump_state", "load_events", "load_state", "stored_delta", "written_by"]
+__all__ = [
+    "dump_event",
+    "dump_state",
+    "load_events",
+    "load_state",
+    "prepare_reader",
+    "stored_delta",
+    "written_by",
+]
 
 
 @functools.cache
@@ -84,6 +92,14 @@ def load_state(text: str | bytes, where: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise SessionStoreCorruptError(_corrupt(where, "it is not a JSON object"))
     return value
+
+
+def prepare_reader() -> None:
+    """Import and build the stored-row reader now: the first ``load_events`` of a process
+    otherwise does it (some 20 ms, measured), holding up the read that needed it."""
+    from yadk.sessions._stored_events import stored_events_reader
+
+    stored_events_reader()
 
 
 def load_events(

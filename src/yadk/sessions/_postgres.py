@@ -23,7 +23,13 @@ from yadk.sessions._base import (
     ListSessionsResponse,
     apply_event,
 )
-from yadk.sessions._codec import dump_event, dump_state, load_events, stored_delta
+from yadk.sessions._codec import (
+    dump_event,
+    dump_state,
+    load_events,
+    prepare_reader,
+    stored_delta,
+)
 from yadk.sessions._event_cache import EventCache
 from yadk.sessions._pg import PgDatabase
 from yadk.sessions._pg_locks import PgTurnLocks
@@ -74,6 +80,9 @@ class PostgresSessionService(BaseSessionService):
         if self._turn_locks is None:
             self._turn_locks = PgTurnLocks(self.db)
         return self._turn_locks
+
+    async def prepare(self) -> None:
+        prepare_reader()
 
     async def aclose(self) -> None:
         if self._turn_locks is not None:

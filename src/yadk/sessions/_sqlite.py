@@ -39,7 +39,14 @@ from yadk.sessions._base import (
     ListSessionsResponse,
     apply_event,
 )
-from yadk.sessions._codec import dump_event, dump_state, load_events, load_state, stored_delta
+from yadk.sessions._codec import (
+    dump_event,
+    dump_state,
+    load_events,
+    load_state,
+    prepare_reader,
+    stored_delta,
+)
 from yadk.sessions._event_cache import EventCache
 from yadk.sessions._file_locks import FileTurnLocks
 from yadk.sessions._session import Session
@@ -142,6 +149,9 @@ class SqliteSessionService(BaseSessionService):
         self._conn.close()
         if self._turn_locks is not None:
             self._turn_locks.close()
+
+    async def prepare(self) -> None:
+        prepare_reader()
 
     async def aclose(self) -> None:
         await asyncio.to_thread(self.close)
