@@ -3,10 +3,13 @@ a storage error that names the state key and its writer (issue 13, items 3, 5, 1
 
 from __future__ import annotations
 
+import contextlib
 import io
 import re
+import subprocess
 import sys
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -110,3 +113,77 @@ def test_a_set_in_state_fails_in_both_commands_naming_the_key_and_the_tool(
         err,
     )
     assert (tmp_path / ".yadk" / "sessions.db").exists()
+
+
+NOTES = "notes.txt=notes.txt"
+_HOLD = """
+import asyncio, sys
+from yadk.stores import open_stores
+
+async def main():
+    stores = open_stores(sys.argv[1])
+    locks = stores.sessions.turn_locks()
+    assert await locks.try_lock(("bot", "user", "s1"))
+    print("locked", flush=True)
+    await asyncio.sleep(float(sys.argv[2]))
+    await locks.unlock(("bot", "user", "s1"))
+    await stores.aclose()
+
+asyncio.run(main())
+"""
+
+
+@contextlib.contextmanager
+def _turn_held(db: Path | str, seconds: float) -> Iterator[None]:
+    """Another process in a turn on session s1 for ``seconds`` (as a yadk serve turn would be)."""
+    with subprocess.Popen(
+        [sys.executable, "-c", _HOLD, str(db), str(seconds)], stdout=subprocess.PIPE, text=True
+    ) as holder:
+        assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
+        try:
+            yield
+        finally:
+            holder.kill()
+
+
+@pytest.mark.parametrize("store", ["sqlite", "postgresql"])
+def test_a_message_waits_for_another_process_turn_on_the_session(
+    cli: Cli, bot: Path, tmp_path: Path, store: str, request: pytest.FixtureRequest
+) -> None:
+    db = (
+        str(tmp_path / "sessions.db")
+        if store == "sqlite"
+        else request.getfixturevalue("postgres_url")
+    )
+    with _turn_held(db, 1.0):
+        started = time.monotonic()
+        code, out, err = cli(
+            "run", "bot", "hi", "--db", db, "--session-id", "s1", "--artifact", NOTES
+        )
+        waited = time.monotonic() - started
+    assert code == 0, err
+    assert "Noted." in out
+    assert "yadk run: session s1 has a turn running in another process; waiting for it" in err
+    assert waited >= 0.5
+
+
+@pytest.mark.parametrize("command", ["run", "dev"])
+def test_a_session_busy_past_the_wait_is_an_error_and_nothing_is_sent(
+    cli: Cli, bot: Path, tmp_path: Path, command: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = tmp_path / "sessions.db"
+    monkeypatch.setattr(sys, "stdin", io.StringIO("hi\n"))
+    with _turn_held(db, 30.0):
+        code, out, err = cli(
+            command, "bot", "--db", str(db), "--session-id", "s1", "--busy-wait", "0.5",
+            "--artifact", NOTES,
+        )  # fmt: skip
+    assert code == 1
+    assert "Noted." not in out
+    assert (
+        "error: session s1 stayed busy in another process (yadk serve, or another yadk run)"
+        " for 0.5 s; the message was not sent." in err
+    )
+    code, out, err = cli("sessions", "show", "s1", "--db", str(db), "--app", "bot")
+    assert code == 0, err
+    assert "hi" not in out

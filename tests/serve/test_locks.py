@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from tests.serve.conftest import message
 
-from yadk.serve._locks import SessionBusy, SessionLocks
+from yadk.sessions._turns import SessionBusy, SessionLocks
 
 KEY = ("app", "u", "s")
 

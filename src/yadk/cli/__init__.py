@@ -75,6 +75,17 @@ def _subparser(
     return parser
 
 
+def _seconds(text: str) -> float:
+    """An argparse type: a number of seconds, 0 or more."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, 0 or more, got {text!r}")
+    return value
+
+
 def _add_session_options(parser: argparse.ArgumentParser, *, db_help: str) -> None:
     """The options ``run`` and ``dev`` share: the session, the model override, the output."""
     parser.add_argument("--state", metavar="JSON", help="initial session state, a JSON object")
@@ -82,6 +93,14 @@ def _add_session_options(parser: argparse.ArgumentParser, *, db_help: str) -> No
         "--session-id", metavar="ID", help="continue session ID (or start a new one with that ID)"
     )
     parser.add_argument("--db", metavar="PATH_OR_URL", help=db_help)
+    parser.add_argument(
+        "--busy-wait",
+        metavar="SECONDS",
+        type=_seconds,
+        default=60.0,
+        help="how long a message waits while another process (yadk serve, another yadk run)"
+        " has a turn running in the session (default 60)",
+    )
     parser.add_argument(
         "--model",
         metavar="NAME",

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from yadk.cli._interactive import Conversation
 
 __all__ = [
+    "DEFAULT_BUSY_WAIT",
     "DEFAULT_DB",
     "USER_ID",
     "Stores",
@@ -44,6 +45,12 @@ __all__ = [
 USER_ID = "user"
 
 DEFAULT_DB = str(Path(".yadk") / "sessions.db")
+
+# How long a turn waits (seconds) while another process (yadk serve, another yadk run) has a
+# turn in the same session (--busy-wait).
+DEFAULT_BUSY_WAIT = 60.0
+# Waits shorter than this pass without a note.
+_QUIET_WAIT = 0.2
 
 
 def open_stores(db: str | None) -> Stores:
@@ -96,6 +103,7 @@ async def start_conversation(
     echo_user: bool = True,
     stream: bool = True,
     before_message: Callable[[], Awaitable[None]] | None = None,
+    busy_wait: float = DEFAULT_BUSY_WAIT,
 ) -> Conversation:
     """A runner for ``agent`` and the session to talk in (``session_id``'s, or a new one),
     with ``artifacts`` saved in it: the start of ``yadk run`` and of ``yadk dev`` (``prog``)."""
@@ -122,6 +130,7 @@ async def start_conversation(
         artifacts=artifacts,
         echo_user=echo_user,
         stream=stream,
+        busy_wait=busy_wait,
     )
     conversation.before_message = before_message
     await conversation.save_artifacts()
@@ -139,10 +148,75 @@ async def send_message(
     echo_user: bool = True,
     stream: bool = True,
     prog: str = "yadk run",
+    busy_wait: float = DEFAULT_BUSY_WAIT,
 ) -> bool:
     """Run one invocation for the user's ``text`` and print its events to ``out`` (taken before
     ``quiet_stdout``); True when it ended in an error. With ``stream`` (and not ``json_lines``,
-    which prints whole events only) the models stream and their text appears as it arrives."""
+    which prints whole events only) the models stream and their text appears as it arrives.
+
+    When the store is shared by processes (SQLite file, PostgreSQL), the turn holds the store's
+    lock on the session, as a ``yadk serve`` turn does: a turn another process is running on
+    the session is waited for, up to ``busy_wait`` seconds; then the message is not sent and
+    the turn counts as failed."""
+    from yadk.sessions._turns import SessionBusy, SessionLocks
+
+    key = (runner.app_name, USER_ID, session_id)
+    locks = SessionLocks(
+        wait=min(busy_wait, _QUIET_WAIT), shared=runner.session_service.turn_locks()
+    )
+    try:
+        await locks.acquire(key)
+    except SessionBusy:
+        if busy_wait <= _QUIET_WAIT:
+            note(_busy(session_id, busy_wait), prog=prog)
+            return True
+        note(
+            f"session {session_id} has a turn running in another process; waiting for it"
+            f" (up to {busy_wait:g} s, --busy-wait)",
+            prog=prog,
+        )
+        locks = SessionLocks(wait=busy_wait, shared=locks.shared)
+        try:
+            await locks.acquire(key)
+        except SessionBusy:
+            note(_busy(session_id, busy_wait), prog=prog)
+            return True
+    try:
+        return await _turn(
+            runner,
+            session_id,
+            text,
+            out=out,
+            state_delta=state_delta,
+            json_lines=json_lines,
+            echo_user=echo_user,
+            stream=stream,
+            prog=prog,
+        )
+    finally:
+        await locks.released(key)
+
+
+def _busy(session_id: str, busy_wait: float) -> str:
+    return (
+        f"error: session {session_id} stayed busy in another process (yadk serve, or another"
+        f" yadk run) for {busy_wait:g} s; the message was not sent. Send it again when that turn"
+        " is over, or wait longer with --busy-wait SECONDS."
+    )
+
+
+async def _turn(
+    runner: Runner,
+    session_id: str,
+    text: str,
+    *,
+    out: TextIO,
+    state_delta: dict[str, Any] | None,
+    json_lines: bool,
+    echo_user: bool,
+    stream: bool,
+    prog: str,
+) -> bool:
     from yadk.cli._pending import answer_for, pending_note, waiting_call
 
     failed = False

@@ -28,6 +28,7 @@ from yadk.cli._common import (
     show_tracebacks,
 )
 from yadk.cli._conversation import (
+    DEFAULT_BUSY_WAIT,
     note,
     note_saved,
     open_stores,
@@ -92,6 +93,7 @@ def _execute(args: argparse.Namespace) -> int:
                 stream=args.stream,
                 artifacts=parse_artifacts(args.artifact),
                 stored_in=stores.where,
+                busy_wait=args.busy_wait,
             )
         return asyncio.run(
             dev_loop(
@@ -106,6 +108,7 @@ def _execute(args: argparse.Namespace) -> int:
                 stream=args.stream,
                 artifacts=parse_artifacts(args.artifact),
                 stored_in=stores.where,
+                busy_wait=args.busy_wait,
             )
         )
     finally:
@@ -127,6 +130,7 @@ async def dev_loop(
     stream: bool = True,
     artifacts: dict[str, Part] | None = None,
     stored_in: str | None = None,
+    busy_wait: float = DEFAULT_BUSY_WAIT,
     idle_interval: float = 0.25,
 ) -> int:
     """Talk to ``reloader``'s agent with lines read from ``stdin`` until EOF or ``exit``,
@@ -137,6 +141,7 @@ async def dev_loop(
     """
     conversation = await start_conversation(
         reloader.agent,
+        busy_wait=busy_wait,
         prog=PROG,
         before_message=reloader.close_retired,
         state=state,
@@ -159,6 +164,7 @@ async def dev_loop(
         await _converse(conversation, reloads, reader, prompt_to, idle_interval=idle_interval)
     finally:
         await reloader.aclose()
+        await conversation.aclose()
     if stored_in is not None:
         note_saved(conversation.session.id, stored_in, prog=PROG)
     return conversation.status
@@ -205,6 +211,7 @@ def dev_interactive(
     artifacts: dict[str, Part] | None = None,
     stream: bool = True,
     stored_in: str | None = None,
+    busy_wait: float = DEFAULT_BUSY_WAIT,
     idle_interval: float = 0.25,
 ) -> int:
     """``dev_loop`` at a terminal: the readline prompt (editing, history, slash commands,
@@ -214,6 +221,7 @@ def dev_interactive(
         conversation = aio.run(
             start_conversation(
                 reloader.agent,
+                busy_wait=busy_wait,
                 prog=PROG,
                 before_message=reloader.close_retired,
                 state=state,
@@ -259,6 +267,7 @@ def dev_interactive(
                 stop.set()
                 watcher.join()
                 aio.run(reloader.aclose())
+                aio.run(conversation.aclose())
     if stored_in is not None:
         note_saved(conversation.session.id, stored_in, prog=PROG)
     return status

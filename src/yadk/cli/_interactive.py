@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, TextIO, TypeVar
 
 from yadk.cli._common import EXIT_FAILURE, EXIT_OK
-from yadk.cli._conversation import USER_ID, note, send_message
+from yadk.cli._conversation import DEFAULT_BUSY_WAIT, USER_ID, note, send_message
 from yadk.cli._prompt import TerminalPrompt
 from yadk.cli._slash import is_command, run_command
 from yadk.runner import Runner
@@ -51,6 +51,7 @@ class Conversation:
         echo_user: bool = True,
         artifacts: dict[str, Part] | None = None,
         stream: bool = True,
+        busy_wait: float = DEFAULT_BUSY_WAIT,
     ) -> None:
         self.runner = runner
         self.session = session
@@ -63,8 +64,16 @@ class Conversation:
         self.status = EXIT_OK
         self.artifacts = dict(artifacts or {})
         self.stream = stream
+        self.busy_wait = busy_wait
         # Runs before each message is sent (yadk dev: close the toolsets of replaced agents).
         self.before_message: Callable[[], Awaitable[None]] | None = None
+
+    async def aclose(self) -> None:
+        """Close the store's turn locks (a PostgreSQL connection, a lock file) that the
+        messages used, in the event loop that opened them."""
+        locks = self.runner.session_service.turn_locks()
+        if locks is not None:
+            await locks.aclose()
 
     async def save_artifacts(self) -> None:
         """Put the ``--artifact`` files into the session (at the start and after ``/reset``)."""
@@ -102,6 +111,7 @@ class Conversation:
             echo_user=self.echo_user,
             stream=self.stream,
             prog=self.prog,
+            busy_wait=self.busy_wait,
         )
         self.pending_delta = None
         if failed:

@@ -25,6 +25,7 @@ from yadk.cli._common import (
     show_tracebacks,
 )
 from yadk.cli._conversation import (
+    DEFAULT_BUSY_WAIT,
     note,
     note_saved,
     open_stores,
@@ -88,6 +89,7 @@ def _execute(args: argparse.Namespace) -> int:
                 stream=args.stream,
                 artifacts=parse_artifacts(args.artifact),
                 stored_in=stores.where,
+                busy_wait=args.busy_wait,
             )
         else:
             status = asyncio.run(
@@ -104,6 +106,7 @@ def _execute(args: argparse.Namespace) -> int:
                     stream=args.stream,
                     artifacts=parse_artifacts(args.artifact),
                     stored_in=stores.where,
+                    busy_wait=args.busy_wait,
                 )
             )
         if args.save_evalcase and session_id is not None:
@@ -166,6 +169,7 @@ async def run_agent(
     app_name: str | None = None,
     stdin: TextIO | None = None,
     stored_in: str | None = None,
+    busy_wait: float = DEFAULT_BUSY_WAIT,
 ) -> int:
     """Run ``agent`` on ``queries`` (a replay), on one ``message``, or on lines read from
     ``stdin`` (piped input; slash commands work there too); returns the exit status: 1 if an
@@ -175,6 +179,7 @@ async def run_agent(
     """
     conversation = await start_conversation(
         agent,
+        busy_wait=busy_wait,
         prog=PROG,
         state=state,
         session_id=session_id,
@@ -189,9 +194,12 @@ async def run_agent(
     )
     # Closes MCP toolsets (stops their servers) however the run ends.
     async with conversation.runner:
-        return await _converse(
-            conversation, message=message, queries=queries, stdin=stdin, stored_in=stored_in
-        )
+        try:
+            return await _converse(
+                conversation, message=message, queries=queries, stdin=stdin, stored_in=stored_in
+            )
+        finally:
+            await conversation.aclose()
 
 
 async def _converse(
@@ -214,6 +222,7 @@ async def _converse(
                     state_delta=conversation.pending_delta,
                     json_lines=json_lines,
                     stream=stream,
+                    busy_wait=conversation.busy_wait,
                 )
                 conversation.pending_delta = None
                 if failed:
@@ -247,12 +256,14 @@ def run_interactive(
     artifacts: dict[str, Part] | None = None,
     stream: bool = True,
     stored_in: str | None,
+    busy_wait: float = DEFAULT_BUSY_WAIT,
 ) -> int:
     """The terminal prompt: line editing and history, slash commands, Ctrl-C rules."""
     with asyncio.Runner() as aio:
         conversation = aio.run(
             start_conversation(
                 agent,
+                busy_wait=busy_wait,
                 prog=PROG,
                 state=state,
                 session_id=session_id,
@@ -277,6 +288,7 @@ def run_interactive(
                 status = terminal_loop(aio.get_loop(), conversation, prompt)
             finally:
                 aio.run(conversation.runner.close())  # MCP toolsets: stop their servers
+                aio.run(conversation.aclose())
     if stored_in is not None:
         note_saved(conversation.session.id, stored_in)
     return status

@@ -22,13 +22,13 @@ from yadk.serve._apps import Apps
 from yadk.serve._artifacts import artifact_routes
 from yadk.serve._guard import MAX_BODY, Guard
 from yadk.serve._json import json_response
-from yadk.serve._locks import SessionLocks
 from yadk.serve._meta import meta_routes
 from yadk.serve._problems import Problem, problem_body
 from yadk.serve._run import run_routes
 from yadk.serve._served import Served
 from yadk.serve._sessions import session_routes
 from yadk.sessions import BaseSessionService
+from yadk.sessions._turns import SessionLocks
 
 __all__ = ["BUSY_WAIT", "DEFAULT_DB", "RouterFactory", "create_app"]
 

@@ -18,11 +18,11 @@ from yadk.events import Event
 from yadk.runner import Runner
 from yadk.serve._invocations import Invocation
 from yadk.serve._json import json_response
-from yadk.serve._locks import SessionBusy
 from yadk.serve._problems import Problem
 from yadk.serve._served import Served, busy_detail
 from yadk.serve._sse import EventStream, frame
 from yadk.serve._wire import RunAgentRequest, event_json
+from yadk.sessions._turns import SessionBusy
 
 __all__ = ["run_routes"]
 

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from yadk.artifacts import BaseArtifactService
 from yadk.runner import Runner
 from yadk.serve._apps import App, Apps
-from yadk.serve._locks import SessionBusy, SessionLocks
 from yadk.serve._problems import Problem
 from yadk.sessions import BaseSessionService
+from yadk.sessions._turns import SessionBusy, SessionLocks
 
 __all__ = ["Served"]
 

@@ -39,6 +39,11 @@ class TurnLocks(Protocol):
         """Release a lock taken by ``try_lock`` (once per successful ``try_lock``)."""
         ...
 
+    async def aclose(self) -> None:
+        """Close what holds the locks (a connection, a file), releasing any still held; the
+        next ``try_lock`` opens it again."""
+        ...
+
 
 class BaseSessionService(abc.ABC):
     """Stores sessions; ``append_event`` is the only way state changes are persisted."""

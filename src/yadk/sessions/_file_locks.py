@@ -64,6 +64,9 @@ class FileTurnLocks:
             assert self._fd is not None
             fcntl.lockf(self._fd, fcntl.LOCK_UN, 1, offset)
 
+    async def aclose(self) -> None:
+        self.close()
+
     def close(self) -> None:
         fd, self._fd = self._fd, None
         self._held.clear()
