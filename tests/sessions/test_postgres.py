@@ -307,45 +307,6 @@ async def test_turn_locks_go_with_a_dropped_connection_and_come_back(postgres_ur
         await theirs.aclose()
 
 
-async def test_a_long_first_read_parses_in_slices_with_the_loop_free_between(
-    postgres_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import yadk.sessions._postgres as pg_module
-
-    writer = PostgresSessionService(postgres_url)
-    s = await writer.create_session(app_name="app", user_id="u")
-    for i in range(450):
-        await writer.append_event(s, _event({"n": i}))
-    await writer.aclose()
-
-    ticks = 0
-    seen: list[tuple[int, int]] = []  # (rows in the slice, ticks when it was parsed)
-    parse = pg_module.load_events
-
-    def counting(rows: list[str], *args: object) -> list[Event]:
-        seen.append((len(rows), ticks))
-        return parse(rows, *args)  # type: ignore[arg-type]
-
-    async def ticker() -> None:
-        nonlocal ticks
-        while True:
-            ticks += 1
-            await asyncio.sleep(0)
-
-    monkeypatch.setattr(pg_module, "load_events", counting)
-    reader = PostgresSessionService(postgres_url)
-    task = asyncio.create_task(ticker())
-    try:
-        got = await reader.get_session(app_name="app", user_id="u", session_id=s.id)
-    finally:
-        task.cancel()
-        await reader.aclose()
-    assert got is not None and [e.actions.state_delta["n"] for e in got.events] == list(range(450))
-    assert [n for n, _ in seen] == [200, 200, 50]
-    marks = [t for _, t in seen]
-    assert marks[0] < marks[1] < marks[2]  # other work ran between the slices
-
-
 async def test_a_damaged_row_is_named_by_its_place_in_the_whole_read(postgres_url: str) -> None:
     service = PostgresSessionService(postgres_url)
     try:

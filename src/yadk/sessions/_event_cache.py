@@ -26,13 +26,18 @@ _Key = tuple[str, str, str]
 
 class EventCache:
     """Frozen events per session (see the module docstring). Not thread-safe: each service
-    uses it from one thread (SQLite's worker thread, or PostgreSQL's event loop)."""
+    uses it on its event loop only."""
 
     def __init__(self, max_events: int = 100_000, max_sessions: int = 10_000) -> None:
         self.max_events = max_events
         self.max_sessions = max_sessions
         self._entries: OrderedDict[_Key, tuple[Any, int, list[Event]]] = OrderedDict()
         self._count = 0
+
+    def peek(self, key: _Key) -> tuple[Any, int] | None:
+        """(creation stamp, seq) of what is kept for ``key``, or ``None``; changes nothing."""
+        entry = self._entries.get(key)
+        return None if entry is None else (entry[0], entry[1])
 
     def read(self, key: _Key, epoch: Any, version: int) -> tuple[int, list[Event]]:
         """(seq to read the rows after, the events kept up to it) for ``key`` at ``version``:

@@ -10,7 +10,6 @@ is the version it produced, so ``refresh_session`` reads only what is new.
 
 from __future__ import annotations
 
-import asyncio
 import time
 import uuid
 from typing import Any
@@ -26,7 +25,7 @@ from yadk.sessions._base import (
 from yadk.sessions._codec import (
     dump_event,
     dump_state,
-    load_events,
+    load_events_sliced,
     prepare_reader,
     stored_delta,
 )
@@ -40,8 +39,6 @@ from yadk.sessions._state import merge_scopes, split_scopes
 __all__ = ["PostgresSessionService"]
 
 _Key = tuple[str, str, str]
-# Rows parsed between two turns of the event loop (see _parse): about 1.5 ms of work.
-_SLICE = 200
 
 
 class PostgresSessionService(BaseSessionService):
@@ -184,16 +181,7 @@ class PostgresSessionService(BaseSessionService):
         return events
 
     async def _parse(self, key: _Key, rows: list[str]) -> list[Event]:
-        """The frozen events of ``rows``, parsed ``_SLICE`` rows at a time with the event loop
-        free between slices: parsing is CPU work on the loop (some 7 µs a row), and a first read
-        of 1,000 events in one go would hold every other session's work up for that long."""
-        where = f"session {key[2]!r} in {self.db.display}"
-        events: list[Event] = []
-        for first in range(0, len(rows), _SLICE):
-            if first:
-                await asyncio.sleep(0)
-            events += load_events(rows[first : first + _SLICE], where, first, len(rows))
-        return events
+        return await load_events_sliced(rows, f"session {key[2]!r} in {self.db.display}")
 
     def _session(self, key: _Key, row: tuple[Any, ...], events: list[Event]) -> Session:
         return Session(

@@ -3,7 +3,9 @@
 Every database call runs on the service's own thread (one connection, one thread per service),
 so a write that waits for another process's lock never stalls the event loop; the wait is bounded
 by ``busy_timeout``, after which the caller gets ``SessionStoreBusyError``. SQLite failures become
-``SessionStoreError`` subclasses whose message says what to do.
+``SessionStoreError`` subclasses whose message says what to do. The thread returns stored rows;
+the event loop parses them into events a slice at a time (``load_events_sliced``), since parsing
+in the thread would hold the GIL, and so the loop, for as long in one go.
 
 Each ``append_event`` is one transaction: it checks the session's version (a writer holding an
 older copy gets ``StaleSessionError``), stores the event, merges the delta into the session, user
@@ -42,7 +44,7 @@ from yadk.sessions._base import (
 from yadk.sessions._codec import (
     dump_event,
     dump_state,
-    load_events,
+    load_events_sliced,
     load_state,
     prepare_reader,
     stored_delta,
@@ -92,7 +94,7 @@ class SqliteSessionService(BaseSessionService):
         self.busy_timeout = busy_timeout
         self._turn_locks: FileTurnLocks | None = None
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="yadk-sqlite")
-        self._events = EventCache()  # used on that one thread only
+        self._events = EventCache()  # used on the event loop only
         try:
             self._conn = self._open(migrate)
         except BaseException:
@@ -185,7 +187,10 @@ class SqliteSessionService(BaseSessionService):
         app_delta, user_delta, session_state = split_scopes(state or {})
         rows = (dump_state(app_delta), dump_state(user_delta), dump_state(session_state))
         key = (app_name, user_id, session_id)
-        return await self._run(self._create, key, app_delta, user_delta, rows[2])
+        await self._run(self._create, key, app_delta, user_delta, rows[2])
+        found = await self.get_session(app_name=app_name, user_id=user_id, session_id=session_id)
+        assert found is not None
+        return found
 
     def _create(
         self,
@@ -194,7 +199,7 @@ class SqliteSessionService(BaseSessionService):
         app_delta: dict[str, Any],
         user_delta: dict[str, Any],
         state_json: str,
-    ) -> Session:
+    ) -> None:
         now = time.time()
         db.execute("BEGIN IMMEDIATE")
         if db.execute(f"SELECT 1 FROM sessions WHERE {_WHERE}", key).fetchone():
@@ -204,9 +209,6 @@ class SqliteSessionService(BaseSessionService):
             "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, 0)", (*key, state_json, now, now)
         )
         db.execute("COMMIT")
-        session = self._read(db, key, None, None)
-        assert session is not None
-        return session
 
     async def get_session(
         self,
@@ -222,42 +224,17 @@ class SqliteSessionService(BaseSessionService):
             num_recent_events = config.num_recent_events
             after_timestamp = config.after_timestamp
         key = (app_name, user_id, session_id)
-        return await self._run(self._read, key, num_recent_events, after_timestamp)
-
-    def _read(
-        self,
-        db: sqlite3.Connection,
-        key: _Key,
-        num_recent_events: int | None,
-        after_timestamp: float | None,
-    ) -> Session | None:
-        # One read transaction, so the events and the state belong to the same version.
-        db.execute("BEGIN")
-        try:
-            row = db.execute(
-                f"SELECT state, update_time, version, create_time FROM sessions WHERE {_WHERE}",
-                key,
-            ).fetchone()
-            if row is None:
+        if num_recent_events is not None or after_timestamp is not None:
+            found = await self._run(self._read_some, key, num_recent_events, after_timestamp)
+            if found is None:
                 return None
-            if num_recent_events is None and after_timestamp is None:
-                events = self._all_events(db, key, row[2], row[3])
-            else:
-                query = f"SELECT data FROM events WHERE {_EVENTS_WHERE}"
-                params: list[Any] = list(key)
-                if after_timestamp is not None:
-                    query += " AND timestamp >= ?"
-                    params.append(after_timestamp)
-                if num_recent_events is not None:
-                    params.append(max(num_recent_events, 0))
-                    rows = db.execute(query + " ORDER BY seq DESC LIMIT ?", params).fetchall()
-                    rows.reverse()
-                else:
-                    rows = db.execute(query + " ORDER BY seq", params).fetchall()
-                events = load_events([r[0] for r in rows], self._where(key))
-            state = self._state(db, key, row[0])
-        finally:
-            db.execute("COMMIT")
+            row, state, rows = found
+            events = await load_events_sliced(rows, self._where(key))
+        else:
+            read = await self._read_all(key)
+            if read is None:
+                return None
+            row, state, events = read
         return Session(
             id=key[2],
             app_name=key[0],
@@ -269,20 +246,90 @@ class SqliteSessionService(BaseSessionService):
             storage_epoch=row[3],
         )
 
-    def _all_events(
-        self, db: sqlite3.Connection, key: _Key, version: int, epoch: float
-    ) -> list[Event]:
-        """Every event of the session: the frozen ones kept from an earlier read, and the rows
-        stored after them parsed now (see ``_event_cache``)."""
-        since, events = self._events.read(key, epoch, version)
-        if since < version:
-            rows = db.execute(
-                f"SELECT data FROM events WHERE {_EVENTS_WHERE} AND seq > ? ORDER BY seq",
-                (*key, since),
-            ).fetchall()
-            parsed = load_events([r[0] for r in rows], self._where(key))
-            events = self._events.update(key, epoch, version, events, parsed)
-        return events
+    async def _read_all(
+        self, key: _Key
+    ) -> tuple[tuple[Any, ...], dict[str, Any], list[Event]] | None:
+        """(session row, state, every event): the frozen events kept from an earlier read and
+        the rows stored after them, parsed now (see ``_event_cache``). The thread reads the
+        rows after the seq the cache held when the read was sent; should the cache have changed
+        by the time they arrive (another read of the session in between), it reads again from
+        the start."""
+        hint = self._events.peek(key)
+        for _ in range(2):
+            found = await self._run(self._rows_after, key, hint)
+            if found is None:
+                return None
+            row, state, since, rows = found
+            version, epoch = row[2], row[3]
+            kept: list[Event] = []
+            if since:
+                held, kept = self._events.read(key, epoch, version)
+                if held != since:
+                    hint = None
+                    continue
+            parsed = await load_events_sliced(rows, self._where(key))
+            return row, state, self._events.update(key, epoch, version, kept, parsed)
+        raise AssertionError("a read from the start does not use the cache")
+
+    def _rows_after(
+        self, db: sqlite3.Connection, key: _Key, hint: tuple[Any, int] | None
+    ) -> tuple[tuple[Any, ...], dict[str, Any], int, list[str]] | None:
+        """(session row, state, seq, the rows after seq), seq being the one in ``hint`` (the
+        cache's (epoch, seq) for the session) when it still belongs to this session, else 0."""
+        # One read transaction, so the events and the state belong to the same version.
+        db.execute("BEGIN")
+        try:
+            row = db.execute(
+                f"SELECT state, update_time, version, create_time FROM sessions WHERE {_WHERE}",
+                key,
+            ).fetchone()
+            if row is None:
+                return None
+            since = 0
+            if hint is not None and hint[0] == row[3] and hint[1] <= row[2]:
+                since = hint[1]
+            rows = []
+            if since < row[2]:
+                rows = db.execute(
+                    f"SELECT data FROM events WHERE {_EVENTS_WHERE} AND seq > ? ORDER BY seq",
+                    (*key, since),
+                ).fetchall()
+            state = self._state(db, key, row[0])
+        finally:
+            db.execute("COMMIT")
+        return row, state, since, [r[0] for r in rows]
+
+    def _read_some(
+        self,
+        db: sqlite3.Connection,
+        key: _Key,
+        num_recent_events: int | None,
+        after_timestamp: float | None,
+    ) -> tuple[tuple[Any, ...], dict[str, Any], list[str]] | None:
+        """(session row, state, the rows the filters keep)."""
+        db.execute("BEGIN")
+        try:
+            row = db.execute(
+                f"SELECT state, update_time, version, create_time FROM sessions WHERE {_WHERE}",
+                key,
+            ).fetchone()
+            if row is None:
+                return None
+            query = f"SELECT data FROM events WHERE {_EVENTS_WHERE}"
+            params: list[Any] = list(key)
+            if after_timestamp is not None:
+                query += " AND timestamp >= ?"
+                params.append(after_timestamp)
+            if num_recent_events is not None:
+                params.append(max(num_recent_events, 0))
+                rows = db.execute(query + " ORDER BY seq DESC LIMIT ?", params).fetchall()
+                rows.reverse()
+            else:
+                rows = db.execute(query + " ORDER BY seq", params).fetchall()
+            state = self._state(db, key, row[0])
+        finally:
+            db.execute("COMMIT")
+        return row, state, [r[0] for r in rows]
 
     async def refresh_session(self, session: Session) -> bool:
         if session.storage_version is None:
@@ -291,10 +338,10 @@ class SqliteSessionService(BaseSessionService):
         found = await self._run(self._changes, key, session.storage_version)
         if found is None:
             return False
-        state, update_time, version, epoch, new_events = found
+        state, update_time, version, epoch, rows = found
         if version < session.storage_version or epoch != session.storage_epoch:
             return await super().refresh_session(session)  # deleted and created again
-        session.events.extend(new_events)
+        session.events.extend(await load_events_sliced(rows, self._where(key)))
         session.state = state
         session.last_update_time = update_time
         session.storage_version = version
@@ -302,7 +349,7 @@ class SqliteSessionService(BaseSessionService):
 
     def _changes(
         self, db: sqlite3.Connection, key: _Key, since: int
-    ) -> tuple[dict[str, Any], float, int, float, list[Event]] | None:
+    ) -> tuple[dict[str, Any], float, int, float, list[str]] | None:
         db.execute("BEGIN")
         try:
             row = db.execute(
@@ -320,7 +367,7 @@ class SqliteSessionService(BaseSessionService):
             state = self._state(db, key, row[0])
         finally:
             db.execute("COMMIT")
-        return state, row[1], row[2], row[3], load_events([r[0] for r in rows], self._where(key))
+        return state, row[1], row[2], row[3], [r[0] for r in rows]
 
     async def list_sessions(
         self, *, app_name: str, user_id: str | None = None
@@ -365,10 +412,11 @@ class SqliteSessionService(BaseSessionService):
         return await self._run(names)
 
     async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:
-        await self._run(self._delete, (app_name, user_id, session_id))
+        key = (app_name, user_id, session_id)
+        self._events.drop(key)
+        await self._run(self._delete, key)
 
     def _delete(self, db: sqlite3.Connection, key: _Key) -> None:
-        self._events.drop(key)
         db.execute("BEGIN IMMEDIATE")
         db.execute(f"DELETE FROM events WHERE {_EVENTS_WHERE}", key)
         db.execute(f"DELETE FROM sessions WHERE {_WHERE}", key)
