@@ -23,12 +23,16 @@ import logging
 from typing import Any
 
 from yadk.sessions._pg import PgDatabase
+from yadk.sessions._pg_direct import DirectStatement
 
 __all__ = ["PgTurnLocks"]
 
 logger = logging.getLogger("yadk.sessions.postgres")
 
 _Key = tuple[str, str, str]
+# Sent through libpq directly (``_pg_direct``): two of a served turn's five round trips.
+_TRY_LOCK = DirectStatement("SELECT pg_try_advisory_lock(hashtextextended(%(name)s, 0))")
+_UNLOCK = DirectStatement("SELECT pg_advisory_unlock(hashtextextended(%(name)s, 0))")
 
 
 class PgTurnLocks:
@@ -46,14 +50,12 @@ class PgTurnLocks:
 
     async def try_lock(self, key: _Key) -> bool:
         """Take the session's lock if no other process holds it; never waits."""
-        sql = "SELECT pg_try_advisory_lock(hashtextextended(%s, 0))"
-        return bool(await self._scalar(sql, self._name(key), retry=True))
+        return await self._scalar(_TRY_LOCK, self._name(key), retry=True) == "t"
 
     async def unlock(self, key: _Key) -> None:
         """Release the lock taken by ``try_lock`` (once per successful ``try_lock``)."""
-        sql = "SELECT pg_advisory_unlock(hashtextextended(%s, 0))"
         try:
-            held = await self._scalar(sql, self._name(key), retry=False)
+            held = await self._scalar(_UNLOCK, self._name(key), retry=False) == "t"
         except Exception as exc:  # the server dropped the connection: the lock went with it
             logger.warning("turn lock of session %r not released cleanly: %s", key[2], exc)
             return
@@ -70,14 +72,13 @@ class PgTurnLocks:
         if conn is not None:
             await conn.close()
 
-    async def _scalar(self, sql: str, name: str, *, retry: bool) -> Any:
+    async def _scalar(self, statement: DirectStatement, name: str, *, retry: bool) -> str | None:
         from psycopg import OperationalError
 
         for attempt in (1, 2):
             conn = await self._connection()
             try:
-                row = await (await conn.execute(sql, (name,))).fetchone()
-                return row[0] if row else None
+                return await statement.scalar(conn, {"name": name})
             except OperationalError as exc:
                 # A dead connection released every lock it held; a new one starts clean.
                 if self._conn is conn:

@@ -4,13 +4,15 @@ The append statement comes in shapes: the version and creation-stamp checks only
 session copy has them, the ``state ||`` merge only when the event changes session keys, and the
 ``app:``/``user:`` merges only when it changes those scopes. An append is one durable commit, so
 the server's work per statement is most of what it costs beyond the commit: a CTE or a jsonb
-merge that does nothing is still executed for every event. Each shape is a fixed text, so
-psycopg prepares it once per connection and the server keeps its plan.
+merge that does nothing is still executed for every event. Each shape is a fixed text, sent
+through libpq directly (``_pg_direct``): prepared once per connection, the server keeps its plan.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+
+from yadk.sessions._pg_direct import FLOAT8, INT8, DirectStatement
 
 __all__ = ["SessionSql"]
 
@@ -21,7 +23,7 @@ class SessionSql:
     def __init__(self, table: Callable[[str], str]) -> None:
         self.sessions, self.events = table("sessions"), table("events")
         self.apps, self.users = table("app_states"), table("user_states")
-        self._appends: dict[tuple[bool, bool, bool, bool, bool], str] = {}
+        self._appends: dict[tuple[bool, bool, bool, bool, bool], DirectStatement] = {}
         columns = "s.state, s.update_time, s.version, a.state, u.state, s.create_time"
         joins = f"""
             FROM {self.sessions} s
@@ -70,16 +72,20 @@ class SessionSql:
             )""")
         return ",".join(ctes)
 
-    def append(self, *, expected: bool, epoch: bool, delta: bool, app: bool, user: bool) -> str:
+    def append(
+        self, *, expected: bool, epoch: bool, delta: bool, app: bool, user: bool
+    ) -> DirectStatement:
         """The append statement of one shape: it bumps the version (checked against
         %(expected)s and the stamp %(epoch)s when given), merges %(delta)s into the session
         state and %(app)s/%(user)s into the scope rows when given, stores the event, and
         returns its seq; no row when the session is missing or changed."""
         shape = (expected, epoch, delta, app, user)
-        sql = self._appends.get(shape)
-        if sql is None:
-            sql = self._appends[shape] = self._build_append(*shape)
-        return sql
+        statement = self._appends.get(shape)
+        if statement is None:
+            types = {"expected": INT8, "epoch": FLOAT8, "t": FLOAT8}
+            statement = DirectStatement(self._build_append(*shape), types)
+            self._appends[shape] = statement
+        return statement
 
     def _build_append(self, expected: bool, epoch: bool, delta: bool, app: bool, user: bool) -> str:
         checks = " AND version = %(expected)s::bigint" if expected else ""

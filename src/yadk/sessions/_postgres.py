@@ -317,7 +317,7 @@ class PostgresSessionService(BaseSessionService):
     async def _append(self, conn: Any, params: dict[str, Any]) -> int | None:
         from psycopg import errors
 
-        sql = self.sql.append(
+        statement = self.sql.append(
             expected=params["expected"] is not None,
             epoch=params["epoch"] is not None,
             delta=params["delta"] is not None,
@@ -325,11 +325,11 @@ class PostgresSessionService(BaseSessionService):
             user=params["user"] is not None,
         )
         try:
-            row = await (await conn.execute(sql, params)).fetchone()
+            seq = await statement.scalar(conn, params)
         except errors.UniqueViolation:
-            row = None  # this event id is stored already; the statement wrote nothing
-        if row is not None:
-            return int(row[0])
+            seq = None  # this event id is stored already; the statement wrote nothing
+        if seq is not None:
+            return int(seq)
         found = await (
             await conn.execute(
                 f"SELECT s.version, e.seq FROM {self._sessions} s LEFT JOIN {self._events} e"

@@ -1,0 +1,141 @@
+"""The statements a turn runs most, sent through libpq itself rather than psycopg's cursors.
+
+An append and a turn lock are one prepared statement each, with a few text parameters and one
+scalar answer. Through ``conn.execute`` psycopg makes a cursor, adapts each parameter, decides
+whether to prepare, and waits through its generator machinery: some 150-190 µs of CPU per round
+trip on this project's machine, most of what an append costs its process beyond the commit.
+Sent here with libpq's own calls (``conn.pgconn``: prepare once per connection, send, wait for
+the socket, read the result) the same round trip takes some 50-60 µs (``bench_postgres.py``
+prints both). Everything else (reads that return rows, jsonb, arrays; schema work) stays on
+psycopg's cursors.
+
+The caller holds the connection (a pooled one it got, or the turn locks' own): the exchange
+takes the connection's lock, as psycopg's does, so it never overlaps another statement. Errors
+are psycopg's own classes, built from the server's answer (``UniqueViolation``,
+``QueryCanceled``, ``OperationalError`` for a lost connection), so callers handle both paths
+alike. A call cancelled mid-exchange leaves its connection busy: the pool closes a connection
+returned in that state, and the turn locks run their statements shielded from cancellation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import re
+import weakref
+from collections.abc import Mapping
+from typing import Any
+
+__all__ = ["FLOAT8", "INT8", "DirectStatement"]
+
+INT8 = 20
+FLOAT8 = 701
+_PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+_names = itertools.count(1)
+# The statements each connection has prepared (a new connection prepares them again).
+_prepared: weakref.WeakKeyDictionary[Any, set[bytes]] = weakref.WeakKeyDictionary()
+
+
+class DirectStatement:
+    """One SQL text with ``%(name)s`` parameters, prepared on each connection the first time it
+    runs there. Parameters are sent as text; ``types`` gives the type of those the SQL does not
+    make plain by itself (``INT8``, ``FLOAT8``; the rest are left for the server to infer, as
+    psycopg does for ``str``)."""
+
+    def __init__(self, sql: str, types: Mapping[str, int] | None = None) -> None:
+        order: list[str] = []
+
+        def number(match: re.Match[str]) -> str:
+            name = match.group(1)
+            if name not in order:
+                order.append(name)
+            return f"${order.index(name) + 1}"
+
+        self.sql = _PLACEHOLDER.sub(number, sql).encode()
+        self.params = tuple(order)
+        self.types = [(types or {}).get(name, 0) for name in order]
+        self.name = f"yadk_direct_{next(_names)}".encode()
+
+    async def scalar(self, conn: Any, values: Mapping[str, Any]) -> str | None:
+        """Run the statement with ``values`` on ``conn``; the first column of its first row as
+        text (``None`` for no row or NULL). Raises psycopg's error for what the server refused."""
+        params = [_text(values[name]) for name in self.params]
+        async with conn.lock:
+            pgconn = conn.pgconn
+            prepared = _prepared.setdefault(conn, set())
+            if self.name not in prepared:
+                pgconn.send_prepare(self.name, self.sql, self.types)
+                _check(await _answer(pgconn), conn)
+                prepared.add(self.name)
+            pgconn.send_query_prepared(self.name, params)
+            result = _check(await _answer(pgconn), conn)
+        if result.ntuples == 0:
+            return None
+        value = result.get_value(0, 0)
+        return None if value is None else bytes(value).decode()
+
+
+def _text(value: Any) -> bytes | None:
+    """A parameter in PostgreSQL's text form."""
+    kind = type(value)
+    if kind is str:
+        if "\x00" in value:  # libpq's text parameters end at a NUL: refuse, as psycopg does
+            from psycopg import DataError
+
+            raise DataError("PostgreSQL text fields cannot contain NUL (0x00) bytes")
+        return value.encode()  # type: ignore[no-any-return]
+    if value is None:
+        return None
+    if kind is bool:
+        return b"t" if value else b"f"
+    if kind is int or kind is float:
+        return repr(value).encode()
+    return _text(str(value))
+
+
+async def _answer(pgconn: Any) -> Any:
+    """Flush what was sent, then wait for the statement's result and the end of its answer."""
+    loop = asyncio.get_running_loop()
+    while pgconn.flush():
+        await _ready(loop, pgconn.socket, write=True)
+    result = None
+    while True:
+        pgconn.consume_input()
+        if pgconn.is_busy():
+            await _ready(loop, pgconn.socket, write=False)
+            continue
+        got = pgconn.get_result()
+        if got is None:
+            return result
+        if result is None:  # one statement, one result; then None ends the answer
+            result = got
+
+
+async def _ready(loop: asyncio.AbstractEventLoop, fd: int, *, write: bool) -> None:
+    ready: asyncio.Future[None] = loop.create_future()
+
+    def wake() -> None:
+        if not ready.done():  # the socket may be seen ready again before this task resumes
+            ready.set_result(None)
+
+    if write:
+        loop.add_writer(fd, wake)
+    else:
+        loop.add_reader(fd, wake)
+    try:
+        await ready
+    finally:
+        if write:
+            loop.remove_writer(fd)
+        else:
+            loop.remove_reader(fd)
+
+
+def _check(result: Any, conn: Any) -> Any:
+    from psycopg import OperationalError, errors, pq
+
+    if result is None:
+        raise OperationalError("the server sent no result (connection lost?)")
+    if result.status in (pq.ExecStatus.TUPLES_OK, pq.ExecStatus.COMMAND_OK):
+        return result
+    raise errors.error_from_result(result, encoding=conn.info.encoding)
