@@ -171,3 +171,19 @@ async def test_a_nul_in_a_session_id_is_a_clear_error(postgres_url: str) -> None
             await service.append_event(session, Event(author="a"))
     finally:
         await service.aclose()
+
+
+async def test_a_column_comes_back_as_the_servers_text_row_by_row(
+    conn: psycopg.AsyncConnection,
+) -> None:
+    statement = DirectStatement(
+        "SELECT CASE WHEN n = 2 THEN NULL ELSE json_build_object('n', n, 's', 'ü')::text END"
+        " FROM generate_series(1, %(last)s) AS n ORDER BY n",
+        {"last": INT8},
+    )
+    assert await statement.column(conn, {"last": 3}) == [
+        '{"n" : 1, "s" : "ü"}'.encode(),
+        b"null",  # a NULL reads as JSON null: a row that cannot be an event, named as such
+        '{"n" : 3, "s" : "ü"}'.encode(),
+    ]
+    assert await statement.column(conn, {"last": 0}) == []

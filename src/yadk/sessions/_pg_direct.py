@@ -59,6 +59,20 @@ class DirectStatement:
     async def scalar(self, conn: Any, values: Mapping[str, Any]) -> str | None:
         """Run the statement with ``values`` on ``conn``; the first column of its first row as
         text (``None`` for no row or NULL). Raises psycopg's error for what the server refused."""
+        result = await self._run(conn, values)
+        if result.ntuples == 0:
+            return None
+        value = result.get_value(0, 0)
+        return None if value is None else bytes(value).decode()
+
+    async def column(self, conn: Any, values: Mapping[str, Any]) -> list[bytes]:
+        """Run the statement; the first column of every row, as the server sent its text (a
+        NULL is ``b"null"``: this is for columns of JSON text)."""
+        result = await self._run(conn, values)
+        get = result.get_value
+        return [get(row, 0) or b"null" for row in range(result.ntuples)]
+
+    async def _run(self, conn: Any, values: Mapping[str, Any]) -> Any:
         params = [_text(values[name]) for name in self.params]
         async with conn.lock:
             pgconn = conn.pgconn
@@ -68,11 +82,7 @@ class DirectStatement:
                 _check(await _answer(pgconn), conn)
                 prepared.add(self.name)
             pgconn.send_query_prepared(self.name, params)
-            result = _check(await _answer(pgconn), conn)
-        if result.ntuples == 0:
-            return None
-        value = result.get_value(0, 0)
-        return None if value is None else bytes(value).decode()
+            return _check(await _answer(pgconn), conn)
 
 
 def _text(value: Any) -> bytes | None:

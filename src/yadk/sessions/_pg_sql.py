@@ -41,6 +41,14 @@ class SessionSql:
                         AND e.session_id = s.id AND e.seq > %(since)s AND e.seq <= s.version
                     ORDER BY e.seq)
                 END{joins}"""
+        # A session's stored events after one version up to another: what a first read (and a
+        # read after another process appended) fetches, 1,000 rows in one go.
+        self.events_between = DirectStatement(
+            f"""SELECT data FROM {self.events} WHERE app_name = %(a)s AND user_id = %(u)s
+                AND session_id = %(i)s AND seq > %(since)s AND seq <= %(version)s
+                ORDER BY seq""",
+            {"since": INT8, "version": INT8},
+        )
         self.create = f"""
             WITH {self.merge_ctes()}
             INSERT INTO {self.sessions} VALUES (%(a)s, %(u)s, %(i)s, %(state)s::jsonb, %(t)s,

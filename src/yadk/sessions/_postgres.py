@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 import uuid
+from collections.abc import Sequence
 from typing import Any
 
 from yadk.errors import AlreadyExistsError, SessionNotFoundError, StaleSessionError
@@ -169,18 +170,13 @@ class PostgresSessionService(BaseSessionService):
         version, epoch = row[2], row[5]
         since, events = self._parsed.read(key, epoch, version)
         if since < version:
-            found = await (
-                await conn.execute(
-                    f"SELECT data FROM {self._events} WHERE app_name = %s AND user_id = %s"
-                    " AND session_id = %s AND seq > %s AND seq <= %s ORDER BY seq",
-                    (*key, since, version),
-                )
-            ).fetchall()
-            parsed = await self._parse(key, [r[0] for r in found])
+            params = {**_named(key), "since": since, "version": version}
+            found = await self.sql.events_between.column(conn, params)
+            parsed = await self._parse(key, found)
             events = self._parsed.update(key, epoch, version, events, parsed)
         return events
 
-    async def _parse(self, key: _Key, rows: list[str]) -> list[Event]:
+    async def _parse(self, key: _Key, rows: Sequence[str | bytes]) -> list[Event]:
         return await load_events_sliced(rows, f"session {key[2]!r} in {self.db.display}")
 
     def _session(self, key: _Key, row: tuple[Any, ...], events: list[Event]) -> Session:
