@@ -6,8 +6,10 @@ each side in a schema of its own that is dropped afterwards:
 - durable append (committed) events/s on one connection; target >= 2,000/s and >= 10x google-adk
   (``DatabaseSessionService("postgresql+asyncpg://...")``, pool of one connection);
 - ``get_session`` of a 1,000-event session, median; target <= 10 ms;
-- the driver choice: yadk's append statement and session read on psycopg 3 and on asyncpg, the
-  same SQL on one connection (only when asyncpg is importable: it is not a yadk dependency);
+- the driver choice: yadk's append statement and session read on psycopg 3's cursors, on libpq
+  through psycopg (``sessions/_pg_direct``, what yadk's appends use) and on asyncpg, the same
+  SQL on one connection, with this process's CPU per append (only when asyncpg is importable:
+  it is not a yadk dependency);
 - ``yadk serve --db postgresql://...``: turns/s of one replica, then of two replicas with every
   client alternating between them (a load balancer without affinity); target two >= 1.6x one.
   The load generator and PostgreSQL share the machine's cores with the servers, so each run also
@@ -41,6 +43,7 @@ from bench_serve import Connection, Server, yadk_app
 
 from yadk.events import Event, EventActions
 from yadk.sessions import PostgresSessionService
+from yadk.sessions._pg_direct import INT8, DirectStatement
 from yadk.types import ModelContent
 
 URL = os.environ.get("YADK_BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test")
@@ -75,10 +78,11 @@ async def measure_yadk() -> dict[str, float]:
         events = [_event(i) for i in range(N_APPEND)]
         for event in events[:50]:  # warm up: connection, prepared plans
             await service.append_event(session, event)
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         for event in events[50:]:
             await service.append_event(session, event)
         rate = (N_APPEND - 50) / (time.perf_counter() - start)
+        append_cpu = (time.process_time() - cpu_start) / (N_APPEND - 50)
         big = await service.create_session(app_name="app", user_id="u")
         for i in range(N_EVENTS):
             await service.append_event(big, _event(i))
@@ -103,6 +107,7 @@ async def measure_yadk() -> dict[str, float]:
             await fresh.aclose()
         return {
             "append_per_s": rate,
+            "append_cpu_us": append_cpu * 1e6,
             "get_cold_ms": statistics.median(colds) * 1000,
             "get_ms": statistics.median(timings) * 1000,
             "get_cpu_ms": statistics.median(cpu) * 1000,
@@ -242,6 +247,19 @@ async def measure_drivers() -> dict[str, dict[str, float]] | None:
             params = {"p1": sid, "p2": row[1]}
             return len(await (await pg.execute(psycopg_sql(READ_EVENTS), params)).fetchall())
 
+        direct_append = DirectStatement(
+            APPEND.format(s=schema)
+            .replace("$1", "%(p1)s")
+            .replace("$2", "%(p2)s")
+            .replace("$3", "%(p3)s")
+            .replace("$4", "%(p4)s"),
+            {"p3": INT8},
+        )
+
+        async def direct_append_fn(sid: str, version: int, data: str) -> None:
+            params = {"p1": sid, "p2": '{"k": 1}', "p3": version, "p4": data}
+            await direct_append.scalar(pg, params)
+
         apg = await asyncpg.connect(URL)
 
         async def apg_append(sid: str, version: int, data: str) -> None:
@@ -253,14 +271,16 @@ async def measure_drivers() -> dict[str, dict[str, float]] | None:
 
         for name, append, read in (
             ("psycopg", pg_append, pg_read),
+            ("libpq", direct_append_fn, pg_read),
             ("asyncpg", apg_append, apg_read),
         ):
             sid = f"{name}-s"
             await pg.execute(f"INSERT INTO {schema}.sessions VALUES (%s, '{{}}', 0)", (sid,))
-            start = time.perf_counter()
+            start, cpu_start = time.perf_counter(), time.process_time()
             for version, data in enumerate(payloads):
                 await append(sid, version, data)
             rate = len(payloads) / (time.perf_counter() - start)
+            cpu = (time.process_time() - cpu_start) / len(payloads)
             big = f"{name}-big"
             await pg.execute(f"INSERT INTO {schema}.sessions VALUES (%s, '{{}}', 0)", (big,))
             for version, data in enumerate(payloads[:N_EVENTS]):
@@ -270,7 +290,11 @@ async def measure_drivers() -> dict[str, dict[str, float]] | None:
                 started = time.perf_counter()
                 assert await read(big) == N_EVENTS
                 timings.append(time.perf_counter() - started)
-            results[name] = {"append_per_s": rate, "get_ms": statistics.median(timings) * 1000}
+            results[name] = {
+                "append_per_s": rate,
+                "append_cpu_us": cpu * 1e6,
+                "get_ms": statistics.median(timings) * 1000,
+            }
         await pg.close()
         await apg.close()
     finally:
@@ -422,7 +446,8 @@ def main() -> None:
     ceiling = commit_ceiling()
     print(
         f"  this server's durable commit ceiling (one-row INSERT per commit): {ceiling:,.0f}/s;"
-        f" yadk's append reaches {yadk['append_per_s'] / ceiling:.0%} of it"
+        f" yadk's append reaches {yadk['append_per_s'] / ceiling:.0%} of it, with"
+        f" {yadk['append_cpu_us']:.0f} us of this process's CPU per append"
     )
     report("get_session, 1,000 events (median)", yadk["get_ms"], adk and adk["get_ms"], "ms")
     print(f"  yadk get_session CPU time in this process (median): {yadk['get_cpu_ms']:.1f} ms")
@@ -435,7 +460,8 @@ def main() -> None:
     else:
         for name, figures in drivers.items():
             print(
-                f"  driver {name:<8} append {figures['append_per_s']:>8,.0f} /s"
+                f"  driver {name:<8} append {figures['append_per_s']:>8,.0f} /s,"
+                f" {figures['append_cpu_us']:>4.0f} us CPU each"
                 f" | read of 1,000 events {figures['get_ms']:>6.2f} ms"
             )
 
