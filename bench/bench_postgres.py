@@ -260,6 +260,21 @@ async def measure_drivers() -> dict[str, dict[str, float]] | None:
             params = {"p1": sid, "p2": '{"k": 1}', "p3": version, "p4": data}
             await direct_append.scalar(pg, params)
 
+        direct_version = DirectStatement(
+            READ_SESSION.format(s=schema)
+            .replace("state, version", "version")
+            .replace("$1", "%(p1)s")
+        )
+        direct_events = DirectStatement(
+            READ_EVENTS.format(s=schema).replace("$1", "%(p1)s").replace("$2", "%(p2)s"),
+            {"p2": INT8},
+        )
+
+        async def direct_read(sid: str) -> int:
+            version = await direct_version.scalar(pg, {"p1": sid})
+            assert version is not None
+            return len(await direct_events.column(pg, {"p1": sid, "p2": int(version)}))
+
         apg = await asyncpg.connect(URL)
 
         async def apg_append(sid: str, version: int, data: str) -> None:
@@ -271,7 +286,7 @@ async def measure_drivers() -> dict[str, dict[str, float]] | None:
 
         for name, append, read in (
             ("psycopg", pg_append, pg_read),
-            ("libpq", direct_append_fn, pg_read),
+            ("libpq", direct_append_fn, direct_read),
             ("asyncpg", apg_append, apg_read),
         ):
             sid = f"{name}-s"

@@ -107,38 +107,53 @@ async def _answer(pgconn: Any) -> Any:
     """Flush what was sent, then wait for the statement's result and the end of its answer."""
     loop = asyncio.get_running_loop()
     while pgconn.flush():
-        await _ready(loop, pgconn.socket, write=True)
+        await _Readiness(loop, pgconn.socket, write=True).wait()
+    readable: _Readiness | None = None
     result = None
-    while True:
-        pgconn.consume_input()
-        if pgconn.is_busy():
-            await _ready(loop, pgconn.socket, write=False)
-            continue
-        got = pgconn.get_result()
-        if got is None:
-            return result
-        if result is None:  # one statement, one result; then None ends the answer
-            result = got
-
-
-async def _ready(loop: asyncio.AbstractEventLoop, fd: int, *, write: bool) -> None:
-    ready: asyncio.Future[None] = loop.create_future()
-
-    def wake() -> None:
-        if not ready.done():  # the socket may be seen ready again before this task resumes
-            ready.set_result(None)
-
-    if write:
-        loop.add_writer(fd, wake)
-    else:
-        loop.add_reader(fd, wake)
     try:
-        await ready
+        while True:
+            pgconn.consume_input()
+            if pgconn.is_busy():
+                # Watched from the first wait to the last: a result of many rows arrives in
+                # many reads, and registering the socket anew for each cost a loop turn more.
+                readable = readable or _Readiness(loop, pgconn.socket, write=False)
+                await readable.wait()
+                continue
+            got = pgconn.get_result()
+            if got is None:
+                return result
+            if result is None:  # one statement, one result; then None ends the answer
+                result = got
     finally:
-        if write:
-            loop.remove_writer(fd)
-        else:
-            loop.remove_reader(fd)
+        if readable is not None:
+            readable.close()
+
+
+class _Readiness:
+    """The event loop watching a socket until ``close``; ``wait`` returns once it is ready."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, fd: int, *, write: bool) -> None:
+        self.loop, self.fd, self.write = loop, fd, write
+        self.waiter: asyncio.Future[None] | None = None
+        (loop.add_writer if write else loop.add_reader)(fd, self._wake)
+
+    def _wake(self) -> None:
+        # The socket stays ready until it is read: seen again before the waiter resumes, or
+        # while no one waits, this does nothing.
+        if self.waiter is not None and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    async def wait(self) -> None:
+        self.waiter = self.loop.create_future()
+        try:
+            await self.waiter
+        finally:
+            self.waiter = None
+            if self.write:
+                self.close()
+
+    def close(self) -> None:
+        (self.loop.remove_writer if self.write else self.loop.remove_reader)(self.fd)
 
 
 def _check(result: Any, conn: Any) -> Any:
