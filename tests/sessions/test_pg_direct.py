@@ -187,3 +187,12 @@ async def test_a_column_comes_back_as_the_servers_text_row_by_row(
         '{"n" : 3, "s" : "ü"}'.encode(),
     ]
     assert await statement.column(conn, {"last": 0}) == []
+
+
+async def test_a_statement_deallocated_behind_its_back_is_prepared_again(
+    conn: psycopg.AsyncConnection,
+) -> None:
+    statement = DirectStatement("SELECT %(v)s::int + 1")
+    assert await statement.scalar(conn, {"v": 1}) == "2"
+    await conn.execute("DEALLOCATE ALL")  # what a pooler's DISCARD ALL does too
+    assert await statement.scalar(conn, {"v": 2}) == "3"

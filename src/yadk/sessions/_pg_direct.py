@@ -73,16 +73,27 @@ class DirectStatement:
         return [get(row, 0) or b"null" for row in range(result.ntuples)]
 
     async def _run(self, conn: Any, values: Mapping[str, Any]) -> Any:
+        from psycopg import errors
+
         params = [_text(values[name]) for name in self.params]
         async with conn.lock:
             pgconn = conn.pgconn
             prepared = _prepared.setdefault(conn, set())
-            if self.name not in prepared:
-                pgconn.send_prepare(self.name, self.sql, self.types)
-                _check(await _answer(pgconn), conn)
-                prepared.add(self.name)
-            pgconn.send_query_prepared(self.name, params)
-            return _check(await _answer(pgconn), conn)
+            for attempt in (1, 2):
+                if self.name not in prepared:
+                    pgconn.send_prepare(self.name, self.sql, self.types)
+                    _check(await _answer(pgconn), conn)
+                    prepared.add(self.name)
+                pgconn.send_query_prepared(self.name, params)
+                try:
+                    return _check(await _answer(pgconn), conn)
+                except errors.InvalidSqlStatementName:
+                    # Deallocated behind our back (DISCARD ALL by a pooler or a reset
+                    # function): prepare it again, once.
+                    prepared.clear()
+                    if attempt == 2:
+                        raise
+        raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _text(value: Any) -> bytes | None:
