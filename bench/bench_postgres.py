@@ -11,7 +11,9 @@ each side in a schema of its own that is dropped afterwards:
   SQL on one connection, with this process's CPU per append (only when asyncpg is importable:
   it is not a yadk dependency);
 - ``yadk serve --db postgresql://...``: turns/s of one replica, then of two replicas with every
-  client alternating between them (a load balancer without affinity); target two >= 1.6x one.
+  client alternating between them (a load balancer without affinity); target two >= 1.6x one;
+  then two replicas with each client keeping to one (affinity), which tells what alternating
+  costs apart from what sharing the machine's cores costs.
   The load generator and PostgreSQL share the machine's cores with the servers, so each run also
   prints the CPU per turn of every process (/proc: the replicas, their PostgreSQL backends, this
   load generator), the turns per replica-CPU-second (equal for 1 and 2 replicas = replicas add
@@ -318,9 +320,10 @@ async def measure_drivers() -> dict[str, dict[str, float]] | None:
 
 
 async def serve_load(
-    ports: list[int], clients: int, turns: int, *, prefix: str = "user"
+    ports: list[int], clients: int, turns: int, *, prefix: str = "user", sticky: bool = False
 ) -> tuple[float, int]:
-    """Turns/s with every client alternating over ``ports``; and the failed turns."""
+    """Turns/s with every client alternating over ``ports`` (or, ``sticky``, keeping to one of
+    them, as behind a load balancer with session affinity); and the failed turns."""
     failures = 0
 
     async def client(n: int) -> None:
@@ -339,7 +342,8 @@ async def serve_load(
                     "sessionId": sid,
                     "newMessage": {"role": "user", "parts": [{"text": f"turn {turn}"}]},
                 }
-                status, answer = await conns[(n + turn) % len(conns)].post("/run", body)
+                pick = n if sticky else n + turn
+                status, answer = await conns[pick % len(conns)].post("/run", body)
                 if status != 200 or b'"errorCode"' in answer:
                     failures += 1
         finally:
@@ -401,7 +405,7 @@ class ServeRun:
         return cpu / self.turns * 1000
 
 
-def measure_serve(replicas: int, clients: int, turns: int) -> ServeRun:
+def measure_serve(replicas: int, clients: int, turns: int, *, sticky: bool = False) -> ServeRun:
     schema = f"bench_serve_{uuid.uuid4().hex[:8]}"
     db = f"{URL}?schema={schema}"
     servers: list[Server] = []
@@ -421,7 +425,7 @@ def measure_serve(replicas: int, clients: int, turns: int) -> ServeRun:
             before = {pid: _cpu_seconds(pid) for pid in [*pids, *backends]}
             switches = sum(_switches(pid) for pid in pids)
             client = time.process_time()
-            rate, failures = asyncio.run(serve_load(ports, clients, turns))
+            rate, failures = asyncio.run(serve_load(ports, clients, turns, sticky=sticky))
             client = time.process_time() - client
             backends = sorted({*backends, *_backends(schema)})
             used = {pid: _cpu_seconds(pid) - before.get(pid, 0.0) for pid in [*pids, *backends]}
@@ -483,13 +487,17 @@ def main() -> None:
     if not args.no_serve:
         one = measure_serve(1, args.clients, args.turns)
         two = measure_serve(2, args.clients, args.turns)
+        kept = measure_serve(2, args.clients, args.turns, sticky=True)
         print(
             f"yadk serve --db postgresql, {args.clients} clients x {args.turns} turns:"
             f" 1 replica {one.turns_per_s:,.0f} turns/s, 2 replicas (clients alternating)"
             f" {two.turns_per_s:,.0f} turns/s = {two.turns_per_s / one.turns_per_s:.2f}x;"
-            f" failed turns {one.failures}/{two.failures}"
+            f" 2 replicas, each client keeping to one {kept.turns_per_s:,.0f} turns/s ="
+            f" {kept.turns_per_s / one.turns_per_s:.2f}x (what alternating costs, apart from"
+            f" what sharing the cores costs); failed turns {one.failures}/{two.failures}/"
+            f"{kept.failures}"
         )
-        for name, run in (("1 replica ", one), ("2 replicas", two)):
+        for name, run in (("1 replica ", one), ("2 replicas", two), ("2, sticky ", kept)):
             replicas = " + ".join(f"{run.ms_per_turn(cpu):.2f}" for cpu in run.replica_cpu)
             print(
                 f"  CPU per turn, {name}: replicas {replicas} ms, their PostgreSQL backends"
