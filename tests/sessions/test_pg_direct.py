@@ -14,6 +14,7 @@ from yadk.errors import SessionError
 from yadk.events import Event, EventActions
 from yadk.sessions import PostgresSessionService
 from yadk.sessions._pg_direct import FLOAT8, INT8, DirectStatement
+from yadk.sessions._pg_sql import session_columns
 
 from .test_postgres import _base, _schema
 
@@ -196,3 +197,32 @@ async def test_a_statement_deallocated_behind_its_back_is_prepared_again(
     assert await statement.scalar(conn, {"v": 1}) == "2"
     await conn.execute("DEALLOCATE ALL")  # what a pooler's DISCARD ALL does too
     assert await statement.scalar(conn, {"v": 2}) == "3"
+
+
+def test_the_session_rows_text_reads_back_as_python_values() -> None:
+    stamp = 1796156552.8827755
+    texts = [
+        b'{"k": [1, "\xc3\xbc"]}',
+        repr(stamp).encode(),
+        b"7",
+        None,
+        b'{"tier": "gold"}',
+        b"1.5",
+    ]
+    assert session_columns(texts) == ({"k": [1, "ü"]}, stamp, 7, None, {"tier": "gold"}, 1.5)
+
+
+async def test_stamps_read_back_exactly_whatever_the_servers_float_setting(
+    postgres_url: str,
+) -> None:
+    service = PostgresSessionService(postgres_url)
+    try:
+        shown = await service.db.run(
+            lambda c: DirectStatement("SHOW extra_float_digits").scalar(c, {})
+        )
+        assert shown == "1"  # set by yadk's connections: shortest exact text for floats
+        session = await service.create_session(app_name="app", user_id="u")
+        stored = await service.get_session(app_name="app", user_id="u", session_id=session.id)
+        assert stored is not None and stored.storage_epoch == session.storage_epoch
+    finally:
+        await service.aclose()

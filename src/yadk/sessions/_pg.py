@@ -216,7 +216,10 @@ class PgDatabase:
         return {
             "autocommit": True,
             "application_name": f"yadk:{self.schema}",
-            "options": f"-c statement_timeout={int(self.statement_timeout * 1000)}",
+            # Floats (a session's creation stamp is compared exactly) read back as sent, whatever
+            # the server's own setting: any value above 0 gives the shortest exact text.
+            "options": f"-c statement_timeout={int(self.statement_timeout * 1000)}"
+            " -c extra_float_digits=1",
         }
 
     async def _prepare(self, conn: Any) -> None:

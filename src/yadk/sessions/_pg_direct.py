@@ -65,6 +65,14 @@ class DirectStatement:
         value = result.get_value(0, 0)
         return None if value is None else bytes(value).decode()
 
+    async def first_row(self, conn: Any, values: Mapping[str, Any]) -> list[bytes | None] | None:
+        """Run the statement; its first row's columns as the server sent their text (``None``
+        for NULL), or ``None`` when it returned no row."""
+        result = await self._run(conn, values)
+        if result.ntuples == 0:
+            return None
+        return [result.get_value(0, column) for column in range(result.nfields)]
+
     async def column(self, conn: Any, values: Mapping[str, Any]) -> list[bytes]:
         """Run the statement; the first column of every row, as the server sent its text (a
         NULL is ``b"null"``: this is for columns of JSON text)."""

@@ -10,11 +10,13 @@ through libpq directly (``_pg_direct``): prepared once per connection, the serve
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from typing import Any
 
 from yadk.sessions._pg_direct import FLOAT8, INT8, DirectStatement
 
-__all__ = ["SessionSql"]
+__all__ = ["SessionSql", "session_columns"]
 
 
 class SessionSql:
@@ -30,7 +32,8 @@ class SessionSql:
             LEFT JOIN {self.apps} a ON a.app_name = s.app_name
             LEFT JOIN {self.users} u ON u.app_name = s.app_name AND u.user_id = s.user_id
             WHERE s.app_name = %(a)s AND s.user_id = %(u)s AND s.id = %(i)s"""
-        self.session_row = f"SELECT {columns}{joins}"
+        # Sent through libpq, its columns read back by ``session_columns``.
+        self.session_row = DirectStatement(f"SELECT {columns}{joins}")
         # The row and the events stored after ``since`` in one round trip (and one snapshot);
         # NULL when nothing is new or the session was created again (another stamp).
         self.refresh = f"""
@@ -110,3 +113,18 @@ class SessionSql:
             INSERT INTO {self.events}
             SELECT %(a)s, %(u)s, %(i)s, version, %(eid)s, %(t)s, %(data)s FROM bumped
             RETURNING seq"""
+
+
+def session_columns(texts: list[bytes | None]) -> tuple[Any, ...]:
+    """The session row's columns (``SessionSql.session_row``, as text) as Python values: the
+    session, app and user states (jsonb, NULL for a scope with no row yet), update time,
+    version and creation stamp."""
+    state, update_time, version, app, user, created = texts
+    return (
+        json.loads(state) if state is not None else {},
+        float(update_time or 0),
+        int(version or 0),
+        json.loads(app) if app is not None else None,
+        json.loads(user) if user is not None else None,
+        float(created or 0),
+    )

@@ -33,7 +33,7 @@ from yadk.sessions._codec import (
 from yadk.sessions._event_cache import EventCache
 from yadk.sessions._pg import PgDatabase
 from yadk.sessions._pg_locks import PgTurnLocks
-from yadk.sessions._pg_sql import SessionSql
+from yadk.sessions._pg_sql import SessionSql, session_columns
 from yadk.sessions._session import Session
 from yadk.sessions._state import merge_scopes, split_scopes
 
@@ -138,9 +138,10 @@ class PostgresSessionService(BaseSessionService):
         key = (app_name, user_id, session_id)
 
         async def read(conn: Any) -> Session | None:
-            row = await (await conn.execute(self.sql.session_row, _named(key))).fetchone()
-            if row is None:
+            texts = await self.sql.session_row.first_row(conn, _named(key))
+            if texts is None:
                 return None
+            row = session_columns(texts)
             # Events are append-only below the version read, so this needs no transaction.
             if num_recent_events is None and after_timestamp is None:
                 return self._session(key, row, await self._all_events(conn, key, row))
