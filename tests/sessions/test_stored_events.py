@@ -3,16 +3,18 @@ the models accept still load, through the models, and a damaged row is still nam
 
 from __future__ import annotations
 
+import copy
 import json
+import pickle
 from typing import Any
 
 import pytest
 from pydantic import BaseModel
 
-from yadk.errors import SessionStoreCorruptError
+from yadk.errors import ImmutableEventError, SessionStoreCorruptError
 from yadk.events import Event, EventActions
 from yadk.sessions._codec import dump_event, load_events
-from yadk.sessions._frozen import FrozenDict, FrozenIds, FrozenList, is_frozen
+from yadk.sessions._frozen import EMPTY_DICT, FrozenDict, FrozenIds, FrozenList, is_frozen
 from yadk.sessions._stored_events import stored_events_reader
 from yadk.types import (
     Blob,
@@ -60,6 +62,20 @@ EVENTS = [
         grounding_metadata={"web_search_queries": ["q"]},
     ),
     Event(author="agent", actions=EventActions(state_delta={"done": True})),
+    # every mapping empty (the empty ones read back share one frozen mapping)
+    Event(
+        author="agent",
+        content=Content(
+            role="model",
+            parts=[
+                Part(function_call=FunctionCall(name="f", args={})),
+                Part(function_response=FunctionResponse(name="f", response={"r": {}})),
+            ],
+        ),
+        custom_metadata={},
+        usage_metadata={"nested": {}},
+        grounding_metadata={"chunks": [{}, []]},
+    ),
 ]
 
 
@@ -134,7 +150,7 @@ def test_rows_in_other_accepted_shapes_load_through_the_models(row: str) -> None
 def test_a_damaged_row_is_named_by_its_position() -> None:
     rows = _rows(EVENTS)
     rows[1] = json.dumps({**json.loads(rows[1]), "timestamp": "yesterday"})
-    with pytest.raises(SessionStoreCorruptError, match=r"event 2 of 3 read from test"):
+    with pytest.raises(SessionStoreCorruptError, match=r"event 2 of 4 read from test"):
         load_events(rows, "test")
 
 
@@ -158,3 +174,28 @@ print("ok")
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_empty_mappings_read_back_share_one_frozen_mapping_no_reader_can_fill() -> None:
+    first, second = load_events(_rows(EVENTS[-1:] * 2), "test")
+    assert first.actions.artifact_delta is second.actions.artifact_delta is EMPTY_DICT
+    assert first.actions.state_delta is EMPTY_DICT
+    args = first.content.parts[0].function_call.args  # type: ignore[union-attr]
+    assert args is EMPTY_DICT
+    with pytest.raises(ImmutableEventError):
+        first.actions.artifact_delta["a.txt"] = 1
+    with pytest.raises(ImmutableEventError):
+        args.update(x=1)
+    assert EMPTY_DICT == {} and type(EMPTY_DICT) is FrozenDict
+
+
+@pytest.mark.parametrize(
+    "thaw",
+    [copy.deepcopy, lambda e: e.model_copy(deep=True), lambda e: pickle.loads(pickle.dumps(e))],
+)
+def test_a_copy_gets_its_own_mutable_mappings_not_the_shared_empty_one(thaw: Any) -> None:
+    (event,) = load_events(_rows(EVENTS[-1:]), "test")
+    thawed = thaw(event)
+    thawed.actions.artifact_delta["a.txt"] = 1
+    thawed.content.parts[0].function_call.args["x"] = 1
+    assert EMPTY_DICT == {} and event == EVENTS[-1]

@@ -45,6 +45,7 @@ from yadk.types import (
 )
 
 __all__ = [
+    "EMPTY_DICT",
     "FROZEN_TWINS",
     "FrozenDict",
     "FrozenIds",
@@ -87,6 +88,12 @@ class FrozenDict(dict[Any, Any]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (dict, (dict(self),))
+
+
+# The one empty mapping every event without entries there shares (its state or artifact delta,
+# a call's args): not a new object per event for the store's cache to keep and the collector to
+# walk. Frozen as every mapping of an event is, so no reader can fill it for the others.
+EMPTY_DICT = FrozenDict()
 
 
 class FrozenList(list[Any]):
@@ -263,11 +270,12 @@ def freeze_json(value: Any) -> Any:
     """A JSON value with each dict and list in it frozen."""
     kind = type(value)
     if kind is dict:
-        frozen = FrozenDict(value)
-        for key, item in value.items():  # most values are scalars: only containers recurse
+        if not value:
+            return EMPTY_DICT
+        for item in value.values():  # most mappings hold scalars alone: copied as they are
             if type(item) in _JSON_CONTAINERS:
-                dict.__setitem__(frozen, key, freeze_json(item))
-        return frozen
+                return FrozenDict({k: freeze_json(v) for k, v in value.items()})
+        return FrozenDict(value)
     if kind is list:
         return FrozenList([freeze_json(v) if type(v) in _JSON_CONTAINERS else v for v in value])
     return value  # JSON's scalars are immutable

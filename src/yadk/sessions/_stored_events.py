@@ -30,6 +30,7 @@ from pydantic_core import SchemaValidator
 
 from yadk.events import Event
 from yadk.sessions._frozen import (
+    EMPTY_DICT,
     FROZEN_TWINS,
     FrozenDict,
     FrozenIds,
@@ -117,12 +118,17 @@ def _stored_type(annotation: Any, stand_ins: _Models) -> Any:
         return Annotated[list[item], AfterValidator(FrozenList)]  # type: ignore[valid-type]
     if origin is dict:
         flat = args[1] in (str, int, float, bool)
-        return Annotated[annotation, AfterValidator(FrozenDict if flat else freeze_json)]
+        return Annotated[annotation, AfterValidator(_freeze_flat if flat else freeze_json)]
     if origin is set:
         return Annotated[annotation, AfterValidator(FrozenIds)]
     if annotation in (str, int, float, bool, NoneType) or origin is Annotated:
         return annotation  # immutable values (Annotated: bytes read from base64 text)
     raise TypeError(f"no stored form for the event field type {annotation!r}")
+
+
+def _freeze_flat(mapping: dict[str, Any]) -> dict[str, Any]:
+    """A mapping of scalars (an artifact delta) frozen; most are empty, and share one."""
+    return FrozenDict(mapping) if mapping else EMPTY_DICT
 
 
 def _stored_default(field: FieldInfo) -> Any:
