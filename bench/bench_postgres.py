@@ -395,6 +395,9 @@ class ServeRun:
     replica_switches: int
     backend_cpu: float
     client_cpu: float
+    # Transactions the server committed per turn, everything of the run counted (start-up, the
+    # warm-up turns and the sessions' creation too): each statement of a turn is one.
+    commits_per_turn: float = 0.0
 
     @property
     def cpu(self) -> float:
@@ -409,6 +412,8 @@ def measure_serve(replicas: int, clients: int, turns: int, *, sticky: bool = Fal
     schema = f"bench_serve_{uuid.uuid4().hex[:8]}"
     db = f"{URL}?schema={schema}"
     servers: list[Server] = []
+    run: ServeRun | None = None
+    commits = _commits()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         command = [*yadk_app(work, clients * turns + 10 * clients), "--db", db]
@@ -430,7 +435,7 @@ def measure_serve(replicas: int, clients: int, turns: int, *, sticky: bool = Fal
             backends = sorted({*backends, *_backends(schema)})
             used = {pid: _cpu_seconds(pid) - before.get(pid, 0.0) for pid in [*pids, *backends]}
             switches = sum(_switches(pid) for pid in pids) - switches
-            return ServeRun(
+            run = ServeRun(
                 turns=clients * turns,
                 turns_per_s=rate,
                 failures=failures,
@@ -443,6 +448,21 @@ def measure_serve(replicas: int, clients: int, turns: int, *, sticky: bool = Fal
             for server in servers:
                 server.stop()
             _drop(schema)
+    assert run is not None
+    time.sleep(0.5)  # the servers' backends report their counts as they exit
+    run.commits_per_turn = (_commits() - commits) / (run.turns + min(clients, 10) * 3)
+    return run
+
+
+def _commits() -> int:
+    """Transactions committed in the benchmark's database so far."""
+    import psycopg
+
+    with psycopg.connect(URL, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()"
+        ).fetchone()
+    return int(row[0]) if row else 0
 
 
 def main() -> None:
@@ -504,7 +524,8 @@ def main() -> None:
                 f" {run.ms_per_turn(run.backend_cpu):.2f} ms, load generator"
                 f" {run.ms_per_turn(run.client_cpu):.2f} ms; all {run.ms_per_turn(run.cpu):.2f} ms;"
                 f" {run.turns / sum(run.replica_cpu):,.0f} turns per replica-CPU-second"
-                f" ({run.replica_switches / run.turns:.1f} context switches per turn);"
+                f" ({run.replica_switches / run.turns:.1f} context switches per turn;"
+                f" {run.commits_per_turn:.1f} commits per turn);"
                 f" {run.cpu * run.turns_per_s / run.turns:.1f} of {CORES} cores busy"
             )
         # Two replicas cannot serve more turns than the machine's cores give at the CPU a turn
