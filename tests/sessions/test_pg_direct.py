@@ -226,3 +226,13 @@ async def test_stamps_read_back_exactly_whatever_the_servers_float_setting(
         assert stored is not None and stored.storage_epoch == session.storage_epoch
     finally:
         await service.aclose()
+
+
+def test_the_libpq_constants_are_psycopgs() -> None:
+    from psycopg import pq
+
+    from yadk.sessions import _pg_direct
+
+    assert _pg_direct._SUCCEEDED == (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK)
+    assert pq.DiagnosticField.SQLSTATE == _pg_direct._SQLSTATE_FIELD
+    assert errors.lookup(_pg_direct._NO_SUCH_STATEMENT.decode()) is errors.InvalidSqlStatementName

@@ -1,20 +1,20 @@
 """The statements a turn runs most, sent through libpq itself rather than psycopg's cursors.
 
-An append and a turn lock are one prepared statement each, with a few text parameters and one
-scalar answer. Through ``conn.execute`` psycopg makes a cursor, adapts each parameter, decides
-whether to prepare, and waits through its generator machinery: some 150-190 µs of CPU per round
-trip on this project's machine, most of what an append costs its process beyond the commit.
-Sent here with libpq's own calls (``conn.pgconn``: prepare once per connection, send, wait for
-the socket, read the result) the same round trip takes some 50-60 µs (``bench_postgres.py``
-prints both). Everything else (reads that return rows, jsonb, arrays; schema work) stays on
-psycopg's cursors.
+An append, a turn lock, a session's row and the fetch of its stored event rows are prepared
+statements with a few text parameters and plain text answers. Through ``conn.execute`` psycopg
+makes a cursor, adapts each parameter, decides whether to prepare, and waits through its
+generator machinery; sent here with libpq's own calls (``conn.pgconn``: prepare once per
+connection, send, wait for the socket, read the result) a durable append costs its process
+about a third less CPU (``bench_postgres.py``'s driver section prints both). Reads whose
+answers hold arrays (``refresh_session``), listings and schema work stay on psycopg's cursors.
 
 The caller holds the connection (a pooled one it got, or the turn locks' own): the exchange
 takes the connection's lock, as psycopg's does, so it never overlaps another statement. Errors
 are psycopg's own classes, built from the server's answer (``UniqueViolation``,
 ``QueryCanceled``, ``OperationalError`` for a lost connection), so callers handle both paths
-alike. A call cancelled mid-exchange leaves its connection busy: the pool closes a connection
-returned in that state, and the turn locks run their statements shielded from cancellation.
+alike; psycopg is imported only when something went wrong, not on every statement. A call
+cancelled mid-exchange leaves its connection busy: the pool closes a connection returned in
+that state, and the turn locks run their statements shielded from cancellation.
 """
 
 from __future__ import annotations
@@ -81,8 +81,6 @@ class DirectStatement:
         return [get(row, 0) or b"null" for row in range(result.ntuples)]
 
     async def _run(self, conn: Any, values: Mapping[str, Any]) -> Any:
-        from psycopg import errors
-
         params = [_text(values[name]) for name in self.params]
         async with conn.lock:
             pgconn = conn.pgconn
@@ -93,14 +91,14 @@ class DirectStatement:
                     _check(await _answer(pgconn), conn)
                     prepared.add(self.name)
                 pgconn.send_query_prepared(self.name, params)
-                try:
-                    return _check(await _answer(pgconn), conn)
-                except errors.InvalidSqlStatementName:
-                    # Deallocated behind our back (DISCARD ALL by a pooler or a reset
-                    # function): prepare it again, once.
-                    prepared.clear()
-                    if attempt == 2:
-                        raise
+                result = await _answer(pgconn)
+                if _succeeded(result):
+                    return result
+                if attempt == 2 or _sqlstate(result) != _NO_SUCH_STATEMENT:
+                    _check(result, conn)
+                # Deallocated behind our back (DISCARD ALL by a pooler or a reset function):
+                # prepare it again, once.
+                prepared.clear()
         raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -175,11 +173,27 @@ class _Readiness:
         (self.loop.remove_writer if self.write else self.loop.remove_reader)(self.fd)
 
 
+# libpq's PGRES_COMMAND_OK and PGRES_TUPLES_OK (psycopg's pq.ExecStatus), and the SQLSTATE of
+# "prepared statement does not exist".
+_SUCCEEDED = (1, 2)
+_NO_SUCH_STATEMENT = b"26000"
+_SQLSTATE_FIELD = ord("C")  # PG_DIAG_SQLSTATE
+
+
+def _succeeded(result: Any) -> bool:
+    return result is not None and result.status in _SUCCEEDED
+
+
+def _sqlstate(result: Any) -> bytes | None:
+    return None if result is None else result.error_field(_SQLSTATE_FIELD)
+
+
 def _check(result: Any, conn: Any) -> Any:
-    from psycopg import OperationalError, errors, pq
+    """``result`` if the statement succeeded, else psycopg's error for what the server said."""
+    if _succeeded(result):
+        return result
+    from psycopg import OperationalError, errors
 
     if result is None:
         raise OperationalError("the server sent no result (connection lost?)")
-    if result.status in (pq.ExecStatus.TUPLES_OK, pq.ExecStatus.COMMAND_OK):
-        return result
     raise errors.error_from_result(result, encoding=conn.info.encoding)

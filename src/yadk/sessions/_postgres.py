@@ -312,8 +312,6 @@ class PostgresSessionService(BaseSessionService):
         return event
 
     async def _append(self, conn: Any, params: dict[str, Any]) -> int | None:
-        from psycopg import errors
-
         statement = self.sql.append(
             expected=params["expected"] is not None,
             epoch=params["epoch"] is not None,
@@ -323,7 +321,11 @@ class PostgresSessionService(BaseSessionService):
         )
         try:
             seq = await statement.scalar(conn, params)
-        except errors.UniqueViolation:
+        except Exception as exc:
+            from psycopg import errors  # here, not on every append
+
+            if not isinstance(exc, errors.UniqueViolation):
+                raise
             seq = None  # this event id is stored already; the statement wrote nothing
         if seq is not None:
             return int(seq)
