@@ -234,7 +234,7 @@ async def measure_drivers() -> dict[str, dict[str, float]] | None:
     try:
         pg = await psycopg.AsyncConnection.connect(URL, autocommit=True)
 
-        def psycopg_sql(sql: str) -> str:
+        def psycopg_sql(sql: str) -> str:  # $n as %(pn)s: psycopg's and DirectStatement's
             for n in range(4, 0, -1):
                 sql = sql.replace(f"${n}", f"%(p{n})s")
             return sql.format(s=schema)
@@ -249,33 +249,19 @@ async def measure_drivers() -> dict[str, dict[str, float]] | None:
             params = {"p1": sid, "p2": row[1]}
             return len(await (await pg.execute(psycopg_sql(READ_EVENTS), params)).fetchall())
 
-        direct_append = DirectStatement(
-            APPEND.format(s=schema)
-            .replace("$1", "%(p1)s")
-            .replace("$2", "%(p2)s")
-            .replace("$3", "%(p3)s")
-            .replace("$4", "%(p4)s"),
-            {"p3": INT8},
-        )
+        direct_append = DirectStatement(psycopg_sql(APPEND), {"p3": INT8})
 
         async def direct_append_fn(sid: str, version: int, data: str) -> None:
             params = {"p1": sid, "p2": '{"k": 1}', "p3": version, "p4": data}
             await direct_append.scalar(pg, params)
 
-        direct_version = DirectStatement(
-            READ_SESSION.format(s=schema)
-            .replace("state, version", "version")
-            .replace("$1", "%(p1)s")
-        )
-        direct_events = DirectStatement(
-            READ_EVENTS.format(s=schema).replace("$1", "%(p1)s").replace("$2", "%(p2)s"),
-            {"p2": INT8},
-        )
+        direct_session = DirectStatement(psycopg_sql(READ_SESSION))
+        direct_events = DirectStatement(psycopg_sql(READ_EVENTS), {"p2": INT8})
 
         async def direct_read(sid: str) -> int:
-            version = await direct_version.scalar(pg, {"p1": sid})
-            assert version is not None
-            return len(await direct_events.column(pg, {"p1": sid, "p2": int(version)}))
+            row = await direct_session.first_row(pg, {"p1": sid})
+            assert row is not None and row[1] is not None
+            return len(await direct_events.column(pg, {"p1": sid, "p2": int(row[1])}))
 
         apg = await asyncpg.connect(URL)
 
