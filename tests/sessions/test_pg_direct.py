@@ -236,3 +236,12 @@ def test_the_libpq_constants_are_psycopgs() -> None:
     assert _pg_direct._SUCCEEDED == (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK)
     assert pq.DiagnosticField.SQLSTATE == _pg_direct._SQLSTATE_FIELD
     assert errors.lookup(_pg_direct._NO_SUCH_STATEMENT.decode()) is errors.InvalidSqlStatementName
+
+
+async def test_a_parameter_larger_than_the_sockets_buffer_is_sent_whole(
+    conn: psycopg.AsyncConnection,
+) -> None:
+    big = "é" * 6_000_000  # 12 MB of UTF-8: more than a socket buffer holds at once
+    statement = DirectStatement("SELECT length(%(v)s::text)")
+    assert await statement.scalar(conn, {"v": big}) == "6000000"
+    assert await statement.scalar(conn, {"v": "ok"}) == "2"

@@ -123,8 +123,13 @@ def _text(value: Any) -> bytes | None:
 async def _answer(pgconn: Any) -> Any:
     """Flush what was sent, then wait for the statement's result and the end of its answer."""
     loop = asyncio.get_running_loop()
-    while pgconn.flush():
-        await _Readiness(loop, pgconn.socket, write=True).wait()
+    if pgconn.flush():  # the socket's buffer is full: send the rest as it drains
+        writable = _Readiness(loop, pgconn.socket, write=True)
+        try:
+            while pgconn.flush():
+                await writable.wait()
+        finally:
+            writable.close()
     readable: _Readiness | None = None
     result = None
     try:
@@ -166,8 +171,6 @@ class _Readiness:
             await self.waiter
         finally:
             self.waiter = None
-            if self.write:
-                self.close()
 
     def close(self) -> None:
         (self.loop.remove_writer if self.write else self.loop.remove_reader)(self.fd)
