@@ -84,7 +84,9 @@ class DirectStatement:
         params = [_text(values[name]) for name in self.params]
         async with conn.lock:
             pgconn = conn.pgconn
-            prepared = _prepared.setdefault(conn, set())
+            prepared = _prepared.get(conn)
+            if prepared is None:
+                prepared = _prepared[conn] = set()
             for attempt in (1, 2):
                 if self.name not in prepared:
                     pgconn.send_prepare(self.name, self.sql, self.types)
