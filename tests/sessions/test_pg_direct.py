@@ -190,6 +190,26 @@ async def test_a_column_comes_back_as_the_servers_text_row_by_row(
     assert await statement.column(conn, {"last": 0}) == []
 
 
+async def test_a_header_row_and_the_column_of_the_rows_it_heads(
+    conn: psycopg.AsyncConnection,
+) -> None:
+    statement = DirectStatement(
+        "SELECT 0 AS n, 'head' AS h, NULL::text AS d WHERE %(head)s::bool"
+        " UNION ALL SELECT n, NULL, CASE WHEN n = 2 THEN NULL ELSE 'row ' || n END"
+        " FROM generate_series(1, %(last)s) AS n WHERE %(head)s::bool ORDER BY n",
+        {"last": INT8},
+    )
+    assert await statement.row_and_column(conn, {"head": True, "last": 3}, 2) == (
+        [b"0", b"head", None],
+        [b"row 1", b"null", b"row 3"],
+    )
+    assert await statement.row_and_column(conn, {"head": True, "last": 0}, 2) == (
+        [b"0", b"head", None],
+        [],
+    )
+    assert await statement.row_and_column(conn, {"head": False, "last": 3}, 2) is None
+
+
 async def test_a_statement_deallocated_behind_its_back_is_prepared_again(
     conn: psycopg.AsyncConnection,
 ) -> None:

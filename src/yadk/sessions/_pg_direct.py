@@ -1,12 +1,12 @@
 """The statements a turn runs most, sent through libpq itself rather than psycopg's cursors.
 
-An append, a turn lock, a session's row and the fetch of its stored event rows are prepared
-statements with a few text parameters and plain text answers. Through ``conn.execute`` psycopg
-makes a cursor, adapts each parameter, decides whether to prepare, and waits through its
-generator machinery; sent here with libpq's own calls (``conn.pgconn``: prepare once per
-connection, send, wait for the socket, read the result) a durable append costs its process
-about a third less CPU (``bench_postgres.py``'s driver section prints both). Reads whose
-answers hold arrays (``refresh_session``), listings and schema work stay on psycopg's cursors.
+An append, a turn lock, a session's row, the fetch of its stored event rows and a refresh are
+prepared statements with a few text parameters and plain text answers. Through
+``conn.execute`` psycopg makes a cursor, adapts each parameter, decides whether to prepare, and
+waits through its generator machinery; sent here with libpq's own calls (``conn.pgconn``:
+prepare once per connection, send, wait for the socket, read the result) a durable append
+costs its process about a third less CPU (``bench_postgres.py``'s driver section prints both).
+Listings, deletes, filtered reads and schema work stay on psycopg's cursors.
 
 The caller holds the connection (a pooled one it got, or the turn locks' own): the exchange
 takes the connection's lock, as psycopg's does, so it never overlaps another statement. Errors
@@ -79,6 +79,19 @@ class DirectStatement:
         result = await self._run(conn, values)
         get = result.get_value
         return [get(row, 0) or b"null" for row in range(result.ntuples)]
+
+    async def row_and_column(
+        self, conn: Any, values: Mapping[str, Any], column: int
+    ) -> tuple[list[bytes | None], list[bytes]] | None:
+        """Run the statement; its first row's columns (as ``first_row``) and ``column`` of
+        every later row (as ``column``), or ``None`` when it returned no row: a header row and
+        the rows it heads, in one round trip and one snapshot."""
+        result = await self._run(conn, values)
+        if result.ntuples == 0:
+            return None
+        get = result.get_value
+        head = [get(0, field) for field in range(result.nfields)]
+        return head, [get(row, column) or b"null" for row in range(1, result.ntuples)]
 
     async def _run(self, conn: Any, values: Mapping[str, Any]) -> Any:
         params = [_text(values[name]) for name in self.params]

@@ -16,7 +16,10 @@ from typing import Any
 
 from yadk.sessions._pg_direct import FLOAT8, INT8, DirectStatement
 
-__all__ = ["SessionSql", "session_columns"]
+__all__ = ["REFRESH_DATA", "SessionSql", "refresh_columns", "session_columns"]
+
+# The column of ``SessionSql.refresh`` that holds the events' stored text.
+REFRESH_DATA = 7
 
 
 class SessionSql:
@@ -34,16 +37,25 @@ class SessionSql:
             WHERE s.app_name = %(a)s AND s.user_id = %(u)s AND s.id = %(i)s"""
         # Sent through libpq, its columns read back by ``session_columns``.
         self.session_row = DirectStatement(f"SELECT {columns}{joins}")
-        # The row and the events stored after ``since`` in one round trip (and one snapshot);
-        # NULL when nothing is new or the session was created again (another stamp).
-        self.refresh = f"""
-            SELECT {columns}, CASE WHEN s.version > %(since)s AND s.create_time = %(epoch)s
-                THEN ARRAY(
-                    SELECT e.data FROM {self.events} e
-                    WHERE e.app_name = s.app_name AND e.user_id = s.user_id
-                        AND e.session_id = s.id AND e.seq > %(since)s AND e.seq <= s.version
-                    ORDER BY e.seq)
-                END{joins}"""
+        # The row and the events stored after ``since`` in one round trip (and one snapshot):
+        # a first row of the session's columns (``refresh_columns``), then one row per event
+        # (``REFRESH_DATA``); none when nothing is new or the session was created again
+        # (another stamp), no row at all when it is gone.
+        self.refresh = DirectStatement(
+            f"""
+            WITH r AS (
+                SELECT s.state, s.update_time, s.version, a.state AS app_state,
+                    u.state AS user_state, s.create_time{joins})
+            SELECT 0::bigint AS seq, r.*, NULL::text AS data FROM r
+            UNION ALL
+            SELECT e.seq, NULL, NULL, NULL, NULL, NULL, NULL, e.data
+            FROM r JOIN {self.events} e
+                ON r.version > %(since)s AND r.create_time = %(epoch)s
+                AND e.app_name = %(a)s AND e.user_id = %(u)s AND e.session_id = %(i)s
+                AND e.seq > %(since)s AND e.seq <= r.version
+            ORDER BY seq""",
+            {"since": INT8, "epoch": FLOAT8},
+        )
         # A session's stored events after one version up to another: what a first read (and a
         # read after another process appended) fetches, 1,000 rows in one go.
         self.events_between = DirectStatement(
@@ -113,6 +125,12 @@ class SessionSql:
             INSERT INTO {self.events}
             SELECT %(a)s, %(u)s, %(i)s, version, %(eid)s, %(t)s, %(data)s FROM bumped
             RETURNING seq"""
+
+
+def refresh_columns(texts: list[bytes | None]) -> tuple[Any, ...]:
+    """The session's columns from the first row of ``SessionSql.refresh`` (see
+    ``session_columns``): it starts with the row's sort key and ends with the event column."""
+    return session_columns(texts[1:REFRESH_DATA])
 
 
 def session_columns(texts: list[bytes | None]) -> tuple[Any, ...]:

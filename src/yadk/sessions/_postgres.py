@@ -33,7 +33,7 @@ from yadk.sessions._codec import (
 from yadk.sessions._event_cache import EventCache
 from yadk.sessions._pg import PgDatabase
 from yadk.sessions._pg_locks import PgTurnLocks
-from yadk.sessions._pg_sql import SessionSql, session_columns
+from yadk.sessions._pg_sql import REFRESH_DATA, SessionSql, refresh_columns, session_columns
 from yadk.sessions._session import Session
 from yadk.sessions._state import merge_scopes, split_scopes
 
@@ -201,10 +201,11 @@ class PostgresSessionService(BaseSessionService):
         params = {**_named(key), "since": since, "epoch": session.storage_epoch}
 
         async def changes(conn: Any) -> Session | None:
-            row = await (await conn.execute(self.sql.refresh, params)).fetchone()
-            if row is None:
+            found = await self.sql.refresh.row_and_column(conn, params, REFRESH_DATA)
+            if found is None:
                 return None
-            return self._session(key, row, await self._parse(key, row[6] or []))
+            head, rows = found
+            return self._session(key, refresh_columns(head), await self._parse(key, rows))
 
         fresh = await self.db.run(changes)
         if fresh is None:
