@@ -13,7 +13,9 @@ each side in a schema of its own that is dropped afterwards:
 - ``yadk serve --db postgresql://...``: turns/s of one replica, then of two replicas with every
   client alternating between them (a load balancer without affinity); target two >= 1.6x one;
   then two replicas with each client keeping to one (affinity), which tells what alternating
-  costs apart from what sharing the machine's cores costs.
+  costs apart from what sharing the machine's cores costs; then (as root, ``--replica-cores``)
+  1 and 2 replicas each held to half a core by a cgroup CPU quota, as containers with a CPU
+  limit are, so that the replicas and not the machine's cores set the pace.
   The load generator and PostgreSQL share the machine's cores with the servers, so each run also
   prints the CPU per turn of every process (/proc: the replicas, their PostgreSQL backends, this
   load generator), the turns per replica-CPU-second (equal for 1 and 2 replicas = replicas add
@@ -23,7 +25,7 @@ each side in a schema of its own that is dropped afterwards:
   context switch per turn); two replicas sharing the cores sleep and wake several times per
   turn, which is most of why a turn costs them more CPU.
 
-    python bench/bench_postgres.py [--clients 40] [--turns 10]      (about 1-2 minutes)
+    python bench/bench_postgres.py [--clients 40] [--turns 10] [--replica-cores 0.5]   (2-3 minutes)
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 from _compare import report, run_adk
+from _cpu_quota import CpuQuota
 from bench_serve import Connection, Server, yadk_app
 
 from yadk.events import Event, EventActions
@@ -401,8 +404,12 @@ class ServeRun:
         return cpu / self.turns * 1000
 
 
-def measure_serve(replicas: int, clients: int, turns: int, *, sticky: bool = False) -> ServeRun:
+def measure_serve(
+    replicas: int, clients: int, turns: int, *, sticky: bool = False, quota: float = 0.0
+) -> ServeRun:
+    """One serve run; ``quota`` > 0 holds each replica to that many cores (``_cpu_quota``)."""
     schema = f"bench_serve_{uuid.uuid4().hex[:8]}"
+    quotas: list[CpuQuota] = []
     db = f"{URL}?schema={schema}"
     servers: list[Server] = []
     run: ServeRun | None = None
@@ -415,6 +422,9 @@ def measure_serve(replicas: int, clients: int, turns: int, *, sticky: bool = Fal
                 servers.append(Server(command, work))
             for server in servers:
                 server.wait_ready()
+                if quota > 0:
+                    quotas.append(CpuQuota(quota))
+                    quotas[-1].add(server.process.pid)
             ports = [server.port for server in servers]
             asyncio.run(serve_load(ports, min(clients, 10), 3, prefix="warm"))
             # A backend that connects during the run counts from zero.
@@ -440,6 +450,8 @@ def measure_serve(replicas: int, clients: int, turns: int, *, sticky: bool = Fal
         finally:
             for server in servers:
                 server.stop()
+            for group in quotas:
+                group.close()
             _drop(schema)
     assert run is not None
     time.sleep(0.5)  # the servers' backends report their counts as they exit
@@ -463,6 +475,13 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=40)
     parser.add_argument("--turns", type=int, default=10)
     parser.add_argument("--no-serve", action="store_true", help="skip the serve measurement")
+    parser.add_argument(
+        "--replica-cores",
+        type=float,
+        default=0.5,
+        help="also measure 1 and 2 replicas each held to this many cores by a cgroup CPU quota"
+        " (needs root; 0 skips it)",
+    )
     args = parser.parse_args()
 
     print(f"PostgreSQL at {URL}; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
@@ -531,7 +550,47 @@ def main() -> None:
             f"  at that CPU per turn, {CORES} cores serve at most {most:,.0f} turns/s ="
             f" {most / one.turns_per_s:.2f}x one replica's {one.turns_per_s:,.0f} turns/s"
         )
+        if args.replica_cores > 0:
+            # Longer runs than above: a quota'd replica's pace evens out over many periods.
+            serve_with_quotas(args.replica_cores, args.clients, max(args.turns, 25))
     print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+def serve_with_quotas(cores: float, clients: int, turns: int, repeats: int = 3) -> None:
+    """1 and 2 replicas each held to ``cores`` of CPU, as containers with a CPU limit (or
+    machines of their own) are: the store and the load generator keep the rest of the cores,
+    so the replicas, not the machine, set the pace, and the ratio says what a second replica
+    adds (see ``_cpu_quota``). Quotas make single runs noisy (how a run's work falls into the
+    quota periods), so the pair is measured ``repeats`` times, interleaved, and the medians
+    compared."""
+    missing = CpuQuota.available()
+    if missing is not None:
+        print(f"serve with per-replica CPU quotas skipped: {missing}")
+        return
+    ones, twos = [], []
+    for _ in range(repeats):
+        ones.append(measure_serve(1, clients, turns, quota=cores))
+        twos.append(measure_serve(2, clients, turns, quota=cores))
+
+    def used(run: ServeRun) -> str:
+        elapsed = run.turns / run.turns_per_s
+        return "+".join(f"{cpu / elapsed:.2f}" for cpu in run.replica_cpu)
+
+    one = statistics.median(run.turns_per_s for run in ones)
+    two = statistics.median(run.turns_per_s for run in twos)
+    print(
+        f"yadk serve --db postgresql, {clients} clients x {turns} turns, each replica held to"
+        f" {cores:g} cores (median of {repeats}): 1 replica {one:,.0f} turns/s, 2 replicas"
+        f" (clients alternating) {two:,.0f} turns/s = {two / one:.2f}x (target >= 1.6x);"
+        f" failed turns {sum(r.failures for r in ones)}/{sum(r.failures for r in twos)}"
+    )
+    runs = zip(ones, twos, strict=True)
+    print(
+        "  each run, 1 replica / 2 replicas in turns/s (cores the replicas used): "
+        + "; ".join(
+            f"{a.turns_per_s:,.0f} ({used(a)}) / {b.turns_per_s:,.0f} ({used(b)})" for a, b in runs
+        )
+    )
 
 
 if __name__ == "__main__":
