@@ -73,13 +73,17 @@ class PgTurnLocks:
             await conn.close()
 
     async def _scalar(self, statement: DirectStatement, name: str, *, retry: bool) -> str | None:
-        from psycopg import OperationalError
-
         for attempt in (1, 2):
-            conn = await self._connection()
+            conn = self._conn
+            if conn is None or conn.closed:  # connected once, then only when it drops
+                conn = await self._connection()
             try:
                 return await statement.scalar(conn, {"name": name})
-            except OperationalError as exc:
+            except Exception as exc:
+                from psycopg import OperationalError  # here, not on every lock and unlock
+
+                if not isinstance(exc, OperationalError):
+                    raise
                 # A dead connection released every lock it held; a new one starts clean.
                 if self._conn is conn:
                     self._conn = None
