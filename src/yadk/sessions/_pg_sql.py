@@ -29,7 +29,10 @@ class SessionSql:
         self.sessions, self.events = table("sessions"), table("events")
         self.apps, self.users = table("app_states"), table("user_states")
         self._appends: dict[tuple[bool, bool, bool, bool, bool], DirectStatement] = {}
-        columns = "s.state, s.update_time, s.version, a.state, u.state, s.create_time"
+        columns = (
+            "s.state, s.update_time, s.version, a.state AS app_state, u.state AS user_state,"
+            " s.create_time"
+        )
         joins = f"""
             FROM {self.sessions} s
             LEFT JOIN {self.apps} a ON a.app_name = s.app_name
@@ -43,9 +46,7 @@ class SessionSql:
         # (another stamp), no row at all when it is gone.
         self.refresh = DirectStatement(
             f"""
-            WITH r AS (
-                SELECT s.state, s.update_time, s.version, a.state AS app_state,
-                    u.state AS user_state, s.create_time{joins})
+            WITH r AS (SELECT {columns}{joins})
             SELECT 0::bigint AS seq, r.*, NULL::text AS data FROM r
             UNION ALL
             SELECT e.seq, NULL, NULL, NULL, NULL, NULL, NULL, e.data
