@@ -69,16 +69,12 @@ class DirectStatement:
         """Run the statement; its first row's columns as the server sent their text (``None``
         for NULL), or ``None`` when it returned no row."""
         result = await self._run(conn, values)
-        if result.ntuples == 0:
-            return None
-        return [result.get_value(0, column) for column in range(result.nfields)]
+        return _row(result, 0) if result.ntuples else None
 
     async def column(self, conn: Any, values: Mapping[str, Any]) -> list[bytes]:
         """Run the statement; the first column of every row, as the server sent its text (a
         NULL is ``b"null"``: this is for columns of JSON text)."""
-        result = await self._run(conn, values)
-        get = result.get_value
-        return [get(row, 0) or b"null" for row in range(result.ntuples)]
+        return _column(await self._run(conn, values), 0, first=0)
 
     async def row_and_column(
         self, conn: Any, values: Mapping[str, Any], column: int
@@ -87,11 +83,9 @@ class DirectStatement:
         every later row (as ``column``), or ``None`` when it returned no row: a header row and
         the rows it heads, in one round trip and one snapshot."""
         result = await self._run(conn, values)
-        if result.ntuples == 0:
+        if not result.ntuples:
             return None
-        get = result.get_value
-        head = [get(0, field) for field in range(result.nfields)]
-        return head, [get(row, column) or b"null" for row in range(1, result.ntuples)]
+        return _row(result, 0), _column(result, column, first=1)
 
     async def _run(self, conn: Any, values: Mapping[str, Any]) -> Any:
         params = [_text(values[name]) for name in self.params]
@@ -115,6 +109,17 @@ class DirectStatement:
                 # prepare it again, once.
                 prepared.clear()
         raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _row(result: Any, row: int) -> list[bytes | None]:
+    """One row of ``result``, each column as the server sent its text (``None`` for NULL)."""
+    return [result.get_value(row, column) for column in range(result.nfields)]
+
+
+def _column(result: Any, column: int, *, first: int) -> list[bytes]:
+    """``column`` of the rows of ``result`` from ``first`` on, NULL as JSON's ``b"null"``."""
+    get = result.get_value
+    return [get(row, column) or b"null" for row in range(first, result.ntuples)]
 
 
 def _text(value: Any) -> bytes | None:
