@@ -33,6 +33,8 @@ Created my_agent/ with:
   replay.json
   skills/small-talk/SKILL.md
   examples.yaml
+  .gitignore
+  .env.example
 Try it:
   yadk run my_agent "hello"
   yadk run my_agent --replay my_agent/replay.json

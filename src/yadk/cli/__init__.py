@@ -72,6 +72,12 @@ def _subparser(
         formatter_class=_Formatter,
     )
     parser.set_defaults(command_module=f"yadk.cli._{name}")
+    # Also after the command word (`yadk run agent hi --verbose`, as `adk api_server --verbose`);
+    # SUPPRESS as default keeps a global `yadk -v run` from being reset by this option's
+    # default; as help, it keeps the option in `yadk --help` only, where it is described once.
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", default=argparse.SUPPRESS, help=argparse.SUPPRESS
+    )
     return parser
 
 
@@ -301,13 +307,31 @@ def _add_new(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         aliases=["create"],  # as google-adk's `adk create`
         summary="scaffold a config agent that runs offline",
         description=(
-            "Create the folder NAME with a root_agent.yaml, a tools module, an instruction\n"
-            "file and a scripted model, so 'yadk run NAME \"hello\"' works at once."
+            "Create the folder NAME with a root_agent.yaml (or, with --type code, an agent.py),\n"
+            "a tools module, an instruction file, a scripted model, a .gitignore for .yadk/\n"
+            "and .env, and a .env.example, so 'yadk run NAME \"hello\"' works at once."
         ),
-        epilog='example:\n  yadk new my_agent && yadk run my_agent "hello"',
+        epilog=(
+            "examples:\n"
+            '  yadk new my_agent && yadk run my_agent "hello"\n'
+            "  yadk new my_agent --type code --model gemini-2.5-flash"
+        ),
     )
     parser.add_argument(
         "name", metavar="NAME", help="the folder to create; its last part names the agent"
+    )
+    parser.add_argument(
+        "--model",
+        metavar="M",
+        help="the model the agent uses (default: scripted:scripted.yaml, the offline script"
+        " written beside it)",
+    )
+    parser.add_argument(
+        "--type",
+        choices=["config", "code"],
+        default="config",
+        help="config: a root_agent.yaml (default); code: an agent.py defining root_agent, as"
+        " google-adk lays agent folders out",
     )
 
 
@@ -465,14 +489,19 @@ def _add_db(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
             "older yadk needs (the services refuse an old schema until then). Back the\n"
             "database up first. A database written by a newer yadk is refused."
         ),
-        epilog="example:\n  yadk db upgrade --db .yadk/sessions.db",
+        epilog=(
+            "examples:\n"
+            "  yadk db upgrade --db .yadk/sessions.db\n"
+            "  yadk db upgrade --db postgresql://agents@db.internal:5432/agents"
+        ),
     )
     parser.add_argument("action", choices=["upgrade"], help="what to do: upgrade")
     parser.add_argument(
         "--db",
         metavar="URL",
         required=True,
-        help="the database: a SQLite file path or sqlite:///PATH",
+        help="the database: a SQLite file path, sqlite:///PATH, or a PostgreSQL URL"
+        " (postgresql://USER@HOST:PORT/DB)",
     )
 
 
@@ -495,6 +524,7 @@ def _add_eval(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
             "exit status: 0 every case passed, 1 a case failed, 2 usage or input error\n"
             "\n"
             "examples:\n"
+            "  yadk eval configs/support_desk\n"
             "  yadk eval configs/support_desk configs/support_desk/evals\n"
             "  yadk eval my_agent evals/orders.evalset.json:refund,status --format junit -o report.xml"
         ),
@@ -505,8 +535,9 @@ def _add_eval(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     parser.add_argument(
         "evalsets",
         metavar="EVALSET[:CASE,...]",
-        nargs="+",
-        help="an eval set file or a folder of them; ':a,b' runs only cases a and b",
+        nargs="*",
+        help="an eval set file or a folder of them; ':a,b' runs only cases a and b (default:"
+        " every *.evalset.json and *.test.json in the agent's folder)",
     )
     parser.add_argument(
         "--config",
@@ -567,7 +598,12 @@ def _add_web(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         ),
     )
     parser.add_argument(
-        "path", metavar="PATH", help="an agent folder, or a folder of agent folders"
+        "path",
+        metavar="PATH",
+        nargs="?",
+        default=".",
+        help="an agent folder, or a folder of agent folders (default: the current folder,"
+        " as `adk web`)",
     )
     parser.add_argument("--port", type=int, default=8000, help="port (default: 8000; 0: any free)")
     parser.add_argument(

@@ -27,8 +27,9 @@ def execute(args: argparse.Namespace) -> int:
     if args.num_runs < 1:
         raise CommandError("--num-runs must be at least 1", exit_code=EXIT_USAGE)
     path = agent_path(args.agent)
+    evalsets = args.evalsets or [str(_default_evalsets(path))]
     try:
-        targets, warnings = load_targets(args.evalsets, config_path=args.config)
+        targets, warnings = load_targets(evalsets, config_path=args.config)
     except ConfigError as exc:
         count = sum(1 for d in exc.diagnostics if d.is_error)
         raise CommandError(
@@ -106,3 +107,17 @@ def save_evalcase(
     except (ValueError, OSError) as exc:
         raise CommandError(f"--save-evalcase: {exc}") from None
     note(f"saved the conversation as eval case {eval_id!r} in {path}")
+
+
+def _default_evalsets(agent: Path) -> Path:
+    """With no EVALSET, the agent's folder: ``adk eval`` users keep eval sets beside the agent."""
+    from yadk.eval._discovery import find_eval_files
+
+    folder = agent if agent.is_dir() else agent.parent
+    if not find_eval_files(folder):
+        raise CommandError(
+            f"no eval sets in {str(folder)!r} (no *.evalset.json or *.test.json files);"
+            " give EVALSET files or folders after AGENT",
+            exit_code=EXIT_USAGE,
+        )
+    return folder

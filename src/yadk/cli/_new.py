@@ -8,7 +8,7 @@ import keyword
 from pathlib import Path
 
 from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError
-from yadk.cli._scaffold import scaffold_files
+from yadk.cli._scaffold import SCRIPTED, scaffold_files
 
 __all__ = ["agent_name_for", "create_agent_folder", "execute"]
 
@@ -29,8 +29,9 @@ def agent_name_for(folder: Path) -> str:
     return name
 
 
-def create_agent_folder(folder: Path) -> list[str]:
-    """Write the scaffold into ``folder`` (which must not exist); returns the files written."""
+def create_agent_folder(folder: Path, *, model: str = SCRIPTED, kind: str = "config") -> list[str]:
+    """Write the scaffold into ``folder`` (which must not exist); returns the files written.
+    ``kind``: ``config`` (root_agent.yaml) or ``code`` (agent.py, as ``adk create --type code``)."""
     name = agent_name_for(folder)
     if folder.exists():
         raise CommandError(
@@ -39,7 +40,9 @@ def create_agent_folder(folder: Path) -> list[str]:
     from yadk.config import agent_config_json_schema
 
     schema = json.dumps(agent_config_json_schema(), indent=2, ensure_ascii=False) + "\n"
-    files = scaffold_files(name, schema=schema, extras=WITH_SKILL_AND_EXAMPLES)
+    files = scaffold_files(
+        name, schema=schema, extras=WITH_SKILL_AND_EXAMPLES, model=model, kind=kind
+    )
     for relative, text in files.items():
         target = folder / relative
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -49,12 +52,19 @@ def create_agent_folder(folder: Path) -> list[str]:
 
 def execute(args: argparse.Namespace) -> int:
     folder = Path(args.name)
-    written = create_agent_folder(folder)
+    model = args.model or SCRIPTED
+    if not model.strip():
+        raise CommandError(
+            "--model needs a model name, e.g. gemini-2.5-flash", exit_code=EXIT_USAGE
+        )
+    written = create_agent_folder(folder, model=model, kind=args.type)
     print(f"Created {folder}/ with:")
     for relative in written:
         print(f"  {relative}")
     print("Try it:")
     print(f'  yadk run {folder} "hello"')
     print(f"  yadk run {folder} --replay {folder / 'replay.json'}")
+    if model != SCRIPTED:
+        print(f'  yadk run {folder} "hello" --model scripted:{folder / "scripted.yaml"}')
     print(f"  yadk inspect {folder} --message hello")
     return EXIT_OK

@@ -71,7 +71,7 @@ async def _list(args: argparse.Namespace, stores: Stores) -> int:
         listed = await stores.sessions.list_sessions(app_name=app, user_id=args.user)
         rows += [(app, s.user_id, s.id, s.last_update_time, len(s.state)) for s in listed.sessions]
     for app, user, sid, updated, keys in sorted(rows, key=lambda r: r[3]):
-        print(f"{app}\t{user}\t{sid}\t{_when(updated)}\t{keys} state keys")
+        print(f"{app}\t{user}\t{sid}\t{_when(updated)}\t{keys} state key{'' if keys == 1 else 's'}")
     if not rows:
         print("no sessions", file=sys.stderr)
     return EXIT_OK
