@@ -162,6 +162,7 @@ DOCUMENTED: dict[str, set[str]] = {
         "ScriptedTurn",
         "override_allow_model_requests",
         "registered_providers",
+        "serves",
     },
     # ADK's google.adk.tools exports ToolContext too (docs/engine.md, tools).
     # docs/tools.md: google-adk's current spelling of MCPToolset; closing an agent tree's toolsets.

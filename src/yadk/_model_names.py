@@ -4,8 +4,18 @@ the config checker uses these without loading the engine."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
-__all__ = ["is_gemini_model", "supports_search_with_functions"]
+__all__ = [
+    "BARE_PATTERNS",
+    "BUILTIN_PROVIDERS",
+    "SUGGESTED_MODELS",
+    "backend_for",
+    "did_you_mean",
+    "is_gemini_model",
+    "supports_search_with_functions",
+    "unknown_to_its_family",
+]
 
 _GEMINI = re.compile(r"^gemini-")
 _GEMINI_VERSION = re.compile(r"^gemini-(\d+)")
@@ -27,3 +37,81 @@ def supports_search_with_functions(model: str | None) -> bool:
     name = (model or "").rsplit("/", 1)[-1]
     found = _GEMINI_VERSION.match(name)
     return found is not None and int(found.group(1)) >= 3
+
+
+# --- which backend serves a name: the rules `yadk validate` and the model registry share ------
+
+# The built-in backends, as `provider:NAME` prefixes.
+BUILTIN_PROVIDERS = ("anthropic", "gemini", "openai", "scripted")
+# Bare names the built-in backends take, by pattern (the registry registers the same patterns).
+BARE_PATTERNS = {"gemini": r"gemini-.*", "anthropic": r"claude-.*"}
+
+# The model families each pattern backend is known to serve; a name its pattern takes but no
+# family matches still runs (the service decides), so it is a warning, never an error.
+_GEMINI_KNOWN = re.compile(
+    r"gemini-(?:(?:1\.0|1\.5|2\.0|2\.5|3|3\.0|3\.1)-(?:pro|flash|flash-lite|flash-8b)"
+    r"(?:-[a-z0-9.-]+)?|(?:pro|flash|flash-lite)-latest|live-[a-z0-9.-]+|exp-[a-z0-9.-]+"
+    r"|embedding-[a-z0-9.-]+)"
+)
+_CLAUDE_KNOWN = re.compile(
+    r"claude-(?:(?:opus|sonnet|haiku)-\d(?:-\d)?|\d(?:-\d)?-(?:opus|sonnet|haiku))"
+    r"(?:-\d{8}|-latest)?(?:@\d{8})?"
+)
+_KNOWN = {"gemini": _GEMINI_KNOWN, "anthropic": _CLAUDE_KNOWN}
+# What "did you mean" offers: the current names of each family.
+SUGGESTED_MODELS = (
+    "gemini-2.5-flash",
+    "gemini-2.5-pro",
+    "gemini-2.5-flash-lite",
+    "gemini-2.0-flash",
+    "gemini-2.0-flash-lite",
+    "gemini-3-pro-preview",
+    "gemini-3-flash-preview",
+    "gemini-flash-latest",
+    "claude-sonnet-4-5",
+    "claude-opus-4-1",
+    "claude-haiku-4-5",
+    "claude-3-7-sonnet-latest",
+    "claude-3-5-haiku-latest",
+)
+_LABELS = {"gemini": "Gemini", "anthropic": "Anthropic"}
+
+
+def backend_for(name: str, providers: Iterable[str] = BUILTIN_PROVIDERS) -> str | None:
+    """The provider that serves ``name`` among ``providers`` and the built-in patterns, or
+    None. ``provider:NAME`` needs a registered provider; a bare name, a matching pattern."""
+    provider, sep, _ = name.partition(":")
+    if sep:
+        return provider if provider in set(providers) else None
+    return next(
+        (backend for backend, pattern in BARE_PATTERNS.items() if re.fullmatch(pattern, name)),
+        None,
+    )
+
+
+def unknown_to_its_family(name: str) -> str | None:
+    """A warning when a pattern backend takes ``name`` but no family it is known to serve
+    matches (``gemini-9.9-ultra``); None for known names and for other backends."""
+    provider, sep, rest = name.partition(":")
+    model = rest if sep else name
+    backend = provider if sep else backend_for(name)
+    if backend not in _KNOWN or not model or "/" in model:
+        return None  # endpoint and resource names (projects/...) are the service's to check
+    if _KNOWN[backend].fullmatch(model):
+        return None
+    return (
+        f"`{name}` is not a {_LABELS[backend]} model yadk knows; it will be sent as is, and the"
+        " service may refuse it."
+    )
+
+
+def did_you_mean(name: str, providers: Iterable[str] = BUILTIN_PROVIDERS) -> str | None:
+    """The closest model name or provider prefix to a name no backend serves."""
+    import difflib  # only when a name is wrong: commands that start fast do not load it
+
+    provider, sep, rest = name.partition(":")
+    if sep:
+        close = difflib.get_close_matches(provider, sorted(set(providers)), n=1, cutoff=0.6)
+        return f"{close[0]}:{rest}" if close else None
+    close = difflib.get_close_matches(name, SUGGESTED_MODELS, n=1, cutoff=0.75)
+    return close[0] if close else None

@@ -78,11 +78,25 @@ def test_folder_without_root_agent(cli: Cli, tmp_path: Path) -> None:
         (
             "model: nowhere:x\n",
             (
-                "yadk run: error: agent 'bot': No model backend for 'nowhere:x'. Known:"
-                " anthropic:..., gemini:..., openai:..., scripted:..., gemini-*, claude-*, and"
-                " names registered with"
-                " yadk.models.register_model() or the 'yadk.models' entry-point group.\n"
-                "  hint: to run offline, pass --model scripted:FILE\n"
+                "bot.yaml:2:8: error no-model-backend: No model backend serves `nowhere:x`.\n"
+                "  hint: Bare names: gemini-* (Gemini), claude-* (Anthropic); or write"
+                " PROVIDER:NAME with a provider of anthropic, gemini, openai, scripted (`openai:`"
+                " also reaches any OpenAI-compatible server); model plugins add providers through"
+                " the 'yadk.models' entry-point group.\n"
+                "yadk run: error: bot.yaml was not loaded: 1 problem (run 'yadk validate bot.yaml'"
+                " to check it)\n"
+            ),
+        ),
+        (
+            "model: gemni-2.5-flash\n",
+            (
+                "bot.yaml:2:8: error no-model-backend: No model backend serves `gemni-2.5-flash`.\n"
+                "  hint: Did you mean `gemini-2.5-flash`? Bare names: gemini-* (Gemini), claude-*"
+                " (Anthropic); or write PROVIDER:NAME with a provider of anthropic, gemini, openai,"
+                " scripted (`openai:` also reaches any OpenAI-compatible server); model plugins add"
+                " providers through the 'yadk.models' entry-point group.\n"
+                "yadk run: error: bot.yaml was not loaded: 1 problem (run 'yadk validate bot.yaml'"
+                " to check it)\n"
             ),
         ),
     ],

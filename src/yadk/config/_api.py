@@ -14,7 +14,7 @@ from yadk.config._context import AgentRecord
 from yadk.config._diagnostics import Diagnostic, sort_diagnostics
 from yadk.config._lint import check_trees
 from yadk.config._loader import Loader
-from yadk.config._model_checks import check_models
+from yadk.config._model_checks import check_model_names, check_models
 from yadk.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -98,6 +98,7 @@ def read_config_tree(
     import_code: bool,
     run_checks: bool = False,
     given_keys: Iterable[str] = (),
+    models_replaced: bool = False,
 ) -> tuple[Loader, AgentRecord | None]:
     """Read the agent tree rooted at ``file``; every problem is in ``loader.diagnostics``.
 
@@ -117,6 +118,8 @@ def read_config_tree(
                 given_keys=given_keys,
                 missing_agents=loader.missing_agents,
             )
+            if not loader.errors and not models_replaced:
+                check_model_names(loader, trees)
             if run_checks and not loader.errors:
                 check_models(loader, trees)
     except Exception as exc:
@@ -146,13 +149,15 @@ def load_agent_with_sources(
     reload_modules: bool = False,
     run_checks: bool = False,
     given_keys: Iterable[str] = (),
+    models_replaced: bool = False,
 ) -> LoadedAgent:
     """``load_agent`` plus the files the agent depends on (see ``LoadedAgent``).
 
     ``reload_modules`` first forgets the modules previously imported from the agent folder, so
     edited Python files take effect (the dev loop's reload). ``run_checks`` adds the warnings
-    that matter for running (``missing-model``, ``api-key-missing``); ``given_keys`` are state
-    keys the caller sets, which placeholders may read.
+    that matter for running (``missing-model``, ``api-key-missing``, model names no backend
+    serves, unless ``models_replaced``: a ``--model`` replaces them all); ``given_keys`` are
+    state keys the caller sets, which placeholders may read.
     """
     file = resolve_config_path(path)
     root = file.parent
@@ -161,7 +166,11 @@ def load_agent_with_sources(
     if file.suffix == ".py":
         return _python_agent(file)
     loader, record = read_config_tree(
-        file, import_code=True, run_checks=run_checks, given_keys=given_keys
+        file,
+        import_code=True,
+        run_checks=run_checks,
+        given_keys=given_keys,
+        models_replaced=models_replaced,
     )
     diagnostics = sort_diagnostics(loader.diagnostics)
     errors = [d for d in diagnostics if d.is_error]

@@ -1,5 +1,7 @@
 """Whole-tree model checks: an LlmAgent with no model of its own or above it (``missing-model``),
-and a built-in backend whose API key is not in the environment (``api-key-missing``).
+a model name no backend serves (``no-model-backend``, an error) or that a backend takes by
+pattern but does not know (``unknown-model``, a warning), and a built-in backend whose API key is
+not in the environment (``api-key-missing``).
 
 Both are warnings: ``yadk run`` and ``yadk dev`` refuse to start on them (unless ``--model``
 replaces every model), ``yadk validate`` only warns, since CI machines have no keys. The key check
@@ -10,12 +12,18 @@ keeps ``BACKEND_KEYS`` equal to what the backends read.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Mapping, Sequence
 
+from yadk._model_names import BUILTIN_PROVIDERS, backend_for, did_you_mean, unknown_to_its_family
 from yadk.config._context import AgentRecord, Reporter
 
-__all__ = ["BACKEND_KEYS", "ENVIRONMENT_RULES", "check_models", "key_problem"]
+__all__ = [
+    "BACKEND_KEYS",
+    "ENVIRONMENT_RULES",
+    "check_model_names",
+    "check_models",
+    "key_problem",
+]
 
 # Rules whose outcome depends on the machine, not the config: `validate --strict` does not fail
 # on them.
@@ -29,14 +37,11 @@ BACKEND_KEYS: Mapping[str, tuple[str, tuple[str, ...], str]] = {
     "anthropic": ("Anthropic", ("ANTHROPIC_API_KEY",), "ANTHROPIC_BASE_URL"),
 }
 _BUILTIN_KINDS = frozenset({"LlmAgent", "SequentialAgent", "ParallelAgent", "LoopAgent"})
-_BARE = ((re.compile(r"gemini-.*"), "gemini"), (re.compile(r"claude-.*"), "anthropic"))
 
 
 def _backend(model: str) -> str | None:
-    provider, sep, rest = model.partition(":")
-    if sep:
-        return provider if provider in BACKEND_KEYS and rest else None
-    return next((backend for regex, backend in _BARE if regex.fullmatch(model)), None)
+    backend = backend_for(model)
+    return backend if backend in BACKEND_KEYS and not model.endswith(":") else None
 
 
 def key_problem(model: str, environ: Mapping[str, str] | None = None) -> tuple[str, str] | None:
@@ -63,6 +68,74 @@ def check_models(reporter: Reporter, trees: Sequence[AgentRecord]) -> None:
     keys_reported: set[str] = set()
     for tree in trees:
         _walk(reporter, tree, inherited=False, keys_reported=keys_reported)
+
+
+def check_model_names(reporter: Reporter, trees: Sequence[AgentRecord]) -> None:
+    """Report ``model:`` names no backend serves (an error) or that a backend takes by pattern
+    but does not know (a warning). Skipped when ``--model`` replaces every model."""
+    names = _NameCheck(reporter)
+    pending = list(trees)
+    while pending:
+        record = pending.pop()
+        if record.model and record.scope is not None and not record.from_code:
+            names.check(record, record.model)
+        pending.extend(record.children)
+
+
+class _NameCheck:
+    """Checks ``model:`` names against the backends; plugins are looked up only when a name
+    no built-in backend serves comes up (listing them reads every installed package's
+    metadata; loading them imports their code)."""
+
+    def __init__(self, reporter: Reporter) -> None:
+        self.reporter = reporter
+        self._plugins: list[str] | None = None
+
+    def plugins(self) -> list[str]:
+        if self._plugins is None:
+            from importlib_metadata import entry_points
+
+            self._plugins = sorted({e.name for e in entry_points(group="yadk.models")})
+        return self._plugins
+
+    def check(self, record: AgentRecord, model: str) -> None:
+        if "${" in model or model.startswith("scripted:"):
+            return  # resolved at run time / checked as a file
+        assert record.scope is not None
+        providers = [*BUILTIN_PROVIDERS, *self.plugins()] if ":" in model else BUILTIN_PROVIDERS
+        if backend_for(model, providers) is None and not self._a_plugin_serves(model):
+            close = did_you_mean(model, providers)
+            self.reporter.error(
+                record.scope,
+                ("model",),
+                "no-model-backend",
+                f"No model backend serves `{model}`.",
+                (f"Did you mean `{close}`? " if close else "")
+                + "Bare names: gemini-* (Gemini), claude-* (Anthropic); or write PROVIDER:NAME"
+                f" with a provider of {', '.join(providers)} (`openai:` also reaches any"
+                " OpenAI-compatible server); model plugins add providers through the"
+                " 'yadk.models' entry-point group.",
+            )
+            return
+        warning = unknown_to_its_family(model)
+        if warning is not None:
+            close = did_you_mean(model.partition(":")[2] or model)
+            self.reporter.warn(
+                record.scope,
+                ("model",),
+                "unknown-model",
+                warning,
+                f"Did you mean `{close}`?"
+                if close
+                else "Check the name against the service's list of models.",
+            )
+
+    def _a_plugin_serves(self, model: str) -> bool:
+        if ":" in model or not self.plugins():
+            return False
+        from yadk.models import serves  # plugins may register bare-name patterns
+
+        return serves(model)
 
 
 def _walk(

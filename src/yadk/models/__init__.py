@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from yadk.models._base import BaseLlm, FunctionDeclaration, LlmRequest, LlmResponse
-from yadk.models._registry import register_model, registered_providers, resolve_model
+from yadk.models._registry import register_model, registered_providers, resolve_model, serves
 from yadk.models._switch import allowed_by_environment, override_allow_model_requests
 
 if TYPE_CHECKING:
@@ -36,6 +36,7 @@ __all__ = [
     "register_model",
     "registered_providers",
     "resolve_model",
+    "serves",
 ]
 
 ALLOW_MODEL_REQUESTS: bool = allowed_by_environment()

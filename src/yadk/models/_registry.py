@@ -16,10 +16,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from yadk._model_names import BARE_PATTERNS, did_you_mean
 from yadk.errors import ModelError
 from yadk.models._base import BaseLlm
 
-__all__ = ["register_model", "registered_providers", "resolve_model"]
+__all__ = ["register_model", "registered_providers", "resolve_model", "serves"]
 
 ModelFactory = Callable[[str], BaseLlm]
 
@@ -60,6 +61,16 @@ def registered_providers() -> list[str]:
     return sorted(_providers)
 
 
+def serves(name: str) -> bool:
+    """Whether a backend (built in, registered, or from a plugin) takes ``name``, without
+    building the model."""
+    _load_entry_points()
+    provider, sep, _ = name.partition(":")
+    if sep and provider in _providers:
+        return True
+    return any(regex.fullmatch(name) for regex, _ in _patterns)
+
+
 def resolve_model(name: str | BaseLlm) -> BaseLlm:
     """The backend for a model name; raises ``ModelError`` naming the known providers."""
     if isinstance(name, BaseLlm):
@@ -74,9 +85,10 @@ def resolve_model(name: str | BaseLlm) -> BaseLlm:
     if sep and provider in _broken_plugins:
         raise ModelError(f"No model backend for {name!r}: {_broken_plugins[provider]}")
     known = ", ".join(f"{p}:..." for p in sorted(_providers))
-    suggestion = (
-        "" if sep else f" For a model behind an OpenAI-compatible API, write 'openai:{name}'."
-    )
+    close = did_you_mean(name, _providers)
+    suggestion = f" Did you mean {close!r}?" if close else ""
+    if not sep:
+        suggestion += f" For a model behind an OpenAI-compatible API, write 'openai:{name}'."
     broken = "".join(f" {problem}" for problem in _broken_plugins.values())
     raise ModelError(
         f"No model backend for {name!r}. Known: {known}, gemini-*, claude-*, and names registered with"
@@ -143,6 +155,6 @@ def _anthropic(name: str) -> BaseLlm:
 
 
 register_model("scripted", _scripted)
-register_model("gemini", _gemini, pattern=r"gemini-.*")
+register_model("gemini", _gemini, pattern=BARE_PATTERNS["gemini"])
 register_model("openai", _openai)
-register_model("anthropic", _anthropic, pattern=r"claude-.*")
+register_model("anthropic", _anthropic, pattern=BARE_PATTERNS["anthropic"])

@@ -93,7 +93,11 @@ def load(
 
     try:
         loaded = load_agent_with_sources(
-            path, reload_modules=reload_modules, run_checks=run_checks, given_keys=given_keys
+            path,
+            reload_modules=reload_modules,
+            run_checks=run_checks,
+            given_keys=given_keys,
+            models_replaced=model is not None,
         )
         if model is not None:
             set_model(loaded.agent, model)
