@@ -7,6 +7,7 @@ failures (a model or tool that fails while an invocation runs). Errors that goog
     YadkError
     ├── ConfigError (ValueError)            a YAML config is invalid; carries ``diagnostics``
     ├── AgentDefinitionError (ValueError)   an agent built in Python is invalid (name, model, tools)
+    │   └── ToolDeclarationError            a function tool's parameter cannot become a schema
     ├── AgentLoadError                      an agent could not be built from its files (any cause)
     ├── TemplateError
     │   ├── TemplateKeyError (KeyError)     a required state key or artifact is missing
@@ -64,6 +65,7 @@ __all__ = [
     "TemplateKeyError",
     "TemplateSyntaxError",
     "TemplateValueError",
+    "ToolDeclarationError",
     "ToolErrorType",
     "ToolExecutionError",
     "YadkError",
@@ -113,6 +115,26 @@ class AgentLoadError(YadkError):
 
 class AgentDefinitionError(YadkError, ValueError):
     """An agent, tool or callback built in Python is invalid."""
+
+
+class ToolDeclarationError(AgentDefinitionError):
+    """A function tool's parameter type cannot become a JSON schema for the model. Names the
+    function's ``file`` and ``line`` (its ``def``), so validate and run locate it alike;
+    ``problem`` and ``hint`` are the message's two parts."""
+
+    def __init__(
+        self, message: str, *, hint: str, parameter: str, file: str | None, line: int
+    ) -> None:
+        super().__init__(message)
+        self.problem = message
+        self.hint = hint
+        self.parameter = parameter
+        self.file = file
+        self.line = line
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}: " if self.file else ""
+        return f"{where}{self.problem} {self.hint}"
 
 
 class TemplateError(YadkError):

@@ -183,7 +183,8 @@ class ToolReader(GeminiToolReader):
             )
             return None
         if not is_class and not args:
-            return obj  # a function: the agent wraps it in a FunctionTool
+            # A function: the agent wraps it in a FunctionTool.
+            return obj if self.declarable(obj) else None
         # A tool class, or a factory function given args.
         if not self.args_trusted(scope, args_at, found.name, found, args):
             return None
@@ -250,11 +251,24 @@ class ToolReader(GeminiToolReader):
         if not self.expect(scope, func_at, args["func"], str, "a dotted name (a string)"):
             return None
         found = self.reference(scope, func_at, args["func"], "callback")
-        if found is None or not self.import_code:
+        if found is None or not self.import_code or not self.declarable(found.obj):
             return None
         from yadk import tools
 
         return getattr(tools, name)(found.obj)
+
+    def declarable(self, func: Any) -> bool:
+        """Whether a function tool's declaration can be built; if not, the error is reported
+        at the function's ``def`` line, with the message ``run`` would give."""
+        from yadk.errors import ToolDeclarationError
+        from yadk.tools import FunctionTool
+
+        try:
+            FunctionTool(func).check_declaration()
+        except ToolDeclarationError as exc:
+            self.report(exc.file or "", exc.line, 1, "tool-declaration", exc.problem, exc.hint)
+            return False
+        return True
 
     def agent_tool(self, scope: FileScope, at: KeyPath, args: dict[str, Any]) -> Any:
         if "agent" not in args:

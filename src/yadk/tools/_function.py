@@ -11,7 +11,7 @@ from typing import Any
 import pydantic
 
 from yadk._contexts import ToolContext
-from yadk.errors import AgentDefinitionError
+from yadk.errors import AgentDefinitionError, ToolDeclarationError
 from yadk.models import FunctionDeclaration
 from yadk.tools._base import BaseTool
 
@@ -87,12 +87,40 @@ class FunctionTool(BaseTool):
             model = pydantic.create_model(f"{self.name}Params", **fields)
             schema: dict[str, Any] = model.model_json_schema()
             return schema
-        except Exception as exc:  # an exotic annotation must not hide the tool
-            raise AgentDefinitionError(
-                f"Tool {self.name!r}: cannot build a JSON schema for its parameters ({exc})."
-                " Use JSON-compatible annotations (str, int, float, bool, list, dict, pydantic"
-                " models)."
-            ) from None
+        except Exception:  # an exotic annotation must not hide the tool
+            raise self._declaration_error(fields) from None
+
+    def _declaration_error(self, fields: dict[str, Any]) -> AgentDefinitionError:
+        """Which parameter cannot become a schema, at the function's ``def`` line, without the
+        schema library's advice (which is about its own models, not a tool's signature)."""
+        code = getattr(self.func, "__code__", None)
+        file = code.co_filename if code is not None else None
+        line = code.co_firstlineno if code is not None else 0
+        for pname, (annotation, _) in fields.items():
+            try:
+                pydantic.TypeAdapter(annotation).json_schema()
+            except Exception:
+                return ToolDeclarationError(
+                    f"Tool `{self.name}`: parameter `{pname}` has type"
+                    f" `{_type_name(annotation)}`, which cannot become a JSON schema for the"
+                    " model.",
+                    hint=f"Annotate `{pname}` with a JSON-compatible type (str, int, float, bool,"
+                    " list, dict, an Enum, a dataclass or a pydantic model), or"
+                    " read the value from tool_context.state instead of taking it from the"
+                    " model.",
+                    parameter=pname,
+                    file=file,
+                    line=line,
+                )
+        return AgentDefinitionError(
+            f"Tool `{self.name}`: its parameters cannot become a JSON schema together; check"
+            " that their names are valid identifiers and do not clash."
+        )
+
+    def check_declaration(self) -> None:
+        """Build the declaration now (it is otherwise built at the first model call); raises
+        ``ToolDeclarationError`` naming the parameter that cannot become a schema."""
+        self.declaration()
 
     def declaration(self) -> FunctionDeclaration:
         return FunctionDeclaration(
@@ -151,6 +179,17 @@ class FunctionTool(BaseTool):
             except Exception:  # an annotation pydantic cannot handle: pass the raw value
                 converted[key] = value
         return converted, errors
+
+
+def _type_name(annotation: Any) -> str:
+    if isinstance(annotation, type):
+        module = annotation.__module__
+        return (
+            annotation.__qualname__
+            if module == "builtins"
+            else f"{module}.{annotation.__qualname__}"
+        )
+    return str(annotation).replace("typing.", "")
 
 
 def _type_hints(func: Callable[..., Any]) -> dict[str, Any]:
