@@ -4,6 +4,7 @@ run, dev (with reload), inspect, serve and web accept them alike."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import os
 import sys
@@ -18,16 +19,57 @@ __all__ = ["load_python_agent", "python_agent_file"]
 
 
 def python_agent_file(folder: Path, *, mentions_root_agent: bool = False) -> Path | None:
-    """``agent.py`` (preferred) or ``__init__.py`` of ``folder``, when it could define
-    ``root_agent`` (an ``__init__.py`` must mention it; ``mentions_root_agent``: so must
-    ``agent.py``, as when searching a tree, where a module named agent.py may be no agent)."""
+    """``agent.py`` (preferred) or ``__init__.py`` of ``folder``, when it defines ``root_agent``
+    (or ``app``), judged by its syntax tree (an ``__init__.py`` must; ``mentions_root_agent``:
+    so must ``agent.py``, as when searching a tree, where a module named agent.py may be no
+    agent). A name in a comment or a string is no definition."""
     for name in ("agent.py", "__init__.py"):
         candidate = folder / name
         if not candidate.is_file():
             continue
-        if (name == "agent.py" and not mentions_root_agent) or "root_agent" in _read(candidate):
+        if (name == "agent.py" and not mentions_root_agent) or defines_agent(_read(candidate)):
             return candidate
     return None
+
+
+_AGENT_NAMES = frozenset({"root_agent", "app"})
+
+
+def defines_agent(source: str) -> bool:
+    """Whether module source binds ``root_agent`` or ``app`` at module level: an assignment, an
+    annotated one, or an import (``from .agent import root_agent``), also inside a module-level
+    ``if``/``try``. A module that does not parse counts (loading it reports the syntax error at
+    its line)."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return True
+    pending: list[ast.AST] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        if isinstance(node, ast.Assign):
+            targets = [t for target in node.targets for t in _names(target)]
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = _names(node.target)
+        elif isinstance(node, ast.ImportFrom):
+            targets = [alias.asname or alias.name for alias in node.names]
+        elif isinstance(node, (ast.If, ast.Try, ast.With, ast.ExceptHandler)):
+            for field in ("body", "orelse", "finalbody", "handlers"):
+                pending.extend(getattr(node, field, ()))
+            continue
+        else:
+            continue
+        if _AGENT_NAMES.intersection(targets):
+            return True
+    return False
+
+
+def _names(target: ast.expr) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [name for element in target.elts for name in _names(element)]
+    return []
 
 
 def _read(path: Path) -> str:
