@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError
+from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError, file_error, not_utf8
 from yadk.cli._conversation import DEFAULT_DB
 from yadk.cli._transcript import event_lines
 from yadk.errors import YadkError
@@ -31,6 +31,10 @@ def execute(args: argparse.Namespace) -> int:
     if args.action != "list" and not args.target:
         what = "an export FILE" if args.action == "import" else "a session ID"
         raise CommandError(f"{args.action} needs {what}", exit_code=EXIT_USAGE)
+    if args.action not in ("list", "import"):
+        problem = not_utf8(args.target, "the session ID")
+        if problem is not None:
+            raise CommandError(problem, exit_code=EXIT_USAGE)
     try:
         stores = open_stores(args.db or DEFAULT_DB)
     except YadkError as exc:
@@ -153,12 +157,12 @@ async def _delete(args: argparse.Namespace, stores: Stores) -> int:
 
 
 def _read_export(path: str) -> dict[str, Any]:
+    from yadk._files import FileProblem, read_json
+
     try:
-        document = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise CommandError(f"{path}: {exc.strerror}", exit_code=EXIT_USAGE) from None
-    except ValueError as exc:
-        raise CommandError(f"{path}: not JSON ({exc})") from None
+        document = read_json(path, kind="session_export")
+    except FileProblem as problem:
+        raise file_error(problem, path) from None
     if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
         raise CommandError(
             f"{path}: not a session export (expected a JSON object with"
