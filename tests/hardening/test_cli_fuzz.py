@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from yadk.cli import main
+from yadk.sessions._export import EXPORT_FORMAT
 
 EXAMPLES = int(os.environ.get("YADK_FUZZ_EXAMPLES", "25"))
 RANDOM = os.environ.get("YADK_FUZZ_RANDOM") == "1"
@@ -45,7 +46,7 @@ FILES = {
     "replay": '{"state": {"x": 1}, "queries": ["hi"]}',
     "export_bad_events": json.dumps(
         {
-            "format": "yadk-session/1",
+            "format": EXPORT_FORMAT,
             "app_name": "a",
             "user_id": "u",
             "id": "s1",
@@ -53,9 +54,19 @@ FILES = {
             "events": [{"author": 7, "content": "x"}],
         }
     ),
+    "export_events_not_list": json.dumps(
+        {
+            "format": EXPORT_FORMAT,
+            "app_name": "a",
+            "user_id": "u",
+            "id": "s",
+            "state": {},
+            "events": 5,
+        }
+    ),
     "export_wrong_state": json.dumps(
         {
-            "format": "yadk-session/1",
+            "format": EXPORT_FORMAT,
             "app_name": 1,
             "user_id": [],
             "id": {},

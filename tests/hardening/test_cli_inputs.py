@@ -20,6 +20,7 @@ import pytest
 from yadk._files import LIMITS
 from yadk.cli import main
 from yadk.eval import _located, load_eval_set_file
+from yadk.sessions._export import EXPORT_FORMAT
 
 REGULAR = "Name a regular file; pipes, devices and folders are never read."
 DEPTH_HINT = "Nest objects and arrays at most 100 deep."
@@ -306,3 +307,34 @@ def test_many_unknown_eval_keys_cost_a_handful_of_suggestions(
         "  hint: Remove them; only the first are reported one by one."
     )
     assert len(matched) == 20
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (
+            {"events": [{"author": 7}]},
+            '"events"[0] is not an event: author: Input should be a valid string (1 problem)',
+        ),
+        ({"events": 5}, '"events" must be a list of events'),
+        ({"user_id": []}, '"user_id" must be a non-empty string'),
+        (
+            {"state": []},
+            '"state" must be an object of "session", "user" and "app" objects, as'
+            " `yadk sessions export` writes",
+        ),
+    ],
+    ids=["event", "events", "user", "state"],
+)
+def test_a_malformed_session_export_is_a_clear_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, change: dict[str, object], message: str
+) -> None:
+    document = {"format": EXPORT_FORMAT, "app_name": "a", "user_id": "u", "id": "s", "state": {},
+                "events": [], **change}  # fmt: skip
+    export = tmp_path / "session.json"
+    export.write_text(json.dumps(document), encoding="utf-8")
+    assert cli(capsys, "sessions", "import", str(export), "--db", str(tmp_path / "s.db")) == (
+        1,
+        "",
+        f"yadk sessions: error: {export}: {message}\n",
+    )
