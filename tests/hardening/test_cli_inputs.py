@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from yadk._files import LIMITS
+from yadk._files import LIMITS, MAX_JSON_DEPTH
 from yadk.cli import main
 from yadk.eval import _located, load_eval_set_file
 from yadk.sessions._export import EXPORT_FORMAT
@@ -338,3 +338,19 @@ def test_a_malformed_session_export_is_a_clear_error(
         "",
         f"yadk sessions: error: {export}: {message}\n",
     )
+
+
+def test_the_input_limits_are_documented() -> None:
+    docs = (Path(__file__).parents[2] / "docs" / "cli.md").read_text(encoding="utf-8")
+    section = docs.split("## Input limits", 1)[1].split("\n## ", 1)[0]
+    for kind, option in [
+        ("artifact", "--artifact NAME=FILE"),
+        ("replay", "--replay FILE"),
+        ("session_export", "sessions import FILE"),
+        ("evalset", "`yadk eval`"),
+    ]:
+        row = next(line for line in section.splitlines() if option in line)
+        assert row.endswith(f"| {LIMITS[kind] // 1024**2} MiB |"), row
+    assert LIMITS["evalset"] == _located.MAX_FILE_BYTES
+    assert f"nested more than **{MAX_JSON_DEPTH}** deep" in section
+    assert f"at most the first\n{_located.MAX_UNKNOWN_KEYS} unknown keys" in section
