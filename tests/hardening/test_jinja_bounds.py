@@ -227,6 +227,11 @@ INSIDE_CALLS = [
         "{% set n = 2 ** 1499999 %}{{ (n * n * n) | string | length }}",
         "`*` would build a number of more than 3,000,000 bits",
     ),
+    (
+        "{% for i in range(1000000) %}{% endfor %}",
+        "`range` would yield 1,000,000 items, more than 100,000",
+    ),
+    ("{{ range(10 ** 30) | length }}", "`range` would yield more than 100,000 items"),
 ]
 
 
@@ -291,6 +296,10 @@ def test_the_reported_templates_stop_with_modest_memory(template: str, reason: s
         ("{{ lipsum(2, html=false, min=3, max=4) | wordcount }}", "6"),
         ("{{ [1, 2, 3] | map('string') | select('ne', '2') | join }}", "13"),
         ("{{ 2 ** 10 * 3 }}", "3072"),
+        (
+            "{{ range(2, 100000, 33333) | list }} {{ range(100000) | length }}",
+            "[2, 33335, 66668] 100000",
+        ),
     ],
 )
 async def test_bounded_calls_render_as_jinja_does(template: str, expected: str) -> None:
@@ -336,4 +345,5 @@ def test_the_bounds_are_documented() -> None:
     assert f"{_jinja_bounds.MAX_RENDER_SECONDS:g} s" in docs
     assert f"{_jinja_bounds.MAX_OUTPUT_CHARS:,} characters" in docs
     assert f"{_jinja_calls.MAX_WRAP_CHARS:,} characters" in docs
+    assert f"`range`\n    has at most {_jinja_calls.MAX_RANGE_ITEMS:,} items" in docs
     assert f"{_jinja_calls.MAX_LIPSUM_WORDS:,} words" in docs

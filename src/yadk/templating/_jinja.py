@@ -116,6 +116,7 @@ def _environment(*, is_async: bool) -> _InstructionEnvironment:
     env.globals[bounds.ITER_NAME] = bounds.bounded_iter
     env.globals[bounds.SIZED_NAME] = bounds.sized
     env.globals["lipsum"] = calls.bounded_lipsum
+    env.globals["range"] = calls.bounded_range
     calls.bound_filters(env.filters)
     return env
 

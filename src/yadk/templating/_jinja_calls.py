@@ -15,7 +15,7 @@ or take far longer than their output suggests, so each is estimated *before* it 
 * ``indent``, ``wordwrap``: text added per line (``wordwrap`` also refuses more than
   ``MAX_WRAP_CHARS`` characters: Python's wrapping slows down sharply on long words);
   ``expandtabs``, ``translate``, ``tojson(indent=...)``;
-* ``lipsum``: at most ``MAX_LIPSUM_WORDS`` words;
+* ``lipsum``: at most ``MAX_LIPSUM_WORDS`` words; ``range``: at most ``MAX_RANGE_ITEMS`` items;
 * ``sum`` with a list or text ``start`` (it concatenates, each step copying what came before):
   the items are fed one at a time, with the clock checked and the running size accounted.
 """
@@ -48,14 +48,18 @@ from yadk.templating._jinja_bounds import (
 
 __all__ = [
     "MAX_LIPSUM_WORDS",
+    "MAX_RANGE_ITEMS",
     "MAX_WRAP_CHARS",
     "BoundedOperators",
     "bound_filters",
     "bounded_lipsum",
+    "bounded_range",
 ]
 
 MAX_WRAP_CHARS: Final = 100_000
 MAX_LIPSUM_WORDS: Final = 100_000
+# The sandbox's own bound on ``range`` (jinja2.sandbox.MAX_RANGE), with yadk's message.
+MAX_RANGE_ITEMS: Final = 100_000
 _SEQUENCES: Final = (str, bytes, list, tuple)
 _FORMATTER: Final = string.Formatter()
 _NUMBER: Final = re.compile(r"\d+")
@@ -247,6 +251,19 @@ def _check_join(separator: str, items: Any, current: Budget, what: str) -> None:
     count = len(items)
     body = count if isinstance(items, str) else weigh(items, current)
     _refuse_over(body + len(separator) * max(count - 1, 0), what)
+
+
+def bounded_range(*args: int) -> range:
+    """The sandbox's ``range``, refused past ``MAX_RANGE_ITEMS`` items with the render's own
+    message."""
+    numbers = range(*args)
+    try:
+        count = len(numbers)
+    except OverflowError:  # more items than a machine word counts
+        raise RenderLimit(f"`range` would yield more than {MAX_RANGE_ITEMS:,} items") from None
+    if count > MAX_RANGE_ITEMS:
+        raise RenderLimit(f"`range` would yield {count:,} items, more than {MAX_RANGE_ITEMS:,}")
+    return numbers
 
 
 def bounded_lipsum(n: int = 5, html: bool = True, min: int = 20, max: int = 100) -> str:
