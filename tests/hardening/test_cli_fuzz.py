@@ -17,6 +17,8 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -92,20 +94,29 @@ PATHS = [
     "/dev/zero",
     "/dev/null",
     "\udcff.json",
-    "x" * 5000,
+    "{long_name}",
     "",
     "-",
 ]
+# Values too long for hypothesis to print are drawn by name and filled in by ``_filled``.
+BIG = {
+    "deep_state": '{"a": ' + _nested(20_000) + "}",
+    "open_state": "[" * 50_000,
+    "long_number_state": '{"n": ' + "9" * 100_000 + "}",
+    "long_string_state": '{"a": "' + "x" * 100_000 + '"}',
+    "long_text": "x" * 100_000,
+    "long_name": "x" * 5000,
+}
 STATES = [
-    '{"a": ' + _nested(20_000) + "}",
-    "[" * 50_000,
-    '{"n": ' + "9" * 100_000 + "}",
+    "{deep_state}",
+    "{open_state}",
+    "{long_number_state}",
+    "{long_string_state}",
     '{"a": 1e999}',
     '{"\\udfff": 1}',
     "{",
     "",
     "null",
-    '{"a": "' + "x" * 100_000 + '"}',
 ]
 DBS = [
     ":memory:",
@@ -121,7 +132,7 @@ DBS = [
     "{db}",
     "{empty}",
 ]
-TEXTS = ["hi", "\udcff", "x" * 100_000, "", "\x1b[2J", "../../etc/passwd", "-h"]
+TEXTS = ["hi", "\udcff", "{long_text}", "", "\x1b[2J", "../../etc/passwd", "-h"]
 ARTIFACTS = ["a={path}", "=x", "a=", "{path}", "a/b={path}", "..={path}"]
 
 
@@ -159,8 +170,16 @@ def _commands() -> st.SearchStrategy[list[str]]:
 
 
 @pytest.fixture(scope="module")
-def places(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+def places(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
     root = tmp_path_factory.mktemp("cli_fuzz")
+    # Commands write beside the working folder (.yadk/sessions.db, a relative --db): make it
+    # the fuzz's own.
+    with pytest.MonkeyPatch.context() as patch:
+        patch.chdir(root)
+        yield _prepared(root)
+
+
+def _prepared(root: Path) -> dict[str, str]:
     agent = root / "a"
     agent.mkdir()
     (agent / "root_agent.yaml").write_text(
@@ -183,7 +202,7 @@ def places(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 def _filled(argv: list[str], places: dict[str, str]) -> list[str]:
     filled = []
     for word in argv:
-        for name, place in places.items():
+        for name, place in [*places.items(), *BIG.items()]:
             word = word.replace(f"{{{name}}}", place)
         filled.append(word)
     return filled
@@ -245,7 +264,7 @@ def test_the_command_line(places: dict[str, str], argv: list[str]) -> None:
     [
         ["run", "{agent}", "--replay", "{fifo}", "--db", ":memory:"],
         ["run", "{agent}", "hi", "--artifact", "a=/dev/zero", "--db", ":memory:"],
-        ["run", "{agent}", "hi", "--state", STATES[0], "--db", ":memory:"],
+        ["run", "{agent}", "hi", "--state", "{deep_state}", "--db", ":memory:"],
         ["sessions", "import", "{deep}", "--db", "{db}"],
         ["sessions", "list", "--db", "postgres://[::1"],
         ["eval", "{agent}", "{long_number}"],

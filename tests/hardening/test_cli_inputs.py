@@ -354,3 +354,27 @@ def test_the_input_limits_are_documented() -> None:
     assert LIMITS["evalset"] == _located.MAX_FILE_BYTES
     assert f"nested more than **{MAX_JSON_DEPTH}** deep" in section
     assert f"at most the first\n{_located.MAX_UNKNOWN_KEYS} unknown keys" in section
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (
+            "x" * 300,
+            "a session id has at most 255 bytes (it names a folder of the artifact store);"
+            " this one has 300",
+        ),
+        (
+            "caf\udce9",
+            "'caf\\\\udce9' is not valid UTF-8 (byte 0xe9 at character 4); send UTF-8"
+            " text (is the terminal's locale UTF-8?)",
+        ),
+    ],
+    ids=["too long", "not utf-8"],
+)
+def test_a_session_id_no_store_can_hold_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], agent: str, value: str, message: str
+) -> None:
+    code, out, err = cli(capsys, "run", agent, "hi", "--session-id", value, "--db", ":memory:")
+    assert (code, out) == (2, "")
+    assert err.endswith(f"yadk run: error: argument --session-id: {message}\n")

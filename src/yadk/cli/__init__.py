@@ -87,6 +87,21 @@ def _text(text: str) -> str:
     return text
 
 
+def _session_id(text: str) -> str:
+    """An argparse type: a session id, which also names the session's folder of artifacts."""
+    text = _text(text)
+    if len(text.encode("utf-8")) > _MAX_SESSION_ID_BYTES:
+        raise argparse.ArgumentTypeError(
+            f"a session id has at most {_MAX_SESSION_ID_BYTES} bytes (it names a folder of the"
+            f" artifact store); this one has {len(text.encode('utf-8')):,}"
+        )
+    return text
+
+
+# The longest file name most file systems hold.
+_MAX_SESSION_ID_BYTES = 255
+
+
 def _db_location(text: str) -> str:
     """An argparse type: a ``--db`` value; a URL that cannot be parsed (``postgres://[::1``, a
     port that is not a number) is a usage error naming it, with any password masked."""
@@ -123,7 +138,7 @@ def _add_session_options(parser: argparse.ArgumentParser, *, db_help: str) -> No
     parser.add_argument(
         "--session-id",
         metavar="ID",
-        type=_text,
+        type=_session_id,
         help="continue session ID (or start a new one with that ID)",
     )
     parser.add_argument("--db", metavar="PATH_OR_URL", type=_db_location, help=db_help)
