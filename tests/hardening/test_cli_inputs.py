@@ -378,3 +378,15 @@ def test_a_session_id_no_store_can_hold_is_a_usage_error(
     code, out, err = cli(capsys, "run", agent, "hi", "--session-id", value, "--db", ":memory:")
     assert (code, out) == (2, "")
     assert err.endswith(f"yadk run: error: argument --session-id: {message}\n")
+
+
+def test_an_eval_set_to_save_into_that_is_a_pipe_is_refused(
+    capsys: pytest.CaptureFixture[str], agent: str, fifo: str
+) -> None:
+    argv = ["run", agent, "hi", "--save-evalcase", fifo, "--db", ":memory:"]
+    assert cli(capsys, *argv) == (
+        1,
+        "[user]: hi\n[a]: ok\n",
+        f"yadk run: error: --save-evalcase: {fifo} is not a readable eval set (The eval file"
+        f" {fifo} is a named pipe (FIFO), not a regular file.)\n",
+    )
