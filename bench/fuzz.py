@@ -4,9 +4,11 @@
     python bench/fuzz.py --examples 200 --memory-gib 2
 
 Runs ``tests/hardening/test_fuzz.py`` (configs, SKILL.md, scripted model files, examples files)
-with fresh random inputs (the suite's run is small and derandomized). A failure prints the
-shrunk input that broke a rule: an exception that escaped, an ``internal-error`` diagnostic, a
-hang past 20 s, or memory past the cap (a MemoryError). Prints the counts, the time and the peak
+and the command-line fuzz of ``tests/hardening/test_cli_fuzz.py`` (hostile files, states,
+databases and ids given to ``yadk``'s commands) with fresh random inputs (the suite's run is
+small and derandomized). A failure prints the shrunk input that broke a rule: an exception that
+escaped, an ``internal-error`` diagnostic or an "unexpected" CLI error, a hang past 20 s, or
+memory past the cap (a MemoryError). Prints the counts, the time and the peak
 resident memory of the run.
 """
 
@@ -21,7 +23,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-FORMATS = 4  # test functions in test_fuzz.py
+FORMATS = 5  # the four test functions of test_fuzz.py, and the command line
 
 
 def main() -> int:
@@ -38,7 +40,8 @@ def main() -> int:
     started = time.monotonic()
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x",
-         "tests/hardening/test_fuzz.py"],
+         "tests/hardening/test_fuzz.py",
+         "tests/hardening/test_cli_fuzz.py::test_the_command_line"],
         cwd=REPO,
         env=env,
         preexec_fn=limit,

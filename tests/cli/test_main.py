@@ -90,8 +90,8 @@ def agent_file(tmp_path: Path) -> str:
         (
             ["inspect", "{agent}", "--artifact", "n=no_such_file.txt"],
             (
-                "yadk inspect: error: --artifact n: cannot read 'no_such_file.txt':"
-                " No such file or directory\n"
+                "yadk inspect: error: --artifact n: The artifact file no_such_file.txt does not"
+                " exist.\n"
             ),
         ),
         (

@@ -1,9 +1,13 @@
-"""Issue 12 items 4, 9 and 11 for Jinja2: templates read state but never change it, at any depth;
-rendering is bounded in time and output size; every failure while rendering is a TemplateError
-naming the agent (TEMPLATE_ERROR in a run), never an internal error."""
+"""Jinja2 instructions: templates read state but never change it, at any depth; rendering is
+bounded in time and output size, inside filters, functions and operators too; every failure while
+rendering is a TemplateError naming the agent (TEMPLATE_ERROR in a run), never an internal
+error."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -16,7 +20,12 @@ from yadk.agents import ReadonlyContext
 from yadk.errors import TemplateError
 from yadk.models import ScriptedModel
 from yadk.sessions import SqliteSessionService
-from yadk.templating import _jinja_bounds, clear_template_caches, inject_session_state
+from yadk.templating import (
+    _jinja_bounds,
+    _jinja_calls,
+    clear_template_caches,
+    inject_session_state,
+)
 from yadk.testing import readonly_context
 
 STATE = {"prefs": {"tone": "formal"}, "items": [1, 2, 3], "tags": ["a"]}
@@ -138,10 +147,167 @@ async def test_rendering_is_bounded(template: str, reason: str, with_artifacts: 
     with pytest.raises(TemplateError) as caught:
         await inject_session_state(template, ctx, use_jinja2=True)
     assert time.monotonic() - started < 20  # the 1 s bound, with room for a loaded machine
-    assert caught.value.message == (
+    assert caught.value.message == _stopped(reason)
+
+
+def _stopped(reason: str) -> str:
+    return (
         f"Rendering the Jinja2 instruction of agent 'planner' stopped: {reason}. Instructions"
-        " are bounded to 1 s and 1,000,000 characters."
+        " are bounded to 1 s and 1,000,000 characters. Make the template build less, or prepare"
+        " large text in a tool or callback and read it from state."
     )
+
+
+# Work done inside one filter, function or method call: each used to run for seconds or
+# minutes, or to allocate gigabytes, before any check looked.
+INSIDE_CALLS = [
+    (
+        "{{ ([range(99999)|list]*999999)|map('sum')|sum }}",
+        "`* 999999` would build a value of more than 1,000,000 items",
+    ),
+    (
+        "{{ ('a'*3000)|replace('a','b'*999999) }}",
+        "the filter `replace` would build more than 1,000,000 characters",
+    ),
+    (
+        "{{ lipsum(1000000) }}",
+        "`lipsum(1000000, max=100)` could write 100,000,000 words, more than 100,000",
+    ),
+    (
+        "{{ ('a'*999999)|wordwrap(1) }}",
+        "the filter `wordwrap` was given 999,999 characters, more than 100,000",
+    ),
+    (
+        "{% set ns = namespace(l=[1]) %}{% for i in range(60) %}{% set ns.l = [ns.l, ns.l] %}"
+        "{% endfor %}{{ ns.l }}",
+        "it built a value of more than 1,000,000 items",
+    ),
+    (
+        "{{ ('{0:999999}' * 90000).format('x') }}",
+        "`format` would build more than 1,000,000 characters",
+    ),
+    (
+        "{{ ('%(a)s' * 90000) % {'a': 'x' * 99999} }}",
+        "`%` formatting would build more than 1,000,000 characters",
+    ),
+    (
+        "{{ ('%(a)s' * 90000) | format(a='x' * 99999) }}",
+        "the filter `format` would build more than 1,000,000 characters",
+    ),
+    ("{{ '%9999999s' % 'x' }}", "a format width is more than 6 digits"),
+    (
+        "{{ range(99999) | join('x' * 999) }}",
+        "the filter `join` would build more than 1,000,000 characters",
+    ),
+    (
+        "{{ ('x' * 999).join(['a'] * 99999) }}",
+        "`join` would build more than 1,000,000 characters",
+    ),
+    (
+        "{% set x = range(99999) | list %}{{ ([x] * 10) | sum(start=x) | length }}",
+        "the filter `sum` would build a value of more than 1,000,000 items",
+    ),
+    (
+        "{{ (range(1000) | list) | tojson(indent=999999) }}",
+        "the filter `tojson` would build more than 1,000,000 characters",
+    ),
+    (
+        "{{ ('a\\n' * 50000) | indent(999) }}",
+        "the filter `indent` would build more than 1,000,000 characters",
+    ),
+    (
+        "{{ ('\\t' * 99999).expandtabs(999) }}",
+        "`expandtabs` would build more than 1,000,000 characters",
+    ),
+    (
+        "{{ ('a' * 99999).translate({97: 'b' * 999}) }}",
+        "`translate` would build more than 1,000,000 characters",
+    ),
+    (
+        "{% set n = 2 ** 1499999 %}{{ (n * n * n) | string | length }}",
+        "`*` would build a number of more than 3,000,000 bits",
+    ),
+    (
+        "{% for i in range(1000000) %}{% endfor %}",
+        "`range` would yield 1,000,000 items, more than 100,000",
+    ),
+    ("{{ range(10 ** 30) | length }}", "`range` would yield more than 100,000 items"),
+]
+
+
+@pytest.mark.parametrize(("template", "reason"), INSIDE_CALLS)
+@pytest.mark.parametrize("with_artifacts", [False, True], ids=["sync", "async"])
+async def test_work_inside_calls_is_bounded(
+    template: str, reason: str, with_artifacts: bool
+) -> None:
+    if with_artifacts:
+        template += "{% if false %}{{ artifact('a') }}{% endif %}"
+    ctx = readonly_context({}, agent_name="planner")
+    with pytest.raises(TemplateError) as caught:
+        await inject_session_state(template, ctx, use_jinja2=True)
+    assert caught.value.message == _stopped(reason)
+
+
+_RENDER_ONE = """
+import asyncio, sys
+from yadk.errors import TemplateError
+from yadk.templating import inject_session_state
+from yadk.testing import readonly_context
+
+async def main():
+    try:
+        await inject_session_state(sys.argv[1], readonly_context({}, agent_name="planner"),
+                                   use_jinja2=True)
+    except TemplateError as exc:
+        print(exc.message)
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.subprocess
+@pytest.mark.parametrize(("template", "reason"), INSIDE_CALLS[:4])
+def test_the_reported_templates_stop_with_modest_memory(template: str, reason: str) -> None:
+    # A process of its own, so that its peak resident memory is this render's alone.
+    child = subprocess.Popen(
+        [sys.executable, "-c", _RENDER_ONE, template], stdout=subprocess.PIPE, text=True
+    )
+    assert child.stdout is not None
+    with child.stdout:
+        output = child.stdout.read()
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    assert (child.returncode, output) == (0, _stopped(reason) + "\n")
+    assert usage.ru_maxrss * 1024 < 256 * 1024 * 1024  # ru_maxrss is in KiB on Linux
+
+
+@pytest.mark.parametrize(
+    ("template", "expected"),
+    [
+        ("{{ 'a-b-c' | replace('-', '+') }} {{ 'a-b'.replace('-', '') }}", "a+b+c ab"),
+        ("{{ [1, 2, 3] | join(', ') }} {{ '/'.join(['x', 'y']) }}", "1, 2, 3 x/y"),
+        ("{{ ([1] * 1000000) | length }}", "1000000"),
+        ("{{ [[1], [2, 3]] | sum(start=[]) }}", "[1, 2, 3]"),
+        ("{{ '%s=%d' % ('n', 3) }} {{ '%(a)s' | format(a=1) }}", "n=3 1"),
+        ("{{ 'call 0123456789 {}'.format('now') }}", "call 0123456789 now"),
+        ("{{ 'one two three' | wordwrap(5) }}", "one\ntwo\nthree"),
+        ("{{ 'a\\nb' | indent(2, first=true) }}", "  a\n  b"),
+        ("{% for k, v in {'a': 1}.items() %}{{ k }}{{ v }}{% endfor %}{{ (1, 2) }}", "a1(1, 2)"),
+        ("{{ lipsum(2, html=false, min=3, max=4) | wordcount }}", "6"),
+        ("{{ [1, 2, 3] | map('string') | select('ne', '2') | join }}", "13"),
+        ("{{ 2 ** 10 * 3 }}", "3072"),
+        (
+            "{{ range(2, 100000, 33333) | list }} {{ range(100000) | length }}",
+            "[2, 33335, 66668] 100000",
+        ),
+    ],
+)
+async def test_bounded_calls_render_as_jinja_does(template: str, expected: str) -> None:
+    ctx = readonly_context({}, agent_name="planner")
+    assert await inject_session_state(template, ctx, use_jinja2=True) == expected
+    plain = jinja2.Environment(autoescape=False)
+    if "lipsum" not in template:
+        assert plain.from_string(template).render() == expected
 
 
 @pytest.mark.parametrize(
@@ -163,7 +329,21 @@ async def test_other_render_failures_are_template_errors(template: str, detail: 
     assert detail in caught.value.message
 
 
+@pytest.mark.parametrize("with_artifacts", [False, True], ids=["sync", "async"])
+async def test_sum_with_a_list_start_leaves_that_list_alone(with_artifacts: bool) -> None:
+    template = "{{ [[1], [2]] | sum(start=items) }} {{ [[3]] | sum(none, items) }} {{ items }}"
+    if with_artifacts:
+        template += "{% if false %}{{ artifact('a') }}{% endif %}"
+    ctx = readonly_context({"items": [0]}, agent_name="planner")
+    text = await inject_session_state(template, ctx, use_jinja2=True)
+    assert text == "[0, 1, 2] [0, 3] [0]"
+    assert dict(ctx.state) == {"items": [0]}
+
+
 def test_the_bounds_are_documented() -> None:
     docs = (Path(__file__).parents[2] / "docs" / "templating.md").read_text(encoding="utf-8")
     assert f"{_jinja_bounds.MAX_RENDER_SECONDS:g} s" in docs
     assert f"{_jinja_bounds.MAX_OUTPUT_CHARS:,} characters" in docs
+    assert f"{_jinja_calls.MAX_WRAP_CHARS:,} characters" in docs
+    assert f"`range`\n    has at most {_jinja_calls.MAX_RANGE_ITEMS:,} items" in docs
+    assert f"{_jinja_calls.MAX_LIPSUM_WORDS:,} words" in docs

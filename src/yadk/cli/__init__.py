@@ -17,6 +17,7 @@ import argparse
 import gc
 import importlib
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
@@ -81,6 +82,51 @@ def _subparser(
     return parser
 
 
+def _text(text: str) -> str:
+    """An argparse type: text a database can store (undecodable bytes in argv arrive as lone
+    surrogates, which no store can encode)."""
+    from yadk.cli._common import not_utf8
+
+    problem = not_utf8(text, repr(text.encode("utf-8", "backslashreplace").decode()))
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return text
+
+
+def _session_id(text: str) -> str:
+    """An argparse type: a session id, which also names the session's folder of artifacts."""
+    text = _text(text)
+    if len(text.encode("utf-8")) > _MAX_SESSION_ID_BYTES:
+        raise argparse.ArgumentTypeError(
+            f"a session id has at most {_MAX_SESSION_ID_BYTES} bytes (it names a folder of the"
+            f" artifact store); this one has {len(text.encode('utf-8')):,}"
+        )
+    return text
+
+
+# The longest file name most file systems hold.
+_MAX_SESSION_ID_BYTES = 255
+
+
+def _db_location(text: str) -> str:
+    """An argparse type: a ``--db`` value; a URL that cannot be parsed (``postgres://[::1``, a
+    port that is not a number) is a usage error naming it, with any password masked."""
+    if "://" not in text:
+        return text  # a file path (or :memory:): opening it says what is wrong, if anything
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 - parsing the port is what refuses "host:abc"
+    except ValueError as exc:
+        shown = re.sub(r"(//[^/@:]*):[^/@]*@", r"\1:***@", text)
+        raise argparse.ArgumentTypeError(
+            f"{shown!r} is not a valid URL ({exc}); expected e.g. postgresql://USER@HOST:5432/DB,"
+            " sqlite:///PATH or a file path"
+        ) from None
+    return text
+
+
 def _seconds(text: str) -> float:
     """An argparse type: a number of seconds, 0 or more."""
     try:
@@ -96,9 +142,12 @@ def _add_session_options(parser: argparse.ArgumentParser, *, db_help: str) -> No
     """The options ``run`` and ``dev`` share: the session, the model override, the output."""
     parser.add_argument("--state", metavar="JSON", help="initial session state, a JSON object")
     parser.add_argument(
-        "--session-id", metavar="ID", help="continue session ID (or start a new one with that ID)"
+        "--session-id",
+        metavar="ID",
+        type=_session_id,
+        help="continue session ID (or start a new one with that ID)",
     )
-    parser.add_argument("--db", metavar="PATH_OR_URL", help=db_help)
+    parser.add_argument("--db", metavar="PATH_OR_URL", type=_db_location, help=db_help)
     parser.add_argument(
         "--busy-wait",
         metavar="SECONDS",
@@ -391,6 +440,7 @@ def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--db",
         metavar="URL",
+        type=_db_location,
         help="the session store, as for yadk run (default .yadk/sessions.db; :memory: keeps nothing)",
     )
     parser.add_argument(
@@ -471,11 +521,16 @@ def _add_sessions(commands: argparse._SubParsersAction[argparse.ArgumentParser])
     parser.add_argument(
         "--db",
         metavar="URL",
+        type=_db_location,
         help="the store: a SQLite path, sqlite:///PATH or postgresql://... (default"
         " .yadk/sessions.db)",
     )
-    parser.add_argument("--app", metavar="A", help="only sessions of app A (import: into A)")
-    parser.add_argument("--user", metavar="U", help="only sessions of user U (import: as U)")
+    parser.add_argument(
+        "--app", metavar="A", type=_text, help="only sessions of app A (import: into A)"
+    )
+    parser.add_argument(
+        "--user", metavar="U", type=_text, help="only sessions of user U (import: as U)"
+    )
     parser.add_argument("-o", "--output", metavar="FILE", help="export: write to FILE, not stdout")
 
 
@@ -499,6 +554,7 @@ def _add_db(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     parser.add_argument(
         "--db",
         metavar="URL",
+        type=_db_location,
         required=True,
         help="the database: a SQLite file path, sqlite:///PATH, or a PostgreSQL URL"
         " (postgresql://USER@HOST:PORT/DB)",
@@ -619,6 +675,7 @@ def _add_web(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument(
         "--db",
         metavar="PATH_OR_URL",
+        type=_db_location,
         help="session store: a SQLite file or URL, or :memory: (default: .yadk/sessions.db)",
     )
     parser.add_argument(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 import traceback as tracebacks
@@ -10,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from yadk._files import FileProblem
     from yadk.agents import BaseAgent, LlmAgent
     from yadk.errors import YadkError
     from yadk.models import BaseLlm
@@ -23,6 +23,7 @@ __all__ = [
     "CommandError",
     "agent_path",
     "check_models",
+    "file_error",
     "llm_agents",
     "load_agent",
     "not_loaded",
@@ -117,16 +118,25 @@ def not_utf8(text: str, what: str) -> str | None:
 
 def parse_state(text: str | None, *, option: str = "--state") -> dict[str, Any]:
     """A ``--state`` value as a dict; anything but a JSON object is a usage error."""
+    from yadk._files import FileProblem, load_json
+
     if text is None:
         return {}
+    undecodable = not_utf8(text, option)
+    if undecodable is not None:
+        raise CommandError(undecodable, exit_code=EXIT_USAGE)
+    example = f'expected an object such as {option} \'{{"customer_name": "Ada"}}\''
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CommandError(
-            f"{option} is not valid JSON ({exc.msg} at column {exc.colno});"
-            f' expected an object such as {option} \'{{"customer_name": "Ada"}}\'',
-            exit_code=EXIT_USAGE,
-        ) from None
+        value = load_json(text, what=option)
+    except FileProblem as problem:
+        if problem.rule == "json-syntax":
+            reason = f"is not valid JSON ({problem.reason.split(': ', 1)[1]} at column"
+            reason += f" {problem.column})"
+        elif problem.rule == "json-too-deep":
+            reason = f"is {problem.reason}"
+        else:
+            reason = f"has {problem.reason}"
+        raise CommandError(f"{option} {reason}; {example}", exit_code=EXIT_USAGE) from None
     if not isinstance(value, dict):
         raise CommandError(
             f'{option} must be a JSON object such as \'{{"customer_name": "Ada"}}\','
@@ -138,7 +148,9 @@ def parse_state(text: str | None, *, option: str = "--state") -> dict[str, Any]:
 
 def parse_artifacts(values: list[str]) -> dict[str, Part]:
     """``--artifact NAME=FILE`` values as artifact parts: text if the file is UTF-8, else bytes
-    with a MIME type guessed from its name."""
+    with a MIME type guessed from its name. Only a regular file up to the ``artifact`` limit is
+    read (a pipe or a device would block or never end)."""
+    from yadk._files import FileProblem, read_bytes
     from yadk.types import Part
 
     artifacts: dict[str, Part] = {}
@@ -150,10 +162,12 @@ def parse_artifacts(values: list[str]) -> dict[str, Part]:
                 exit_code=EXIT_USAGE,
             )
         try:
-            data = Path(file).read_bytes()
-        except OSError as exc:
+            data = read_bytes(file, kind="artifact")
+        except FileProblem as problem:
             raise CommandError(
-                f"--artifact {name}: cannot read {file!r}: {exc.strerror}", exit_code=EXIT_USAGE
+                f"--artifact {name}: {problem.message}"
+                + (f" {problem.hint}" if problem.hint else ""),
+                exit_code=EXIT_USAGE,
             ) from None
         try:
             artifacts[name] = Part(text=data.decode("utf-8"))
@@ -165,10 +179,21 @@ def parse_artifacts(values: list[str]) -> dict[str, Part]:
     return artifacts
 
 
+def file_error(problem: FileProblem, path: str | os.PathLike[str]) -> CommandError:
+    """A bounded reader's refusal as the command's error, and how to fix it: a problem inside
+    the file (its JSON) is ``path:line:col: reason`` (exit 1), one with the file itself is a
+    usage error (exit 2)."""
+    hint = f" {problem.hint}" if problem.hint else ""
+    if problem.line:
+        where = f"{os.fspath(path)}:{problem.line}:{problem.column}"
+        return CommandError(f"{where}: {problem.reason}.{hint}", exit_code=EXIT_FAILURE)
+    return CommandError(f"{problem.message}{hint}", exit_code=EXIT_USAGE)
+
+
 def agent_path(text: str) -> Path:
     """The AGENT argument as a path; a path that does not exist is a usage error."""
     path = Path(text)
-    if not path.exists():
+    if not os.path.exists(path):  # unlike Path.exists, False for a name too long to look up
         raise CommandError(
             f"AGENT {text!r} does not exist; expected a YAML config file or a folder holding"
             " root_agent.yaml",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 import uuid
 from pathlib import Path
@@ -18,6 +17,7 @@ from yadk.cli._common import (
     EXIT_USAGE,
     CommandError,
     agent_path,
+    file_error,
     not_utf8,
     parse_artifacts,
     parse_state,
@@ -126,18 +126,15 @@ def _execute(args: argparse.Namespace) -> int:
 
 def read_replay(path: Path) -> tuple[dict[str, Any], list[str]]:
     """The ``state`` and ``queries`` of a replay file."""
+    from yadk._files import FileProblem, read_json
+
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CommandError(
-            f"--replay file {str(path)!r} does not exist", exit_code=EXIT_USAGE
-        ) from None
-    except OSError as exc:
-        raise CommandError(f"cannot read --replay file {str(path)!r}: {exc.strerror}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise CommandError(f"{path}:{exc.lineno}:{exc.colno}: not valid JSON: {exc.msg}") from None
+        data = read_json(path, kind="replay")
+    except FileProblem as problem:
+        if problem.rule == "file-not-found":
+            message = f"--replay file {str(path)!r} does not exist"
+            raise CommandError(message, exit_code=EXIT_USAGE) from None
+        raise file_error(problem, path) from None
     expected = 'expected {"state": {...}, "queries": ["...", ...]}'
     if not isinstance(data, dict):
         raise CommandError(f"{path}: {expected}")

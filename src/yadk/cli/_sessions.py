@@ -15,7 +15,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError
+from pydantic import ValidationError
+
+from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError, file_error, not_utf8
 from yadk.cli._conversation import DEFAULT_DB
 from yadk.cli._transcript import event_lines
 from yadk.errors import YadkError
@@ -31,6 +33,10 @@ def execute(args: argparse.Namespace) -> int:
     if args.action != "list" and not args.target:
         what = "an export FILE" if args.action == "import" else "a session ID"
         raise CommandError(f"{args.action} needs {what}", exit_code=EXIT_USAGE)
+    if args.action not in ("list", "import"):
+        problem = not_utf8(args.target, "the session ID")
+        if problem is not None:
+            raise CommandError(problem, exit_code=EXIT_USAGE)
     try:
         stores = open_stores(args.db or DEFAULT_DB)
     except YadkError as exc:
@@ -131,7 +137,7 @@ async def _import(args: argparse.Namespace, stores: Stores) -> int:
     app = args.app or document["app_name"]
     user = args.user or document["user_id"]
     scopes = document["state"]
-    events = [Event.model_validate(e) for e in document["events"]]
+    events = _events(args.target, document["events"])
     # The state the session had before its first event: its deltas are then replayed in order.
     state = initial_state(scopes, events)
     session = await stores.sessions.create_session(
@@ -153,12 +159,12 @@ async def _delete(args: argparse.Namespace, stores: Stores) -> int:
 
 
 def _read_export(path: str) -> dict[str, Any]:
+    from yadk._files import FileProblem, read_json
+
     try:
-        document = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise CommandError(f"{path}: {exc.strerror}", exit_code=EXIT_USAGE) from None
-    except ValueError as exc:
-        raise CommandError(f"{path}: not JSON ({exc})") from None
+        document = read_json(path, kind="session_export")
+    except FileProblem as problem:
+        raise file_error(problem, path) from None
     if not isinstance(document, dict) or document.get("format") != EXPORT_FORMAT:
         raise CommandError(
             f"{path}: not a session export (expected a JSON object with"
@@ -167,7 +173,33 @@ def _read_export(path: str) -> dict[str, Any]:
     missing = [k for k in ("app_name", "user_id", "id", "state", "events") if k not in document]
     if missing:
         raise CommandError(f"{path}: the export lacks {', '.join(missing)}")
+    for key in ("app_name", "user_id", "id"):
+        if not isinstance(document[key], str) or not document[key]:
+            raise CommandError(f'{path}: "{key}" must be a non-empty string')
+    scopes = document["state"]
+    if not isinstance(scopes, dict) or not all(
+        isinstance(scopes.get(scope, {}), dict) for scope in ("session", "user", "app")
+    ):
+        raise CommandError(f'{path}: "state" must be an object of "session", "user" and "app"'
+                           " objects, as `yadk sessions export` writes")  # fmt: skip
+    if not isinstance(document["events"], list):
+        raise CommandError(f'{path}: "events" must be a list of events')
     return document
+
+
+def _events(path: str, raw: list[Any]) -> list[Event]:
+    events = []
+    for index, item in enumerate(raw):
+        try:
+            events.append(Event.model_validate(item))
+        except ValidationError as exc:
+            first = exc.errors()[0]
+            where = ".".join(str(part) for part in first["loc"]) or "the event"
+            raise CommandError(
+                f'{path}: "events"[{index}] is not an event: {where}: {first["msg"]}'
+                f" ({exc.error_count()} problem{'s' if exc.error_count() != 1 else ''})"
+            ) from None
+    return events
 
 
 def _when(timestamp: float) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -20,7 +21,8 @@ __all__ = ["diagnostic_dict", "execute", "github_line", "summary"]
 
 
 def execute(args: argparse.Namespace) -> int:
-    missing = [p for p in args.paths if not Path(p).exists()]
+    # os.path.exists, unlike Path.exists, is False for a name too long to look up.
+    missing = [p for p in args.paths if not os.path.exists(p)]
     if missing:
         raise CommandError(
             f"{missing[0]!r} does not exist; expected config files, agent folders or skill folders",

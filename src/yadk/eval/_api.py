@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import os
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
@@ -80,7 +81,15 @@ def load_targets(
     for spec in specs:
         text, ids = parse_selection(spec)
         path = Path(os.path.abspath(text))
-        if path.is_dir():
+        try:
+            is_dir = stat.S_ISDIR(path.stat().st_mode)
+        except OSError as exc:  # missing, or a name no file system holds (too long, ...)
+            rule, message = "file-not-found", f"{path} does not exist."
+            if not isinstance(exc, FileNotFoundError):
+                rule, message = "file-not-readable", f"Cannot read {path}: {exc.strerror}."
+            problems.append(_path_problem(path, rule, message))
+            continue
+        if is_dir:
             files = find_eval_files(path)
             if not files:
                 problems.append(
@@ -90,11 +99,8 @@ def load_targets(
                         f"{path} holds no *.evalset.json or *.test.json file.",
                     )
                 )
-        elif path.is_file():
+        else:  # the reader refuses anything but a regular file, saying what it is
             files = [path]
-        else:
-            problems.append(_path_problem(path, "file-not-found", f"{path} does not exist."))
-            continue
         for file in files:
             eval_set, found = load_eval_set_file(file)
             problems.extend(found)
@@ -162,7 +168,7 @@ def _where(path: Path | None, at: tuple[str, ...] | None) -> tuple[int, int]:
 
 
 def _config(path: Path, *, required: bool) -> tuple[EvalConfig | None, list[Diagnostic]]:
-    if path.is_file():
+    if os.path.lexists(path):  # the reader says why, if it cannot be read
         return load_eval_config(path)
     if required:
         return None, [_path_problem(path, "file-not-found", f"--config {path} does not exist.")]

@@ -10,19 +10,32 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
-import json
-from collections.abc import Callable, Iterable
+import functools
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from pydantic.alias_generators import to_camel, to_snake
 
+from yadk._files import FileProblem, load_json, read_text
 from yadk.config import Diagnostic, Severity
 from yadk.config._yaml import KeyPath, parse_document
 
-__all__ = ["MAX_FILE_BYTES", "Fields", "JsonFile", "did_you_mean", "read_json"]
+__all__ = [
+    "MAX_FILE_BYTES",
+    "MAX_UNKNOWN_KEYS",
+    "Fields",
+    "JsonFile",
+    "did_you_mean",
+    "read_json",
+]
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
+# Unknown keys reported one by one (with a suggestion) per object; the rest are counted.
+MAX_UNKNOWN_KEYS = 20
+
+# The bounded reader's rules, spelt as eval diagnostics always spelt them.
+_RULES = {"file-encoding": "not-utf8", "file-unreadable": "file-not-readable"}
 
 # A field's checker: True when the value has the expected type; and how to name that type.
 Fields = dict[str, tuple[Callable[[Any], bool], str]]
@@ -142,17 +155,19 @@ class JsonFile:
                 "Remove one of them.",
                 on_key=True,
             )
-        camel = {to_camel(name): name for name in fields}
+        camel = _camel_names(fields)
         result: dict[str, Any] = {}
+        unknown_keys = 0
         for key, item in value.items():
             name = key if key in fields else camel.get(key)
             if name is None:
-                if unknown is not None:
+                unknown_keys += 1
+                if unknown is not None and unknown_keys <= MAX_UNKNOWN_KEYS:
                     self.problem(
                         (*at, key),
                         "unknown-key",
                         f"Unknown key `{key}` in {_article(what).lower()}.",
-                        did_you_mean(key, list(fields)),
+                        did_you_mean(key, tuple(fields)),
                         severity=unknown,
                         on_key=True,
                     )
@@ -173,6 +188,14 @@ class JsonFile:
                 )
                 continue
             result[name] = item
+        if unknown is not None and unknown_keys > MAX_UNKNOWN_KEYS:
+            self.problem(
+                at,
+                "unknown-key",
+                f"{_article(what)} has {unknown_keys - MAX_UNKNOWN_KEYS:,} more unknown keys.",
+                "Remove them; only the first are reported one by one.",
+                severity=unknown,
+            )
         missing = [name for name in required if name not in result and _absent(value, name)]
         for name in missing:
             self.problem(at, "missing-key", f"{_article(what)} needs `{name}`.")
@@ -203,8 +226,26 @@ def kind(value: Any) -> str:
     return "an object"
 
 
-def did_you_mean(word: str, choices: list[str]) -> str:
+def _camel_names(fields: Fields) -> dict[str, str]:
+    """camelCase spelling -> field name, computed once per field table."""
+    known = _CAMEL.get(id(fields))
+    if known is None or known[0] is not fields:
+        known = (fields, {to_camel(name): name for name in fields})
+        _CAMEL[id(fields)] = known
+    return known[1]
+
+
+_CAMEL: dict[int, tuple[Fields, dict[str, str]]] = {}
+
+
+def did_you_mean(word: str, choices: Sequence[str]) -> str:
     """``Did you mean `x`?`` for the closest choice, else the list of valid choices."""
+    return _did_you_mean(word, tuple(choices))
+
+
+# A key misspelt the same way in every eval case is matched once.
+@functools.lru_cache(maxsize=1024)
+def _did_you_mean(word: str, choices: tuple[str, ...]) -> str:
     normal = {choice.lower().replace("-", "_"): choice for choice in choices}
     probe = to_snake(word).lower()
     close = difflib.get_close_matches(probe, list(normal), n=1, cutoff=0.6)
@@ -221,24 +262,18 @@ def read_json(path: Path, *, what: str) -> tuple[JsonFile | None, list[Diagnosti
 
     found: list[Diagnostic] = []
     try:
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            fail(0, 0, "file-too-large", f"{what} is {size} bytes; the limit is {MAX_FILE_BYTES}.")
-            return None, found
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        fail(0, 0, "not-utf8", f"{what} is not UTF-8 text ({exc.reason}).")
-        return None, found
-    except OSError as exc:
-        fail(0, 0, "file-not-readable", f"Cannot read {what}: {exc.strerror}.")
-        return None, found
-    try:
-        data = json.loads(text, object_pairs_hook=_object_hook)
-    except json.JSONDecodeError as exc:
-        fail(exc.lineno, exc.colno, "json-syntax", f"Invalid JSON: {exc.msg}.")
-        return None, found
-    except RecursionError:
-        fail(1, 1, "json-too-deep", f"{what} is nested too deeply to read.")
+        text = read_text(path, kind="evalset", limit=MAX_FILE_BYTES)
+        data = load_json(text, what=what[:1].upper() + what[1:], object_pairs_hook=_object_hook)
+    except FileProblem as problem:
+        rule = _RULES.get(problem.rule, problem.rule)
+        message = problem.reason if problem.rule.startswith("json-") else problem.message
+        if problem.rule == "json-syntax":
+            message = f"Invalid JSON: {message.split(': ', 1)[1]}."
+        elif problem.rule == "json-too-deep":
+            message = f"{what[:1].upper() + what[1:]} is {message}."
+        elif problem.rule == "json-number-too-long":
+            message = f"{what[:1].upper() + what[1:]} has {message}."
+        fail(problem.line, problem.column, rule, message, problem.hint)
         return None, found
     return JsonFile(path, text, data), found
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from yadk._files import FileProblem, read_json
 from yadk.eval._inference import invocation_from_events
 from yadk.events import Event
 from yadk.sessions import Session
@@ -108,11 +109,11 @@ def add_eval_case(path: str | os.PathLike[str], case: dict[str, Any]) -> str:
     """Append ``case`` to the EvalSet file ``path`` (created if missing) under a fresh
     ``case_N`` id; returns that id. Raises ``ValueError`` if the file is not an EvalSet."""
     file = Path(path)
-    if file.exists():
+    if os.path.lexists(file):
         try:
-            data = json.loads(file.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ValueError(f"{file} is not a readable eval set ({exc})") from None
+            data = read_json(file, kind="evalset")
+        except FileProblem as problem:
+            raise ValueError(f"{file} is not a readable eval set ({problem.message})") from None
         if not isinstance(data, dict) or not isinstance(data.get("eval_cases"), list):
             raise ValueError(f"{file} is not an EvalSet file (an object with an `eval_cases` list)")
     else:

@@ -11,7 +11,9 @@ A template is untrusted input, so rendering is bounded:
   and every other mutating method of dicts, lists and sets, so a template can never change
   session state behind the back of its event log;
 * rendering stops after ``MAX_RENDER_SECONDS`` and once the output, or any value the template
-  builds, passes ``MAX_OUTPUT_CHARS`` (see ``_jinja_bounds`` for where it checks);
+  builds, passes ``MAX_OUTPUT_CHARS``, checked inside filters, functions, methods and operators
+  too (``_jinja_bounds`` says where; ``_jinja_calls`` estimates the calls that can build far
+  more than they are given, before they run);
 * any failure while rendering (the sandbox's ``SecurityError``, ``{% include %}``, which has no
   loader, a division by zero, runaway recursion) is a ``TemplateError`` naming the agent.
 
@@ -35,6 +37,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from yadk.errors import TemplateError
 from yadk.errors import TemplateSyntaxError as _YadkSyntaxError
 from yadk.templating import _jinja_bounds as bounds
+from yadk.templating import _jinja_calls as calls
 from yadk.templating._artifacts import load_artifact_text
 from yadk.templating._cache import TextCache
 
@@ -78,7 +81,7 @@ class JinjaSecurityError(TemplateError, jinja2.exceptions.SecurityError):
 _DICT_ATTRIBUTES: Final = frozenset(dir(dict))
 
 
-class _InstructionEnvironment(bounds.BoundedOperators, ImmutableSandboxedEnvironment):
+class _InstructionEnvironment(calls.BoundedOperators, ImmutableSandboxedEnvironment):
     """The immutable sandbox with bounded operators (see ``_jinja_bounds``), minus two costs
     that dominate rendering an already-compiled template."""
 
@@ -112,7 +115,9 @@ def _environment(*, is_async: bool) -> _InstructionEnvironment:
     )
     env.globals[bounds.ITER_NAME] = bounds.bounded_iter
     env.globals[bounds.SIZED_NAME] = bounds.sized
-    bounds.bound_filters(env.filters)
+    env.globals["lipsum"] = calls.bounded_lipsum
+    env.globals["range"] = calls.bounded_range
+    calls.bound_filters(env.filters)
     return env
 
 
@@ -143,7 +148,12 @@ def _compile(text: str) -> _Compiled:
         ) from None
     is_async = "artifact" in jinja2.meta.find_undeclared_variables(tree)
     env = _async_env if is_async else _sync_env
-    return _Compiled(env.from_string(bounds.bound_tree(tree)), is_async)
+    # Compiling folds constant expressions, calling filters: they run within the same bounds.
+    token = bounds.budget.set(bounds.Budget())
+    try:
+        return _Compiled(env.from_string(bounds.bound_tree(tree)), is_async)
+    finally:
+        bounds.budget.reset(token)
 
 
 _compiled: TextCache[_Compiled] = TextCache(_compile)
@@ -184,7 +194,7 @@ async def render_jinja2(template: str, readonly_context: ReadonlyContext) -> str
         raise TemplateError(
             f"Rendering the Jinja2 instruction of agent '{readonly_context.agent_name}' stopped:"
             f" {exc}. Instructions are bounded to {bounds.MAX_RENDER_SECONDS:g} s and"
-            f" {bounds.MAX_OUTPUT_CHARS:,} characters."
+            f" {bounds.MAX_OUTPUT_CHARS:,} characters. {bounds.FIX}."
         ) from None
     except TemplateError:
         raise
