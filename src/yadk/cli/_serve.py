@@ -10,15 +10,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import ipaddress
 import json
 import logging
+import math
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError
+
+if TYPE_CHECKING:
+    from yadk.serve._limits import Limits
 
 __all__ = ["TOKEN_ENV", "execute", "is_loopback"]
 
@@ -55,6 +60,7 @@ def execute(args: argparse.Namespace) -> int:
         )
     if not 0 <= args.port <= 65535:
         raise CommandError(f"--port {args.port} is not a port number", exit_code=EXIT_USAGE)
+    limits = _limits(args)
     import uvicorn
 
     from yadk.serve._app import DEFAULT_DB
@@ -69,6 +75,8 @@ def execute(args: argparse.Namespace) -> int:
         "reload": args.reload,
         "token": token,
         "allow_origins": list(args.allow_origin or ()),
+        "hosts": sorted(_hosts(args)),
+        "limits": dataclasses.asdict(limits),
         "busy_wait": args.busy_wait,
     }
     # Built here once even with workers: a config or store problem stops the command before
@@ -93,6 +101,11 @@ def execute(args: argparse.Namespace) -> int:
         "log_level": "warning",
         "access_log": False,
         "timeout_graceful_shutdown": 5,
+        # uvicorn's httptools protocol with the connection cap, header and idle timeouts
+        # (which find the limits in the app's lifespan state); no WebSocket routes here.
+        "http": "yadk.serve._connections:LimitedHttp",
+        "ws": "none",
+        "timeout_keep_alive": max(1, math.ceil(limits.idle_timeout)),
     }
     if args.workers > 1:
         _release(served)
@@ -104,6 +117,43 @@ def execute(args: argparse.Namespace) -> int:
         uvicorn.run(app, **run)
     sys.stderr.flush()
     return EXIT_OK
+
+
+def _limits(args: argparse.Namespace) -> Limits:
+    from yadk.serve._limits import Limits
+
+    for option in ("header_timeout", "body_timeout", "idle_timeout", "send_timeout"):
+        if not getattr(args, option) > 0:
+            raise CommandError(
+                f"--{option.replace('_', '-')} {getattr(args, option)}: expected seconds, more"
+                " than 0",
+                exit_code=EXIT_USAGE,
+            )
+    for option in ("max_connections", "max_concurrency"):
+        if getattr(args, option) < 1:
+            raise CommandError(
+                f"--{option.replace('_', '-')} {getattr(args, option)}: expected 1 or more",
+                exit_code=EXIT_USAGE,
+            )
+    return Limits(
+        header_timeout=args.header_timeout,
+        body_timeout=args.body_timeout,
+        idle_timeout=args.idle_timeout,
+        send_timeout=args.send_timeout,
+        max_connections=args.max_connections,
+        max_concurrency=args.max_concurrency,
+    )
+
+
+def _hosts(args: argparse.Namespace) -> set[str]:
+    """The ``Host`` values served: the bound address (with the loopback names on loopback and
+    all-interfaces binds) and every ``--allow-host``."""
+    from yadk.serve._hosts import allowed_hosts, with_port
+
+    hosts = allowed_hosts(args.host, args.port)
+    for name in args.allow_host or ():
+        hosts |= with_port(name.strip(), args.port) if name.strip() != "*" else {"*"}
+    return hosts
 
 
 def _check_workers(args: argparse.Namespace, db: str) -> None:
@@ -129,6 +179,7 @@ def _check_workers(args: argparse.Namespace, db: str) -> None:
 def _build_app(options: dict[str, Any]) -> Any:
     from yadk.errors import ConfigError, YadkError
     from yadk.serve import create_app
+    from yadk.serve._limits import Limits
 
     try:
         return create_app(
@@ -137,6 +188,8 @@ def _build_app(options: dict[str, Any]) -> Any:
             reload=options["reload"],
             token=options["token"],
             allow_origins=options["allow_origins"],
+            hosts=options["hosts"],
+            limits=Limits(**options["limits"]),
             busy_wait=options["busy_wait"],
         )
     except ConfigError as exc:
