@@ -88,9 +88,7 @@ def test_allow_host_names_with_and_without_port() -> None:
 async def test_a_bearer_scheme_in_any_case_is_accepted(make_client: Callable[..., Any]) -> None:
     async with make_client(token="s3cret") as client:
         for scheme in ("Bearer", "bearer", "BEARER", "bEaReR"):
-            response = await client.get(
-                "/list-apps", headers={"Authorization": f"{scheme} s3cret"}
-            )
+            response = await client.get("/list-apps", headers={"Authorization": f"{scheme} s3cret"})
             assert response.status_code == 200, scheme
         for wrong in ("Basic s3cret", "Bearer", "s3cret", "Bearers3cret", "Bearer s3cre"):
             response = await client.get("/list-apps", headers={"Authorization": wrong})
