@@ -59,12 +59,12 @@ def test_a_path_with_newlines_and_nul_stays_on_its_line(
         sock.sendall(
             f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".encode()
         )
-        assert read_until_closed(sock).startswith(b"HTTP/1.1 404 Not Found")
+        assert read_until_closed(sock).startswith(b"HTTP/1.1 400 Bad Request")
     lines = log_stream.getvalue().splitlines()
     access = [line for line in lines if "yadk.serve.access" in line]
     assert len(access) == 1, lines
     assert not any(line.startswith(FORGED) for line in lines)
-    assert f'"GET /x\\x0a{FORGED}\\x00\\x0d" 404 ' in access[0]
+    assert f'"GET /x\\x0a{FORGED}\\x00\\x0d" 400 ' in access[0]
 
 
 def test_the_json_log_holds_the_escaped_path(apps_dir: Path) -> None:

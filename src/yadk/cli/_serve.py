@@ -199,25 +199,34 @@ def _build_app(options: dict[str, Any]) -> Any:
 
 
 def _check_store(sessions: Any, db: str) -> None:
-    """Connect to a PostgreSQL store once before serving, so an unreachable server or a schema
-    that needs ``yadk db upgrade`` stops the command instead of failing every request."""
+    """Use the store once before serving, as a turn would (read, then a session created and
+    deleted), so an unreachable server, a schema that needs ``yadk db upgrade`` or a read-only
+    database stops the command instead of failing every request."""
     from yadk.errors import YadkError
-    from yadk.sessions import PostgresSessionService
+    from yadk.sessions import InMemorySessionService, PostgresSessionService, open_session_service
 
-    if not isinstance(sessions, PostgresSessionService):
-        return  # a SQLite file was opened (and its schema checked) when the app was built
-    probe = PostgresSessionService(db, pool_size=1)
+    if isinstance(sessions, InMemorySessionService):
+        return
+    if isinstance(sessions, PostgresSessionService):
+        probe: Any = PostgresSessionService(db, pool_size=1)
+        shown = probe.db.display
+    else:
+        probe, shown = open_session_service(db), db
 
     async def check() -> None:
         try:
             await probe.list_app_names()
+            made = await probe.create_session(app_name="yadk-serve-probe", user_id="probe")
+            await probe.delete_session(
+                app_name="yadk-serve-probe", user_id="probe", session_id=made.id
+            )
         finally:
             await probe.aclose()
 
     try:
         asyncio.run(check())
     except YadkError as exc:
-        raise CommandError(f"--db {probe.db.display}: {exc.message}") from None
+        raise CommandError(f"--db {shown}: {exc.message}") from None
 
 
 def _release(served: Any) -> None:

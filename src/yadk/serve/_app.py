@@ -15,12 +15,13 @@ from fastapi.responses import Response
 
 from yadk.agents import BaseAgent
 from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
+from yadk.errors import SessionStoreError
 from yadk.memory import BaseMemoryService
 from yadk.models import BaseLlm
 from yadk.reload import ChangeSource, WatchfilesChanges
 from yadk.serve._apps import Apps
 from yadk.serve._artifacts import artifact_routes
-from yadk.serve._guard import MAX_BODY, Guard
+from yadk.serve._guard import MAX_BODY, Guard, printable
 from yadk.serve._hosts import HostPolicy
 from yadk.serve._json import json_response
 from yadk.serve._limits import LIMITS_STATE, Limits
@@ -149,6 +150,14 @@ def create_app(
     async def answer_problem(_: Request, problem: Exception) -> Response:
         assert isinstance(problem, Problem)
         return json_response(problem_body(problem), problem.status)
+
+    @app.exception_handler(SessionStoreError)
+    async def answer_store_error(request: Request, error: Exception) -> Response:
+        # Full, read-only, locked too long, unreachable: the store's message says which, and
+        # what the operator can do; nothing the client sent was wrong.
+        assert isinstance(error, SessionStoreError)
+        logger.warning("%s %s: %s", request.method, printable(request.url.path), error.message)
+        return json_response({"detail": f"The session store cannot be used: {error.message}"}, 503)
 
     # Routes are matched in this order, one pattern after another: the turns first (~40 us of
     # matching per turn when they came after the metadata, session and artifact routes).

@@ -60,6 +60,57 @@ def printable(text: str) -> str:
     return _UNSAFE.sub(_escape, text)
 
 
+# A JSON string escape: an escaped backslash is one match, so ``\\\\u0000`` (a backslash,
+# then the text u0000) is not taken for ``\\u0000``.
+_JSON_ESCAPE = re.compile(rb"\\(?:u([0-9a-fA-F]{4})|.)", re.DOTALL)
+
+
+def unstorable(body: bytes) -> str | None:
+    """Why a JSON body holds text no session store keeps (a NUL character, which PostgreSQL
+    refuses, or a lone surrogate, which is not Unicode and cannot be encoded), else None."""
+    if b"\\u" not in body:  # raw NUL or surrogates cannot be valid JSON: the parser says so
+        return None
+    pending = -1  # where a high surrogate's escape ended, waiting for its low half
+    for match in _JSON_ESCAPE.finditer(body):
+        hex_digits = match.group(1)
+        if pending >= 0 and (
+            hex_digits is None
+            or match.start() != pending
+            or not 0xDC00 <= int(hex_digits, 16) <= 0xDFFF
+        ):
+            return _lone(body, pending - 6)
+        if hex_digits is None:
+            continue
+        code = int(hex_digits, 16)
+        if pending >= 0:
+            pending = -1
+        elif code == 0:
+            return (
+                f"The body holds \\u0000 (a NUL character) at byte {match.start()}, which no"
+                " session store keeps: remove it."
+            )
+        elif 0xD800 <= code <= 0xDBFF:
+            pending = match.end()
+        elif 0xDC00 <= code <= 0xDFFF:
+            return _lone(body, match.start())
+    return _lone(body, pending - 6) if pending >= 0 else None
+
+
+def _lone(body: bytes, at: int) -> str:
+    escape = body[at : at + 6].decode("ascii").lower()
+    return (
+        f"The body holds {escape} at byte {at}, a lone surrogate (half of a UTF-16 pair), which"
+        " is not Unicode text: send the whole pair, or the character itself in UTF-8."
+    )
+
+
+def _unstorable_target(scope: Scope) -> tuple[int, str, list[tuple[bytes, bytes]]] | None:
+    if "\x00" in scope["path"] or b"%00" in scope.get("query_string", b""):
+        detail = "The URL holds a NUL character (%00), which no session store keeps: remove it."
+        return 400, detail, []
+    return None
+
+
 class ClientStalled(OSError):
     """The client read nothing of the response for the send timeout; it was disconnected."""
 
@@ -150,6 +201,10 @@ class Guard:
                             f"Request body too large: the limit is {self.max_body} bytes.",
                         )
                         return
+                    problem = unstorable(body)
+                    if problem is not None:
+                        await _answer(send_logged, 400, problem)
+                        return
                     receive = _replay(body, receive)
                 await self.app(scope, receive, send_logged)
             finally:
@@ -181,11 +236,11 @@ class Guard:
                     host = value.decode("latin-1")
                 elif name == b"origin":
                     origin = value.decode("latin-1")
-            problem = self.hosts.refusal(host, origin)
-            if problem is not None:
-                return 403, problem, []
+            refused = self.hosts.refusal(host, origin)
+            if refused is not None:
+                return 403, refused, []
         if self.token is None or scope["method"] == "OPTIONS":
-            return None
+            return _unstorable_target(scope)
         given = b""
         for name, value in scope["headers"]:
             if name == b"authorization":
@@ -193,7 +248,7 @@ class Guard:
                 break
         scheme, _, credentials = given.strip().partition(b" ")
         if scheme.lower() == b"bearer" and hmac.compare_digest(credentials.strip(), self.token):
-            return None
+            return _unstorable_target(scope)
         detail = (
             "Missing bearer token: send 'Authorization: Bearer TOKEN' with the server's --token."
             if not given
