@@ -211,3 +211,15 @@ def _dropped(live: object) -> bool:
 def test_limits_must_be_positive(option: str) -> None:
     with pytest.raises(ValueError, match=f"{option} must be more than 0 seconds, not 0"):
         Limits(**{option: 0})
+
+
+def test_the_documented_defaults() -> None:
+    assert Limits() == Limits(
+        header_timeout=10.0,
+        body_timeout=30.0,
+        idle_timeout=5.0,
+        send_timeout=30.0,
+        max_connections=1000,
+        max_concurrency=200,
+        max_header_bytes=64 * 1024,
+    )
