@@ -17,6 +17,8 @@ import uvicorn
 
 from yadk.artifacts import InMemoryArtifactService
 from yadk.serve import create_app
+from yadk.serve._hosts import allowed_hosts
+from yadk.serve._hosts import allowed_hosts
 from yadk.serve._limits import Limits
 from yadk.sessions import InMemorySessionService
 
@@ -67,14 +69,20 @@ def wait_for(check: Any, *, what: str) -> Any:
 
 
 @contextmanager
-def live_server(agents: Path, *, limits: Limits | None = None, **options: Any) -> Iterator[Live]:
+def live_server(
+    agents: Path, *, limits: Limits | None = None, check_hosts: bool = False, **options: Any
+) -> Iterator[Live]:
+    """The app of ``create_app(agents, **options)`` served; with ``check_hosts``, answering
+    only the ``Host`` names ``yadk serve`` answers on loopback."""
     options.setdefault("session_service", InMemorySessionService())
     options.setdefault("artifact_service", InMemoryArtifactService())
     limits = limits or Limits()
-    app = create_app(agents, limits=limits, **options)
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     port = int(listener.getsockname()[1])
+    if check_hosts:
+        options["hosts"] = allowed_hosts("127.0.0.1", port)
+    app = create_app(agents, limits=limits, **options)
     config = uvicorn.Config(
         app,
         log_level="warning",
