@@ -360,8 +360,8 @@ def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "examples:\n"
             "  yadk serve configs\n"
             "  yadk serve configs/support_desk --port 8080 --reload\n"
-            '  yadk serve configs --host 0.0.0.0 --token "$TOKEN" --allow-host agents.example.com'
-            " --allow-origin https://app.example.com"
+            '  yadk serve configs --host 0.0.0.0 --token "$TOKEN" --allow-host agents.example.com \\\n'
+            "      --allow-origin https://app.example.com"
             "\n  yadk serve configs --db postgresql://db.internal/agents --workers 4"
         ),
     )
