@@ -18,7 +18,6 @@ import uvicorn
 from yadk.artifacts import InMemoryArtifactService
 from yadk.serve import create_app
 from yadk.serve._hosts import allowed_hosts
-from yadk.serve._hosts import allowed_hosts
 from yadk.serve._limits import Limits
 from yadk.sessions import InMemorySessionService
 
