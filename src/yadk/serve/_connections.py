@@ -29,8 +29,6 @@ import json
 from contextvars import ContextVar
 from typing import Any, cast
 
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
-
 from yadk.serve._limits import LIMITS_STATE, Limits
 
 __all__ = ["CURRENT", "Connection", "LimitedHttp"]
@@ -85,6 +83,9 @@ class LimitedHttp(asyncio.Protocol):
         limits = app_state.get(LIMITS_STATE)
         self.limits = limits if isinstance(limits, Limits) else Limits()
         self.count: _Count = app_state.setdefault(_OPEN, _Count())
+        # Imported here: the app (Guard) imports this module under any ASGI server.
+        from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
         self.inner = HttpToolsProtocol(
             config=config, server_state=server_state, app_state=app_state, _loop=_loop
         )
