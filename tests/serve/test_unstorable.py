@@ -168,6 +168,7 @@ async def test_every_write_on_a_read_only_database_is_a_503(
                 ("POST", S, {"sessionId": "s3"}),
                 ("POST", f"{S}/s2", {}),
                 ("POST", "/run", message("hi")),
+                ("POST", "/run_sse", message("hi")),
                 ("PATCH", f"{S}/s1", {"stateDelta": {"a": 1}}),
                 ("DELETE", f"{S}/s1", None),
             ]:

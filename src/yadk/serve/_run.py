@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from yadk.errors import SessionStoreError
 from yadk.events import Event
 from yadk.runner import Runner
 from yadk.serve._invocations import Invocation
@@ -87,7 +88,9 @@ def run_routes(served: Served) -> APIRouter:
         if first is _GONE:
             await stream.close()
             return Response(status_code=499)
-        if isinstance(first, Problem):  # e.g. no such session: a plain 404, not a stream
+        if isinstance(first, (Problem, SessionStoreError)):
+            # e.g. no such session (404), a store that cannot be written (503): a plain
+            # answer, not a stream
             await stream.close()
             raise first
         return stream
