@@ -124,3 +124,20 @@ def test_yadk_serve_refuses_rebound_hosts_with_or_without_a_token(tmp_path: Path
                 assert client.get("/list-apps", headers={"Host": name}).status_code == 200
     finally:
         guarded.stop()
+
+
+def test_a_server_on_port_0_answers_its_names_on_any_port() -> None:
+    import argparse
+
+    from yadk.cli._serve import _hosts
+    from yadk.serve._hosts import HostPolicy
+
+    args = argparse.Namespace(host="127.0.0.1", port=0, allow_host=["agents.test"])
+    hosts = _hosts(args)
+    assert hosts == {"127.0.0.1:*", "localhost:*", "[::1]:*", "agents.test", "agents.test:*"}
+    policy = HostPolicy(hosts)
+    assert policy.refusal("127.0.0.1:40123", None) is None
+    assert policy.refusal("agents.test:40123", "http://localhost:40123") is None
+    assert policy.refusal("evil.example:40123", None) is not None
+    assert policy.refusal("127.0.0.1:40123", "http://evil.example:40123") is not None
+    assert policy.refusal("127.0.0.1:x", None) is not None

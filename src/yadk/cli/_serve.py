@@ -151,8 +151,12 @@ def _hosts(args: argparse.Namespace) -> set[str]:
     from yadk.serve._hosts import allowed_hosts, with_port
 
     hosts = allowed_hosts(args.host, args.port)
-    for name in args.allow_host or ():
-        hosts |= with_port(name.strip(), args.port) if name.strip() != "*" else {"*"}
+    for given in args.allow_host or ():
+        name = given.strip().lower()
+        if name:
+            hosts |= {"*"} if name == "*" else with_port(name, args.port)
+    if args.port == 0:  # the port is chosen when the server binds: any port of these names
+        hosts = {h[: -len(":0")] + ":*" if h.endswith(":0") else h for h in hosts}
     return hosts
 
 

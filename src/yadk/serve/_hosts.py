@@ -38,8 +38,8 @@ def with_port(name: str, port: int) -> set[str]:
 
 
 class HostPolicy:
-    """Requests addressed to one of ``hosts`` (``Host`` values such as ``127.0.0.1:8000``, or
-    ``*`` for any) and, when they carry an ``Origin``, sent by a page of one of those hosts or
+    """Requests addressed to one of ``hosts`` (``Host`` values such as ``127.0.0.1:8000``,
+    ``127.0.0.1:*`` for any port, or ``*`` for any) and, when they carry an ``Origin``, sent by a page of one of those hosts or
     of ``origins``, are answered; ``refusal`` says why any other is not.
 
     ``host_fix`` and ``origin_fix`` end the refusals with what the user can do about them."""
@@ -60,11 +60,17 @@ class HostPolicy:
         self.host_fix = host_fix
         self.origin_fix = origin_fix
 
+    def _any_port(self, host: str) -> bool:
+        """Whether ``host`` is an answered name on a port not known in advance (``name:*``:
+        a server started on port 0)."""
+        name, colon, port = host.rpartition(":")
+        return bool(colon) and port.isdigit() and f"{name}:*" in self.hosts
+
     def refusal(self, host: str, origin: str | None) -> str | None:
         """None when a request with these ``Host`` and ``Origin`` headers may go on, else the
         message to refuse it with (403)."""
         host = host.lower()
-        if not self.any_host and host not in self.hosts:
+        if not self.any_host and host not in self.hosts and not self._any_port(host):
             return (
                 f"Host {host or '(none)'!r} is not served here; {self.host_fix} (requests for"
                 " other host names are refused against DNS rebinding)."
@@ -72,7 +78,12 @@ class HostPolicy:
         if origin is None:
             return None
         seen = origin.lower()
-        if seen in self.origins or (self.any_host and seen.partition("://")[2] == host != ""):
+        netloc = seen.partition("://")[2]
+        if (
+            seen in self.origins
+            or self._any_port(netloc)
+            or (self.any_host and netloc == host != "")
+        ):
             return None
         return (
             f"Origin {origin!r} may not use this server: only pages it serves may"
