@@ -39,8 +39,9 @@ def with_port(name: str, port: int) -> set[str]:
 
 class HostPolicy:
     """Requests addressed to one of ``hosts`` (``Host`` values such as ``127.0.0.1:8000``,
-    ``127.0.0.1:*`` for any port, or ``*`` for any) and, when they carry an ``Origin``, sent by a page of one of those hosts or
-    of ``origins``, are answered; ``refusal`` says why any other is not.
+    ``127.0.0.1:*`` for any port, or ``*`` for any) and, when they carry an ``Origin``, sent
+    by a page of one of those hosts or of ``origins``, are answered; ``refusal`` says why any
+    other is not.
 
     ``host_fix`` and ``origin_fix`` end the refusals with what the user can do about them."""
 
