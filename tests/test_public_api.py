@@ -137,6 +137,8 @@ CONTRACT: dict[str, set[str]] = {
 }
 
 DOCUMENTED: dict[str, set[str]] = {
+    # The timeouts and caps create_app takes (docs/serve.md, Safe by default).
+    "yadk.serve": {"Limits"},
     # google-genai's Part.file_data shape (docs/engine.md, Content and Part), and the code parts
     # of Gemini's built-in code execution (docs/tools.md).
     "yadk.types": {"CodeExecutionResult", "ExecutableCode", "FileData"},

@@ -424,13 +424,17 @@ def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "folder of agent folders (each a sub-folder holding root_agent.yaml, named after\n"
             "it). Every app is validated at start; an app with errors answers 503 with its\n"
             "diagnostics while the others serve. Binds 127.0.0.1 unless --host says\n"
-            "otherwise; any other address needs --token or --no-auth."
+            "otherwise; any other address needs --token or --no-auth. Only requests for the\n"
+            "bound address (and, on loopback or 0.0.0.0, the loopback names) or a name given\n"
+            "by --allow-host are answered, and browsers only from those pages or an\n"
+            "--allow-origin."
         ),
         epilog=(
             "examples:\n"
             "  yadk serve configs\n"
             "  yadk serve configs/support_desk --port 8080 --reload\n"
-            '  yadk serve configs --host 0.0.0.0 --token "$TOKEN" --allow-origin https://app.example.com'
+            '  yadk serve configs --host 0.0.0.0 --token "$TOKEN" --allow-host agents.example.com \\\n'
+            "      --allow-origin https://app.example.com"
             "\n  yadk serve configs --db postgresql://db.internal/agents --workers 4"
         ),
     )
@@ -467,10 +471,65 @@ def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="allow cross-origin browser requests from origin O (repeatable; default none)",
     )
     parser.add_argument(
+        "--allow-host",
+        metavar="NAME",
+        action="append",
+        help="also answer requests for host NAME (or NAME:PORT; repeatable; '*' for any):"
+        " by default only the bound address and, for loopback or 0.0.0.0, the loopback"
+        " names are answered; other Host headers get 403 (DNS-rebinding protection)",
+    )
+    parser.add_argument(
         "--log-format",
         choices=("plain", "json"),
         default="plain",
         help="access and invocation log lines on stderr as plain text or JSON (default plain)",
+    )
+    limits = parser.add_argument_group(
+        "limits", "timeouts (seconds) and caps against slow or too many clients"
+    )
+    limits.add_argument(
+        "--header-timeout",
+        metavar="S",
+        type=float,
+        default=10.0,
+        help="a request's headers must arrive within S after its first byte or after the"
+        " connection opened (default 10; else 408 and the connection closes)",
+    )
+    limits.add_argument(
+        "--body-timeout",
+        metavar="S",
+        type=float,
+        default=30.0,
+        help="a request's body must arrive within S after its headers (default 30; else 408)",
+    )
+    limits.add_argument(
+        "--idle-timeout",
+        metavar="S",
+        type=float,
+        default=5.0,
+        help="close a kept-alive connection idle for S between requests (default 5)",
+    )
+    limits.add_argument(
+        "--send-timeout",
+        metavar="S",
+        type=float,
+        default=30.0,
+        help="drop a client that reads nothing of a response for S; its turn is cancelled"
+        " and its session freed (default 30)",
+    )
+    limits.add_argument(
+        "--max-connections",
+        metavar="N",
+        type=int,
+        default=1000,
+        help="open connections at most (default 1000; one more gets 503 and is closed)",
+    )
+    limits.add_argument(
+        "--max-concurrency",
+        metavar="N",
+        type=int,
+        default=200,
+        help="requests in progress at most, /health aside (default 200; one more gets 503)",
     )
     parser.add_argument(
         "--busy-wait",

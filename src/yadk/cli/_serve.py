@@ -10,15 +10,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import ipaddress
 import json
 import logging
+import math
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError
+
+if TYPE_CHECKING:
+    from yadk.serve._limits import Limits
 
 __all__ = ["TOKEN_ENV", "execute", "is_loopback"]
 
@@ -55,6 +60,7 @@ def execute(args: argparse.Namespace) -> int:
         )
     if not 0 <= args.port <= 65535:
         raise CommandError(f"--port {args.port} is not a port number", exit_code=EXIT_USAGE)
+    limits = _limits(args)
     import uvicorn
 
     from yadk.serve._app import DEFAULT_DB
@@ -69,6 +75,8 @@ def execute(args: argparse.Namespace) -> int:
         "reload": args.reload,
         "token": token,
         "allow_origins": list(args.allow_origin or ()),
+        "hosts": sorted(_hosts(args)),
+        "limits": dataclasses.asdict(limits),
         "busy_wait": args.busy_wait,
     }
     # Built here once even with workers: a config or store problem stops the command before
@@ -93,6 +101,11 @@ def execute(args: argparse.Namespace) -> int:
         "log_level": "warning",
         "access_log": False,
         "timeout_graceful_shutdown": 5,
+        # uvicorn's httptools protocol with the connection cap, header and idle timeouts
+        # (which find the limits in the app's lifespan state); no WebSocket routes here.
+        "http": "yadk.serve._connections:LimitedHttp",
+        "ws": "none",
+        "timeout_keep_alive": max(1, math.ceil(limits.idle_timeout)),
     }
     if args.workers > 1:
         _release(served)
@@ -104,6 +117,47 @@ def execute(args: argparse.Namespace) -> int:
         uvicorn.run(app, **run)
     sys.stderr.flush()
     return EXIT_OK
+
+
+def _limits(args: argparse.Namespace) -> Limits:
+    from yadk.serve._limits import Limits
+
+    for option in ("header_timeout", "body_timeout", "idle_timeout", "send_timeout"):
+        if not getattr(args, option) > 0:
+            raise CommandError(
+                f"--{option.replace('_', '-')} {getattr(args, option)}: expected seconds, more"
+                " than 0",
+                exit_code=EXIT_USAGE,
+            )
+    for option in ("max_connections", "max_concurrency"):
+        if getattr(args, option) < 1:
+            raise CommandError(
+                f"--{option.replace('_', '-')} {getattr(args, option)}: expected 1 or more",
+                exit_code=EXIT_USAGE,
+            )
+    return Limits(
+        header_timeout=args.header_timeout,
+        body_timeout=args.body_timeout,
+        idle_timeout=args.idle_timeout,
+        send_timeout=args.send_timeout,
+        max_connections=args.max_connections,
+        max_concurrency=args.max_concurrency,
+    )
+
+
+def _hosts(args: argparse.Namespace) -> set[str]:
+    """The ``Host`` values served: the bound address (with the loopback names on loopback and
+    all-interfaces binds) and every ``--allow-host``."""
+    from yadk.serve._hosts import allowed_hosts, with_port
+
+    hosts = allowed_hosts(args.host, args.port)
+    for given in args.allow_host or ():
+        name = given.strip().lower()
+        if name:
+            hosts |= {"*"} if name == "*" else with_port(name, args.port)
+    if args.port == 0:  # the port is chosen when the server binds: any port of these names
+        hosts = {h[: -len(":0")] + ":*" if h.endswith(":0") else h for h in hosts}
+    return hosts
 
 
 def _check_workers(args: argparse.Namespace, db: str) -> None:
@@ -129,6 +183,7 @@ def _check_workers(args: argparse.Namespace, db: str) -> None:
 def _build_app(options: dict[str, Any]) -> Any:
     from yadk.errors import ConfigError, YadkError
     from yadk.serve import create_app
+    from yadk.serve._limits import Limits
 
     try:
         return create_app(
@@ -137,6 +192,8 @@ def _build_app(options: dict[str, Any]) -> Any:
             reload=options["reload"],
             token=options["token"],
             allow_origins=options["allow_origins"],
+            hosts=options["hosts"],
+            limits=Limits(**options["limits"]),
             busy_wait=options["busy_wait"],
         )
     except ConfigError as exc:
@@ -146,25 +203,34 @@ def _build_app(options: dict[str, Any]) -> Any:
 
 
 def _check_store(sessions: Any, db: str) -> None:
-    """Connect to a PostgreSQL store once before serving, so an unreachable server or a schema
-    that needs ``yadk db upgrade`` stops the command instead of failing every request."""
+    """Use the store once before serving, as a turn would (read, then a session created and
+    deleted), so an unreachable server, a schema that needs ``yadk db upgrade`` or a read-only
+    database stops the command instead of failing every request."""
     from yadk.errors import YadkError
-    from yadk.sessions import PostgresSessionService
+    from yadk.sessions import InMemorySessionService, PostgresSessionService, open_session_service
 
-    if not isinstance(sessions, PostgresSessionService):
-        return  # a SQLite file was opened (and its schema checked) when the app was built
-    probe = PostgresSessionService(db, pool_size=1)
+    if isinstance(sessions, InMemorySessionService):
+        return
+    if isinstance(sessions, PostgresSessionService):
+        probe: Any = PostgresSessionService(db, pool_size=1)
+        shown = probe.db.display
+    else:
+        probe, shown = open_session_service(db), db
 
     async def check() -> None:
         try:
             await probe.list_app_names()
+            made = await probe.create_session(app_name="yadk-serve-probe", user_id="probe")
+            await probe.delete_session(
+                app_name="yadk-serve-probe", user_id="probe", session_id=made.id
+            )
         finally:
             await probe.aclose()
 
     try:
         asyncio.run(check())
     except YadkError as exc:
-        raise CommandError(f"--db {probe.db.display}: {exc.message}") from None
+        raise CommandError(f"--db {shown}: {exc.message}") from None
 
 
 def _release(served: Any) -> None:

@@ -4,5 +4,6 @@
 from __future__ import annotations
 
 from yadk.serve._app import create_app
+from yadk.serve._limits import Limits
 
-__all__ = ["create_app"]
+__all__ = ["Limits", "create_app"]

@@ -15,13 +15,16 @@ from fastapi.responses import Response
 
 from yadk.agents import BaseAgent
 from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
+from yadk.errors import SessionStoreError
 from yadk.memory import BaseMemoryService
 from yadk.models import BaseLlm
 from yadk.reload import ChangeSource, WatchfilesChanges
 from yadk.serve._apps import Apps
 from yadk.serve._artifacts import artifact_routes
-from yadk.serve._guard import MAX_BODY, Guard
+from yadk.serve._guard import MAX_BODY, Guard, printable
+from yadk.serve._hosts import HostPolicy
 from yadk.serve._json import json_response
+from yadk.serve._limits import LIMITS_STATE, Limits
 from yadk.serve._meta import meta_routes
 from yadk.serve._problems import Problem, problem_body
 from yadk.serve._run import run_routes
@@ -50,6 +53,8 @@ def create_app(
     reload: bool = False,
     token: str | None = None,
     allow_origins: Sequence[str] = (),
+    hosts: Iterable[str] | None = None,
+    limits: Limits | None = None,
     busy_wait: float = BUSY_WAIT,
     max_body: int = MAX_BODY,
     routers: Iterable[RouterFactory] = (),
@@ -67,7 +72,12 @@ def create_app(
     use (default: that file when sessions default, else none). ``reload`` re-validates and swaps an app's agent when its
     files change, and streams the results at ``GET /dev/events``. ``token`` requires
     ``Authorization: Bearer TOKEN`` on every route but ``/health``; ``allow_origins`` enables
-    CORS for those origins only. A turn on a busy session waits up to ``busy_wait`` seconds,
+    CORS for those origins only. ``hosts`` are the ``Host`` values answered (``name:port``,
+    ``*`` for any; default: no check): a request for another (DNS rebinding) or with an
+    ``Origin`` neither of these hosts nor in ``allow_origins`` gets 403. ``limits`` are the
+    timeouts and caps (``Limits``: the body's and the write's are enforced here, the
+    connection's by ``yadk.serve._connections.LimitedHttp``, which finds them in the lifespan
+    state). A turn on a busy session waits up to ``busy_wait`` seconds,
     then gets 409. ``routers`` add routes (each factory receives the ``Served`` state).
     ``model`` replaces every agent's model; ``on_agent`` is called with each agent loaded (at
     start or by a reload) before it serves. ``reload_interval`` is how often (seconds) the
@@ -103,15 +113,25 @@ def create_app(
         on_agent=on_agent,
         poll_interval=reload_interval,
     )
+    limits = limits or Limits()
+    policy = None
+    if hosts is not None:
+        policy = HostPolicy(
+            hosts,
+            origins=allow_origins,
+            host_fix="send the address the server was started for, or start it with"
+            " --allow-host NAME",
+            origin_fix=" or those named by --allow-origin",
+        )
     locks = SessionLocks(wait=busy_wait, shared=session_service.turn_locks())
     served = Served(apps, locks)
 
     @contextlib.asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(_: FastAPI) -> AsyncIterator[dict[str, Any]]:
         await session_service.prepare()  # not in the first request that reads a session
         await apps.start()
         try:
-            yield
+            yield {LIMITS_STATE: limits}
         finally:
             await apps.stop()
             await locks.drain()
@@ -130,6 +150,14 @@ def create_app(
     async def answer_problem(_: Request, problem: Exception) -> Response:
         assert isinstance(problem, Problem)
         return json_response(problem_body(problem), problem.status)
+
+    @app.exception_handler(SessionStoreError)
+    async def answer_store_error(request: Request, error: Exception) -> Response:
+        # Full, read-only, locked too long, unreachable: the store's message says which, and
+        # what the operator can do; nothing the client sent was wrong.
+        assert isinstance(error, SessionStoreError)
+        logger.warning("%s %s: %s", request.method, printable(request.url.path), error.message)
+        return json_response({"detail": f"The session store cannot be used: {error.message}"}, 503)
 
     # Routes are matched in this order, one pattern after another: the turns first (~40 us of
     # matching per turn when they came after the metadata, session and artifact routes).
@@ -150,5 +178,5 @@ def create_app(
             allow_methods=["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
             allow_headers=["authorization", "content-type"],
         )
-    app.add_middleware(Guard, token=token, max_body=max_body)
+    app.add_middleware(Guard, token=token, max_body=max_body, hosts=policy, limits=limits)
     return app

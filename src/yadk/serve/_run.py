@@ -2,18 +2,21 @@
 as server-sent events, partial ones too with ``streaming: true``).
 
 Both take the session's lock first: a second turn on a busy session waits, then gets 409. A
-client that disconnects cancels its invocation; events already stored stay stored.
+client that disconnects cancels its invocation, on either route and whether or not the turn has
+sent anything yet; events already stored stay stored. On ``/run_sse`` the lock is released when
+the turn ends, not when the client has read it all.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Awaitable
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
 
+from yadk.errors import SessionStoreError
 from yadk.events import Event
 from yadk.runner import Runner
 from yadk.serve._invocations import Invocation
@@ -25,6 +28,8 @@ from yadk.serve._wire import RunAgentRequest, event_json
 from yadk.sessions._turns import SessionBusy
 
 __all__ = ["run_routes"]
+
+T = TypeVar("T")
 
 _EVENTS: dict[int | str, dict[str, Any]] = {
     200: {
@@ -58,12 +63,13 @@ def run_routes(served: Served) -> APIRouter:
         async with served.locked(key):
             invocation = Invocation(runner, req, streaming=False)
             events = await _until_disconnect(request, _collect(invocation))
-        if events is None:
+        if events is _GONE:
             return Response(status_code=499)
+        assert isinstance(events, list)
         return json_response([event_json(event) for event in events])
 
     @router.post("/run_sse", responses=_STREAM, response_class=Response, response_model=None)
-    async def run_agent_sse(req: RunAgentRequest) -> EventStream:
+    async def run_agent_sse(req: RunAgentRequest, request: Request) -> Response:
         runner, key = target(req)
         try:
             await served.locks.acquire(key)
@@ -73,11 +79,18 @@ def run_routes(served: Served) -> APIRouter:
         stream = EventStream(_frames(invocation), on_close=lambda: served.locks.released(key))
         stream.start()
         try:
-            first = await stream.first()
+            # Without partial events the first frame comes when the model has answered: a
+            # client gone meanwhile must cancel the turn now, not when the stream would start.
+            first = await _until_disconnect(request, stream.first())
         except BaseException:
             await stream.close()
             raise
-        if isinstance(first, Problem):  # e.g. no such session: a plain 404, not a stream
+        if first is _GONE:
+            await stream.close()
+            return Response(status_code=499)
+        if isinstance(first, (Problem, SessionStoreError)):
+            # e.g. no such session (404), a store that cannot be written (503): a plain
+            # answer, not a stream
             await stream.close()
             raise first
         return stream
@@ -107,9 +120,12 @@ def _split_artifact_delta(event: Event) -> list[dict[str, Any]]:
     return [content_only, action_only]
 
 
-async def _until_disconnect(request: Request, work: Any) -> list[Event] | None:
-    """Run ``work`` unless the client disconnects first (then cancel it and return None)."""
-    task: asyncio.Task[list[Event]] = asyncio.ensure_future(work)
+_GONE = object()
+
+
+async def _until_disconnect(request: Request, work: Awaitable[T]) -> T | object:
+    """Run ``work`` unless the client disconnects first (then cancel it and return _GONE)."""
+    task: asyncio.Task[T] = asyncio.ensure_future(work)
     watcher = asyncio.ensure_future(_disconnected(request))
     try:
         await asyncio.wait({task, watcher}, return_when=asyncio.FIRST_COMPLETED)
@@ -122,7 +138,7 @@ async def _until_disconnect(request: Request, work: Any) -> list[Event] | None:
             except asyncio.CancelledError:
                 pass
     if task.cancelled():
-        return None
+        return _GONE
     return task.result()
 
 

@@ -1,11 +1,12 @@
 """Server-sent events: ``data: JSON`` frames from a producer task, with clean cancellation.
 
-The producer runs as its own task and hands frames over through a small queue (back pressure:
-it pauses while the client is slow). When the client disconnects, the producer is cancelled at
-its next await; whatever it already stored stays stored. ``on_close`` runs exactly once, however
-the stream ends (used to release the session's lock); when the producer ends, it runs (and is
-awaited) before the end of the stream is sent, so a client that has the whole stream finds the
-session free.
+The producer runs as its own task and hands frames over through a queue that does not make it
+wait for the client: a client that reads slowly, or stops reading, does not keep the turn (and
+its session's lock) running; its frames wait in memory until it reads them or the send timeout
+drops it. When the client disconnects, the producer is cancelled at its next await; whatever it
+already stored stays stored. ``on_close`` runs exactly once, however the stream ends (used to
+release the session's lock): as soon as the producer ends, before the end of the stream is
+sent, so a client that has the whole stream finds the session free.
 """
 
 from __future__ import annotations
@@ -48,14 +49,13 @@ class EventStream(Response):
         source: AsyncIterator[bytes],
         *,
         on_close: Callable[[], Awaitable[None] | None] = lambda: None,
-        buffer: int = 16,
     ) -> None:
         super().__init__(media_type="text/event-stream")
         self._source = source
         self._on_close = on_close
-        self._queue: asyncio.Queue[object] = asyncio.Queue(maxsize=buffer)
+        self._queue: asyncio.Queue[object] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
-        self._closed = False
+        self._closing: asyncio.Future[None] | None = None
         self._peeked: object | None = None
         self.disconnected = False
 
@@ -71,14 +71,25 @@ class EventStream(Response):
     async def _produce(self) -> None:
         try:
             async for chunk in self._source:
-                await self._queue.put(chunk)
+                self._queue.put_nowait(chunk)
         except Exception as exc:
-            await self._queue.put(exc)
+            self._queue.put_nowait(exc)
         finally:
             try:
+                await self._release()
+            finally:
                 self._queue.put_nowait(_END)
-            except asyncio.QueueFull:  # only when cancelled with a full queue: nobody reads
-                pass
+
+    async def _release(self) -> None:
+        """Run ``on_close`` once, to its end even if the caller is cancelled meanwhile."""
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._run_on_close())
+        await asyncio.shield(self._closing)
+
+    async def _run_on_close(self) -> None:
+        closing = self._on_close()
+        if inspect.isawaitable(closing):
+            await closing
 
     async def close(self) -> None:
         """Cancel the producer (if still running) and run ``on_close`` once."""
@@ -88,11 +99,7 @@ class EventStream(Response):
                 await self._task
             except asyncio.CancelledError:
                 pass
-        if not self._closed:
-            self._closed = True
-            closing = self._on_close()
-            if inspect.isawaitable(closing):
-                await closing
+        await self._release()
 
     async def _next(self) -> object:
         peeked = self._peeked
@@ -108,7 +115,6 @@ class EventStream(Response):
             while True:
                 item = await self._next()
                 if item is _END:
-                    await self.close()
                     break
                 if isinstance(item, BaseException):
                     body = frame({"error": f"{type(item).__name__}: {item}"})
@@ -131,8 +137,5 @@ class EventStream(Response):
                 if self._task is not None:
                     self._task.cancel()
                 # Unblock the writer if it waits for a frame that will never come.
-                try:
-                    self._queue.put_nowait(_END)
-                except asyncio.QueueFull:
-                    pass
+                self._queue.put_nowait(_END)
                 return
