@@ -44,19 +44,18 @@ _state: dict[str, Any] = {"finder": None, "disabled": False}
 
 
 def real_package_importable(root: str) -> bool:
-    """Whether ``root`` (``google.adk`` or ``google.genai``) is really installed (the shim
-    aside)."""
-    finder = _state["finder"]
-    if finder is not None:
-        sys.meta_path.remove(finder)
+    """Whether ``root`` (``google.adk`` or ``google.genai``) is really installed (on
+    ``sys.path``, whatever the shim serves)."""
     try:
-        spec = importlib.util.find_spec(root)
-        return spec is not None and not isinstance(spec.loader, _ShimFinder)
+        google = importlib.machinery.PathFinder.find_spec("google")
+        if google is None or not google.submodule_search_locations:
+            return False
+        found = importlib.machinery.PathFinder.find_spec(
+            root, list(google.submodule_search_locations)
+        )
+        return found is not None
     except (ImportError, ValueError):
         return False
-    finally:
-        if finder is not None:
-            sys.meta_path.insert(0, finder)
 
 
 def shim_active() -> bool:
