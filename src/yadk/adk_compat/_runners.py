@@ -149,22 +149,12 @@ class Runner(_YadkRunner):
             state_delta=state_delta,
             run_config=config,
         ):
-            if first and yield_user_message:
-                user_event = await self._user_event(user_id, session_id, event)
-                if user_event is not None:
-                    yield user_event
+            # yadk yields the stored user message first; google-adk only when asked to.
+            if first and event.author == "user" and not yield_user_message:
+                first = False
+                continue
             first = False
             yield event
-
-    async def _user_event(self, user_id: str, session_id: str, after: Event) -> Event | None:
-        session = await self.session_service.get_session(
-            app_name=self.app_name, user_id=user_id, session_id=session_id
-        )
-        events = session.events if session is not None else []
-        for event in reversed(events):
-            if event.author == "user" and event.invocation_id == after.invocation_id:
-                return event
-        return None
 
 
 class InMemoryRunner(Runner):
