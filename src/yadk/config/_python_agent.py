@@ -1,11 +1,13 @@
 """Python agent folders (google-adk's convention): ``agent.py``, or a package ``__init__.py``,
-defining ``root_agent`` with yadk's Python API. Loaded through the same path as YAML configs, so
-run, dev (with reload), inspect, serve and web accept them alike."""
+defining ``root_agent`` (or ``app = App(...)``), with yadk's Python API or google-adk's (served
+by yadk.adk_compat). Loaded through the same path as YAML configs, so run, dev (with reload),
+inspect, serve, web and eval accept them alike."""
 
 from __future__ import annotations
 
 import importlib
 import os
+import re
 import sys
 import traceback
 from pathlib import Path
@@ -17,15 +19,22 @@ from yadk.errors import ConfigError
 __all__ = ["load_python_agent", "python_agent_file"]
 
 
+# ``app = App(...)`` at module level (google-adk looks for ``app`` before ``root_agent``).
+_APP = re.compile(r"^app\s*(:[^=]*)?=", re.MULTILINE)
+
+
 def python_agent_file(folder: Path, *, mentions_root_agent: bool = False) -> Path | None:
     """``agent.py`` (preferred) or ``__init__.py`` of ``folder``, when it could define
-    ``root_agent`` (an ``__init__.py`` must mention it; ``mentions_root_agent``: so must
-    ``agent.py``, as when searching a tree, where a module named agent.py may be no agent)."""
+    ``root_agent`` or ``app`` (an ``__init__.py`` must mention one; ``mentions_root_agent``: so
+    must ``agent.py``, as when searching a tree, where a module named agent.py may be no agent)."""
     for name in ("agent.py", "__init__.py"):
         candidate = folder / name
         if not candidate.is_file():
             continue
-        if (name == "agent.py" and not mentions_root_agent) or "root_agent" in _read(candidate):
+        if name == "agent.py" and not mentions_root_agent:
+            return candidate
+        text = _read(candidate)
+        if "root_agent" in text or _APP.search(text):
             return candidate
     return None
 
@@ -59,9 +68,9 @@ def load_python_agent(file: Path) -> tuple[Any, set[str]]:
             f"Importing `{module_name}` failed: {type(exc).__name__}: {exc}",
             "Fix the error in the agent's code.",
         ) from None
-    agent = getattr(module, "root_agent", None)
+    agent = _root_of(module)
     if agent is None and file.name == "__init__.py" and (folder / "agent.py").is_file():
-        agent = getattr(importlib.import_module(f"{folder.name}.agent"), "root_agent", None)
+        agent = _root_of(importlib.import_module(f"{folder.name}.agent"))
     from yadk.agents import BaseAgent
 
     if agent is None:
@@ -96,6 +105,15 @@ def load_python_agent(file: Path) -> tuple[Any, set[str]]:
         if str(getattr(sys.modules.get(name), "__file__", "") or "").startswith(prefixes)
     }
     return agent, modules
+
+
+def _root_of(module: Any) -> Any:
+    """The module's ``app``'s root agent (google-adk looks for ``app`` first), else its
+    ``root_agent``."""
+    app = getattr(module, "app", None)
+    if app is not None and hasattr(app, "root_agent"):
+        return app.root_agent
+    return getattr(module, "root_agent", None)
 
 
 def _where(exc: BaseException, folder: Path) -> tuple[int, int]:
