@@ -19,9 +19,10 @@ HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 
-from adk_scripted import Scripted  # noqa: E402
 from drive import drive  # noqa: E402
 from google.adk.agents import LlmAgent  # noqa: E402
+
+from adk_scripted import Scripted  # noqa: E402
 
 
 def agents(agent):

@@ -3,7 +3,7 @@ google-adk 2.13 modules the shim covers (each package's ``__all__`` and the clas
 each of its modules defines), and the genai types module's public types. Run with google-adk's
 Python (the shim reads the written table; it never needs google-adk):
 
-    /opt/adkvenv/bin/python tests/adk_compat/record_surface.py
+    /opt/adkvenv/bin/python tests/adk_compat/record_surface.py && ruff format src/yadk/adk_compat
 """
 
 import enum
@@ -39,13 +39,21 @@ MODULES = ["google.adk", "google.adk.runners"]
 _MCP_PARAMS = ("SseConnectionParams", "StdioConnectionParams", "StreamableHTTPConnectionParams")
 MCP = {
     "google.adk.tools.mcp_tool": sorted(
-        ("MCPTool", "McpTool", "MCPToolset", "McpToolset") + _MCP_PARAMS
-        + ("adk_to_mcp_tool_type", "gemini_to_json_schema", "to_mcp_server")
+        (
+            "MCPTool",
+            "McpTool",
+            "MCPToolset",
+            "McpToolset",
+            *_MCP_PARAMS,
+            "adk_to_mcp_tool_type",
+            "gemini_to_json_schema",
+            "to_mcp_server",
+        )
     ),
     "google.adk.tools.mcp_tool.mcp_toolset": ["MCPToolset", "McpToolset", "StdioServerParameters"],
     "google.adk.tools.mcp_tool.mcp_tool": ["MCPTool", "McpTool"],
     "google.adk.tools.mcp_tool.mcp_session_manager": sorted(
-        _MCP_PARAMS + ("MCPSessionManager", "StdioServerParameters")
+        (*_MCP_PARAMS, "MCPSessionManager", "StdioServerParameters")
     ),
 }
 OUT = Path(__file__).parents[2] / "src" / "yadk" / "adk_compat" / "_surface.py"
@@ -122,7 +130,9 @@ def main():
         lines.append("    ),")
     lines.append("}")
     lines.append("")
-    lines.append("# google.genai.types: name -> (kind, members): an enum's values, a model's fields,")
+    lines.append(
+        "# google.genai.types: name -> (kind, members): an enum's values, a model's fields,"
+    )
     lines.append("# or a TypedDict (``...Dict``, for annotations only).")
     lines.append("GENAI_TYPES: Final[dict[str, tuple[str, tuple[str, ...]]]] = {")
     for n, (kind, members) in genai.items():

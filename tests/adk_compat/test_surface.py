@@ -262,7 +262,10 @@ async def test_a_google_adk_runner_loop_on_a_sqlite_database(
         return {"status": "ok"}
 
     model = ScriptedModel(
-        turns=[{"function_calls": [{"name": "remember", "args": {"city": "Porto"}}]}, {"text": "Ok"}]
+        turns=[
+            {"function_calls": [{"name": "remember", "args": {"city": "Porto"}}]},
+            {"text": "Ok"},
+        ]
     )
     agent = Agent(name="travel", model=model, instruction="Help.", tools=[remember])
     monkeypatch.chdir(tmp_path)

@@ -132,7 +132,7 @@ class _ShimFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         module.__yadk_shim__ = True  # type: ignore[attr-defined]
         names = provided_names(name)
         module.__all__ = sorted(names)  # type: ignore[attr-defined]
-        module.__getattr__ = _attribute_getter(name)  # type: ignore[attr-defined]
+        setattr(module, "__getattr__", _attribute_getter(name))  # noqa: B010
         module.__doc__ = (
             f"google-adk's `{name}`, served by yadk's compatibility layer (yadk.adk_compat)."
         )

@@ -35,7 +35,7 @@ def model_name_for(litellm_model: str) -> str:
     )
 
 
-def LiteLlm(model: str, **settings: Any) -> BaseLlm:  # noqa: N802
+def LiteLlm(model: str, **settings: Any) -> BaseLlm:
     """google-adk's ``LiteLlm(model=...)``: yadk's backend for the model string. ``ollama/NAME``
     talks to Ollama's OpenAI-compatible API (``OLLAMA_API_BASE``, default
     ``http://localhost:11434``); ``api_base`` / ``api_key`` are passed to the backend."""

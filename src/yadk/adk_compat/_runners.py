@@ -54,7 +54,9 @@ class RunConfig(_YadkRunConfig):
                 " StreamingMode.SSE or none"
             )
         super().__init__(
-            max_llm_calls=max_llm_calls, raise_errors=raise_errors, streaming=streaming or bool(mode)
+            max_llm_calls=max_llm_calls,
+            raise_errors=raise_errors,
+            streaming=streaming or bool(mode),
         )
         self.live_settings = live_settings
 
@@ -115,7 +117,7 @@ class Runner(_YadkRunner):
         self.auto_create_session = auto_create_session
         self.plugin_close_timeout = plugin_close_timeout
 
-    async def run_async(  # type: ignore[override]
+    async def run_async(
         self,
         *,
         user_id: str,

@@ -41,7 +41,7 @@ def session_store_url(db_url: str) -> str:
     )
 
 
-def DatabaseSessionService(db_url: str, **engine_kwargs: Any) -> BaseSessionService:  # noqa: N802
+def DatabaseSessionService(db_url: str, **engine_kwargs: Any) -> BaseSessionService:
     """google-adk's ``DatabaseSessionService(db_url)``: yadk's SQLite or PostgreSQL session
     service for the same URL (SQLAlchemy engine arguments are not used)."""
     return open_session_service(session_store_url(db_url))

@@ -1,8 +1,6 @@
 """Callbacks as google-adk's docs write them: each kind, short-circuiting with
 ``types.ModelContent``, an ``LlmResponse`` or a dict, or changing state."""
 
-from typing import Optional
-
 from google.adk.agents import LlmAgent
 from google.adk.agents.callback_context import CallbackContext
 from google.adk.models import LlmRequest, LlmResponse
@@ -11,34 +9,32 @@ from google.adk.tools.tool_context import ToolContext
 from google.genai import types
 
 
-def before_agent(callback_context: CallbackContext) -> Optional[types.Content]:
+def before_agent(callback_context: CallbackContext) -> types.Content | None:
     callback_context.state["visits"] = callback_context.state.get("visits", 0) + 1
     if callback_context.state.get("closed"):
         return types.ModelContent(parts=[types.Part(text="We are closed.")])
     return None
 
 
-def after_agent(callback_context: CallbackContext) -> Optional[types.Content]:
+def after_agent(callback_context: CallbackContext) -> types.Content | None:
     if callback_context.state.get("visits") == 2:
         return types.ModelContent(parts=[types.Part(text="Thanks for coming back!")])
     return None
 
 
-def before_model(
-    callback_context: CallbackContext, llm_request: LlmRequest
-) -> Optional[LlmResponse]:
+def before_model(callback_context: CallbackContext, llm_request: LlmRequest) -> LlmResponse | None:
     last = llm_request.contents[-1]
     text = "".join(part.text or "" for part in last.parts)
     if "forbidden" in text:
         return LlmResponse(
-            content=types.Content(role="model", parts=[types.Part(text="I cannot talk about that.")])
+            content=types.Content(
+                role="model", parts=[types.Part(text="I cannot talk about that.")]
+            )
         )
     return None
 
 
-def after_model(
-    callback_context: CallbackContext, llm_response: LlmResponse
-) -> Optional[LlmResponse]:
+def after_model(callback_context: CallbackContext, llm_response: LlmResponse) -> LlmResponse | None:
     content = llm_response.content
     if content and content.parts and content.parts[0].text:
         return LlmResponse(
@@ -47,7 +43,7 @@ def after_model(
     return None
 
 
-def before_tool(tool: BaseTool, args: dict, tool_context: ToolContext) -> Optional[dict]:
+def before_tool(tool: BaseTool, args: dict, tool_context: ToolContext) -> dict | None:
     if args.get("city") == "Atlantis":
         return {"status": "error", "message": "No such city."}
     return None
@@ -55,7 +51,7 @@ def before_tool(tool: BaseTool, args: dict, tool_context: ToolContext) -> Option
 
 def after_tool(
     tool: BaseTool, args: dict, tool_context: ToolContext, tool_response: dict
-) -> Optional[dict]:
+) -> dict | None:
     tool_context.state["last_tool"] = tool.name
     return {**tool_response, "checked": True}
 

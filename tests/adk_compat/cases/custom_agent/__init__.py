@@ -1,1 +1,1 @@
-from . import agent
+from . import agent  # noqa: F401

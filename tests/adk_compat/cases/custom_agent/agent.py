@@ -3,7 +3,7 @@
 left with ``exit_loop``, and a SequentialAgent. The package's ``__init__.py`` does
 ``from . import agent``, as google-adk's samples do."""
 
-from typing import AsyncGenerator
+from collections.abc import AsyncGenerator
 
 from google.adk.agents import BaseAgent, LlmAgent, LoopAgent, SequentialAgent
 from google.adk.agents.invocation_context import InvocationContext
