@@ -3,7 +3,6 @@ static diagnostic for what it does not provide, and ``--no-adk-compat``."""
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -13,6 +12,7 @@ import pytest
 
 from yadk import Runner
 from yadk.adk_compat import disable, enable, installed, unprovided_imports
+from yadk.adk_compat._table import target_available
 from yadk.cli import main
 from yadk.config import ConfigError, load_agent, validate_paths
 from yadk.models import ScriptedModel
@@ -139,11 +139,10 @@ def test_imports_the_shim_lacks_are_located_diagnostics(tmp_path: Path) -> None:
         f"{file}:3:1: error adk-import: `google.adk.tools.FunctionTools` does not exist in"
         " google-adk 2.13." + hint,
     ]
-    if importlib.util.find_spec("yadk.apps") is None:
+    if not target_available("yadk.apps:BasePlugin"):
         expected.append(
             f"{file}:4:1: error adk-import: `google.adk.plugins.BasePlugin` maps to"
-            " `yadk.apps.BasePlugin`, which this installation of yadk does not have (`yadk.apps`"
-            " is missing)." + hint
+            " `yadk.apps.BasePlugin`, which this installation of yadk does not have." + hint
         )
     assert [d.format() for d in validate_paths([folder])] == expected
     with pytest.raises(ConfigError, match="google.adk.cli"):

@@ -190,6 +190,8 @@ HINTS: Final[dict[str, str]] = {
 }
 
 _GENAI_TYPES = "google.genai.types"
+# yadk packages a target may live in that an installation of yadk may not have yet.
+_OPTIONAL: Final = frozenset({"yadk.apps", "yadk.workflow"})
 _PARENTS: Final = ("google", "google.adk", "google.genai")
 
 
@@ -250,7 +252,7 @@ def unprovided_reason(module: str, name: str | None = None) -> str:
         package = target.split(":")[0]
         return (
             f"`{full}` maps to `{package}.{target.split(':')[1]}`, which this installation of"
-            f" yadk does not have (`{package}` is missing)."
+            f" yadk does not have."
         )
     hint = HINTS.get(name, "yadk has no equivalent")
     return (
@@ -260,12 +262,17 @@ def unprovided_reason(module: str, name: str | None = None) -> str:
 
 
 def target_available(target: str) -> bool:
-    """Whether the module ``target`` lives in exists (without importing it: ``yadk.apps`` and
-    ``yadk.workflow`` may be absent from this installation)."""
-    package = target.split(":")[0]
+    """Whether ``target`` exists in this installation of yadk. ``yadk.apps`` and
+    ``yadk.workflow`` may be absent, or lack a name (they are imported to find out); every other
+    target is part of yadk."""
+    package, attribute = target.split(":")
+    if package not in _OPTIONAL:
+        return True
     try:
-        return importlib.util.find_spec(package) is not None
-    except (ImportError, ValueError):
+        if importlib.util.find_spec(package) is None:
+            return False
+        return hasattr(importlib.import_module(package), attribute)
+    except ImportError:
         return False
 
 
