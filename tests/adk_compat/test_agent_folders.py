@@ -131,3 +131,37 @@ async def test_a_folder_of_google_adk_agents_is_served(
             assert events[-1]["content"]["parts"][0]["text"] == "Noted."
             stored = await client.get(f"/apps/travel/users/u/sessions/{session}")
             assert stored.json()["state"] == {"city": "Porto"}
+
+
+async def test_the_docs_example_runs(tmp_path: Path) -> None:
+    """docs/adk_compat.md's example agent, as written there."""
+    from yadk import Runner
+    from yadk.models import ScriptedModel
+
+    doc = (Path(__file__).parents[2] / "docs" / "adk_compat.md").read_text()
+    section = doc[doc.index("## Agent code written for google-adk") :]
+    start = section.index("```python\n") + len("```python\n")
+    code = section[start : section.index("\n```", start)]
+    write(tmp_path, {"travel/agent.py": code})
+    agent = load_agent(tmp_path / "travel")
+    assert agent.generate_content_config == {"temperature": 0.2}  # type: ignore[attr-defined]
+    agent.model = ScriptedModel(  # type: ignore[attr-defined]
+        turns=[
+            {"function_calls": [{"name": "remember", "args": {"city": "Porto"}}]},
+            {"text": "Ok"},
+        ]
+    )
+    runner = Runner(app_name="app", agent=agent)
+    session = await runner.session_service.create_session(app_name="app", user_id="u")
+    texts = [
+        e.text
+        async for e in runner.run_async(user_id="u", session_id=session.id, new_message="Porto")
+    ]
+    assert texts[-1] == "Ok"
+    closed = await runner.session_service.create_session(
+        app_name="app", user_id="u", state={"closed": True}
+    )
+    texts = [
+        e.text async for e in runner.run_async(user_id="u", session_id=closed.id, new_message="hi")
+    ]
+    assert texts[-1] == "We are closed."
