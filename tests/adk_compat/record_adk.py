@@ -34,6 +34,13 @@ def agents(agent):
         yield from agents(child)
 
 
+def text_of(instruction):
+    """A system instruction a callback replaced with a Content, as the text it carries."""
+    if instruction is None or isinstance(instruction, str):
+        return instruction
+    return "\n\n".join(p.text for p in instruction.parts if p.text)
+
+
 async def record(case, workdir):
     shutil.copytree(HERE / "cases" / case, workdir / case)
     script = json.loads((workdir / case / "script.json").read_text())
@@ -43,7 +50,8 @@ async def record(case, workdir):
         if isinstance(agent, LlmAgent):
             agent.model = model
     result = await drive(module.root_agent, script)
-    result["system_instructions"] = [r.config.system_instruction for r in model.seen]
+    result["system_instructions"] = [text_of(r.config.system_instruction) for r in model.seen]
+    result["temperatures"] = [r.config.temperature for r in model.seen]
     result["unused_turns"] = len(model.turns)
     return result
 

@@ -51,7 +51,8 @@ def _isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]
     enable()
     sys.path[:] = path
     for name, module in list(sys.modules.items()):
-        if str(getattr(module, "__file__", None) or "").startswith(str(tmp_path)):
+        places = [getattr(module, "__file__", None) or "", *getattr(module, "__path__", [])]
+        if any(str(place).startswith(str(tmp_path)) for place in places):
             del sys.modules[name]
 
 

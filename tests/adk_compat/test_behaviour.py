@@ -79,3 +79,4 @@ async def test_google_adk_agent_code_runs_as_in_google_adk(case: str, tmp_path: 
     assert result["state"] == adk["state"]
     assert result["artifacts"] == adk["artifacts"]
     assert [r.system_instruction for r in model.requests] == adk["system_instructions"]
+    assert [r.config.temperature for r in model.requests] == adk["temperatures"]

@@ -31,6 +31,15 @@ def before_model(callback_context: CallbackContext, llm_request: LlmRequest) -> 
                 role="model", parts=[types.Part(text="I cannot talk about that.")]
             )
         )
+    # The system instruction changed in place, as google-adk's docs show it.
+    original = llm_request.config.system_instruction or types.Content(role="system", parts=[])
+    if not isinstance(original, types.Content):
+        original = types.Content(role="system", parts=[types.Part(text=str(original))])
+    if not original.parts:
+        original.parts.append(types.Part(text=""))
+    original.parts[0].text = "[Checked] " + (original.parts[0].text or "")
+    llm_request.config.system_instruction = original
+    llm_request.config.temperature = 0.5
     return None
 
 
