@@ -166,3 +166,38 @@ async def test_the_docs_example_runs(tmp_path: Path) -> None:
         e.text async for e in runner.run_async(user_id="u", session_id=closed.id, new_message="hi")
     ]
     assert texts[-1] == "We are closed."
+
+
+def test_yadk_eval_runs_an_eval_set_against_a_google_adk_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    case = {
+        "eval_set_id": "travel",
+        "eval_cases": [
+            {
+                "eval_id": "porto",
+                "conversation": [
+                    {
+                        "user_content": {"role": "user", "parts": [{"text": "I live in Porto"}]},
+                        "final_response": {"role": "model", "parts": [{"text": "Noted."}]},
+                        "intermediate_data": {
+                            "tool_uses": [{"name": "remember", "args": {"city": "Porto"}}]
+                        },
+                    }
+                ],
+            }
+        ],
+    }
+    write(
+        tmp_path,
+        {
+            "travel/__init__.py": "from . import agent\n",
+            "travel/agent.py": AGENT.format(name="travel"),
+            "script.yaml": SCRIPT,
+            "travel.evalset.json": json.dumps(case),
+        },
+    )
+    code = main(["eval", "travel", "travel.evalset.json", "--model", "scripted:script.yaml"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "PASS  porto" in out
