@@ -336,3 +336,30 @@ def test_modules_are_not_imported_until_used() -> None:
         del sys.modules[name]
     module = importlib.import_module("google.adk.runners")
     assert "Runner" not in vars(module)
+
+
+async def test_run_config_with_google_adks_streaming_mode() -> None:
+    from google.adk.agents import Agent
+    from google.adk.agents.run_config import RunConfig, StreamingMode
+    from google.adk.runners import InMemoryRunner
+    from google.genai import types
+
+    with pytest.raises(ValueError, match="BIDI"):
+        RunConfig(streaming_mode=StreamingMode.BIDI)
+    config = RunConfig(streaming_mode=StreamingMode.SSE, max_llm_calls=5)
+    assert (config.streaming, config.max_llm_calls) == (True, 5)
+    runner = InMemoryRunner(agent=Agent(name="a", model=ScriptedModel(turns=[{"text": "Hi"}])))
+    session = await runner.session_service.create_session(app_name="InMemoryRunner", user_id="u")
+    events = [
+        e
+        async for e in runner.run_async(
+            user_id="u",
+            session_id=session.id,
+            new_message=types.UserContent(parts=[types.Part(text="hi")]),
+            run_config=config,
+        )
+    ]
+    assert [(e.partial, e.content.parts[0].text) for e in events if e.content] == [
+        (True, "Hi"),
+        (None, "Hi"),
+    ]

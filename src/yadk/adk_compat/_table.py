@@ -46,7 +46,8 @@ NAMES: Final[dict[str, str]] = {
     "CallbackContext": f"{_AGENTS}:CallbackContext",
     "ReadonlyContext": f"{_AGENTS}:ReadonlyContext",
     "ToolContext": f"{_AGENTS}:ToolContext",
-    "RunConfig": f"{_AGENTS}:RunConfig",
+    "RunConfig": f"{_COMPAT}._runners:RunConfig",
+    "StreamingMode": f"{_COMPAT}._runners:StreamingMode",
     # google.adk.events
     "Event": "yadk.events:Event",
     "EventActions": "yadk.events:EventActions",
