@@ -124,8 +124,8 @@ def test_imports_the_shim_lacks_are_located_diagnostics(tmp_path: Path) -> None:
     )
     file = folder / "tools.py"
     hint = (
-        "\n  hint: Import what yadk offers instead, or run with --no-adk-compat to use an"
-        " installed google-adk's own module (yadk then runs only the objects it can convert)."
+        "\n  hint: Import what yadk offers instead (yadk's own API, or a google.adk name the"
+        " shim serves: see docs/adk_compat.md)."
     )
     see = " See docs/adk_compat.md for what is provided."
     expected = [

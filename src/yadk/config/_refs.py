@@ -148,8 +148,8 @@ def check_adk_imports(reporter: Reporter, file: Path) -> None:
             found.column,
             "adk-import",
             found.reason,
-            "Import what yadk offers instead, or run with --no-adk-compat to use an installed"
-            " google-adk's own module (yadk then runs only the objects it can convert).",
+            "Import what yadk offers instead (yadk's own API, or a google.adk name the shim"
+            " serves: see docs/adk_compat.md).",
         )
 
 
