@@ -1,5 +1,7 @@
-"""With google-adk installed, a config naming google-adk's objects says so, and what to write;
-the shim stays off. Runs yadk under the google-adk 2.13 venv when it exists."""
+"""With google-adk installed, the shim still serves code yadk loads (so the same config runs);
+with ``--no-adk-compat`` (``YADK_ADK_COMPAT=0``) google-adk's own modules load, and a config
+naming google-adk's objects says so, and what to write. Runs yadk under the google-adk 2.13
+venv when it exists."""
 
 from __future__ import annotations
 
@@ -43,8 +45,7 @@ HINT_TAIL = (
 )
 
 
-@pytest.mark.skipif(not ADK_PYTHON.exists(), reason="needs google-adk 2.13 in /opt/adkvenv")
-def test_google_adk_objects_are_named_as_such(tmp_path: Path) -> None:
+def run_validate(tmp_path: Path, *, compat: bool) -> list[str]:
     shop = tmp_path / "shop"
     shop.mkdir()
     (shop / "__init__.py").write_text("")
@@ -57,14 +58,35 @@ def test_google_adk_objects_are_named_as_such(tmp_path: Path) -> None:
     done = subprocess.run(
         [str(ADK_PYTHON), "-c", SCRIPT],
         cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(SRC)},
+        env={**os.environ, "PYTHONPATH": str(SRC), "YADK_ADK_COMPAT": "1" if compat else "0"},
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines() == [
+    return done.stdout.splitlines()
+
+
+needs_adk = pytest.mark.skipif(
+    not ADK_PYTHON.exists(), reason="needs google-adk 2.13 in /opt/adkvenv"
+)
+
+
+@needs_adk
+@pytest.mark.slow
+@pytest.mark.subprocess
+def test_with_google_adk_installed_the_shim_still_serves_yadks_objects(tmp_path: Path) -> None:
+    assert run_validate(tmp_path, compat=True) == [
+        "shim installed: True google-adk importable: True"
+    ]
+
+
+@needs_adk
+@pytest.mark.slow
+@pytest.mark.subprocess
+def test_without_the_shim_google_adk_objects_are_named_as_such(tmp_path: Path) -> None:
+    assert run_validate(tmp_path, compat=False) == [
         "shop/root_agent.yaml:5:11: error adk-object: `shop.agents.helper` is a google-adk"
         " `LlmAgent` object (`google.adk.agents.llm_agent.LlmAgent`), expected an agent instance"
         " (e.g. `my_agent = LlmAgent(...)`): yadk runs its own objects, not google-adk's.",

@@ -190,7 +190,7 @@ def test_a_path_without_agents_is_a_usage_error(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr == (
         f"yadk serve: error: {tmp_path}: no agent to serve; expected an agent folder (holding"
-        " root_agent.yaml) or a folder of agent folders\n"
+        " root_agent.yaml, or an agent.py defining root_agent) or a folder of agent folders\n"
     )
 
 

@@ -1,8 +1,12 @@
-"""The import shim: ``google.adk`` / ``google.genai`` modules served from yadk's types.
+"""The import shim: ``google.adk`` / ``google.genai`` modules served from yadk's objects.
 
-Installed (once, process-wide) when yadk loads code from a config and the real package is not
-importable; never when it is. Only the modules and names of ``PROVIDED`` exist; importing any
-other ``google.adk`` module raises an ``ImportError`` that says the shim does not provide it.
+Installed (once, process-wide) when yadk loads code from a config or an agent folder. It goes
+first on ``sys.meta_path``, so it takes precedence over an installed google-adk or google-genai:
+code yadk loads gets yadk's objects either way (yadk's engine runs only its own), and
+``--no-adk-compat`` / ``YADK_ADK_COMPAT=0`` keep it off (google-adk's own modules are then
+imported, and yadk reports their objects as google-adk's). A module's names resolve on first
+use; a google-adk name the shim does not provide raises an ``ImportError`` that says why and
+what yadk offers instead.
 """
 
 from __future__ import annotations
@@ -13,26 +17,54 @@ import importlib.util
 import os
 import sys
 import types
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from yadk.adk_compat._table import PROVIDED, value_of
+from yadk.adk_compat._table import (
+    MODULES,
+    ROOTS,
+    is_shim_module,
+    provided_names,
+    target_available,
+    target_of,
+    unprovided_reason,
+    value_of,
+)
 
-__all__ = ["disable", "enable", "install", "installed", "real_package_importable"]
+__all__ = [
+    "disable",
+    "enable",
+    "install",
+    "installed",
+    "real_package_importable",
+    "shim_active",
+]
 
-_ROOTS = ("google.adk", "google.genai")
 _state: dict[str, Any] = {"finder": None, "disabled": False}
 
 
 def real_package_importable(root: str) -> bool:
-    """Whether ``root`` (``google.adk`` or ``google.genai``) is really installed."""
-    finder = _state["finder"]
-    if finder is not None and root in finder.roots:
-        return False
+    """Whether ``root`` (``google.adk`` or ``google.genai``) is really installed (on
+    ``sys.path``, whatever the shim serves)."""
     try:
-        return importlib.util.find_spec(root) is not None
+        google = importlib.machinery.PathFinder.find_spec("google")
+        if google is None or not google.submodule_search_locations:
+            return False
+        found = importlib.machinery.PathFinder.find_spec(
+            root, list(google.submodule_search_locations)
+        )
+        return found is not None
     except (ImportError, ValueError):
         return False
+
+
+def shim_active() -> bool:
+    """Whether code yadk loads gets the shim (it is installed, or will be when code loads)."""
+    return not _switched_off()
+
+
+def _switched_off() -> bool:
+    return bool(_state["disabled"]) or os.environ.get("YADK_ADK_COMPAT", "").strip() == "0"
 
 
 def disable() -> None:
@@ -41,7 +73,7 @@ def disable() -> None:
     finder = _state["finder"]
     if finder is not None:
         sys.meta_path.remove(finder)
-        for name in [n for n in sys.modules if n.startswith(finder.roots)]:
+        for name in [n for n in sys.modules if n == "google" or n.startswith(ROOTS)]:
             if getattr(sys.modules[name], "__yadk_shim__", False):
                 del sys.modules[name]
         _state["finder"] = None
@@ -57,39 +89,35 @@ def installed() -> bool:
 
 
 def install() -> bool:
-    """Install the shim for the roots that are not really importable; whether it is active.
+    """Install the shim (unless switched off); whether it is active.
 
-    ``YADK_ADK_COMPAT=0`` in the environment (or ``disable()``) keeps it off.
+    Modules of a real google-adk / google-genai imported before are forgotten, so code loaded
+    from now on imports the shim's (objects already built from them stay what they are).
     """
-    if _state["disabled"] or os.environ.get("YADK_ADK_COMPAT", "").strip() == "0":
+    if _switched_off():
         return False
     if _state["finder"] is not None:
         return True
-    roots = tuple(root for root in _ROOTS if not real_package_importable(root))
-    if not roots:
-        return False
-    finder = _ShimFinder(roots)
+    finder = _ShimFinder()
+    for name in [n for n in sys.modules if n.startswith(ROOTS)]:
+        del sys.modules[name]
     sys.meta_path.insert(0, finder)
     _state["finder"] = finder
     return True
 
 
 class _ShimFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    def __init__(self, roots: tuple[str, ...]) -> None:
-        self.roots = roots
-
-    def _covers(self, fullname: str) -> bool:
-        if fullname == "google":
-            return importlib.machinery.PathFinder.find_spec("google") is None
-        return any(fullname == r or fullname.startswith(r + ".") for r in self.roots)
-
     def find_spec(
         self,
         fullname: str,
         path: Sequence[str] | None = None,
         target: types.ModuleType | None = None,
     ) -> importlib.machinery.ModuleSpec | None:
-        if not self._covers(fullname):
+        if fullname == "google":
+            # A real ``google`` namespace (protobuf, ...) stays; the shim serves below it.
+            if importlib.machinery.PathFinder.find_spec("google") is not None:
+                return None
+        elif not fullname.startswith(ROOTS) or fullname.split(".")[1] not in ("adk", "genai"):
             return None
         return importlib.machinery.ModuleSpec(fullname, self, is_package=True)
 
@@ -98,30 +126,40 @@ class _ShimFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def exec_module(self, module: types.ModuleType) -> None:
         name = module.__name__
+        if not is_shim_module(name):
+            raise ImportError(unprovided_reason(name), name=name)
         module.__path__ = []
         module.__yadk_shim__ = True  # type: ignore[attr-defined]
-        provided = PROVIDED.get(name)
-        if provided is None and not _is_parent(name):
-            raise ImportError(
-                f"`{name}` is not provided: google-adk is not installed, and yadk's compatibility"
-                " shim only provides " + ", ".join(sorted(PROVIDED)) + ". Install google-adk, or"
-                " import yadk's equivalent.",
-                name=name,
-            )
-        for attribute, target in (provided or {}).items():
-            setattr(module, attribute, value_of(target))
-        if name == "google.genai":
-            module.types = importlib.import_module("google.genai.types")  # type: ignore[attr-defined]
+        names = provided_names(name)
+        module.__all__ = sorted(names)  # type: ignore[attr-defined]
+        setattr(module, "__getattr__", _attribute_getter(name))  # noqa: B010
+        module.__doc__ = (
+            f"google-adk's `{name}`, served by yadk's compatibility layer (yadk.adk_compat)."
+        )
 
     def __repr__(self) -> str:
-        return f"yadk adk-compat shim ({', '.join(self.roots)})"
+        return "yadk adk-compat shim (google.adk, google.genai)"
 
 
-def _is_parent(name: str) -> bool:
-    """``google``, ``google.adk``, ``google.adk.agents``...: packages on the way to a provided
-    module (empty, so ``from google.adk import Agent`` fails with a clear ImportError)."""
-    return any(provided.startswith(name + ".") for provided in PROVIDED) or name in (
-        "google",
-        "google.adk",
-        "google.genai",
-    )
+def _attribute_getter(module_name: str) -> Callable[[str], Any]:
+    """A module's ``__getattr__``: a provided name resolves to yadk's object (then cached in the
+    module), a submodule imports, anything else fails with the reason."""
+
+    def __getattr__(name: str) -> Any:
+        module = sys.modules[module_name]
+        if name.startswith("__"):
+            raise AttributeError(name)
+        submodule = f"{module_name}.{name}"
+        if submodule in MODULES:
+            value: Any = importlib.import_module(submodule)
+        else:
+            target = target_of(module_name, name)
+            if target is None:
+                raise ImportError(unprovided_reason(module_name, name), name=submodule)
+            if not target_available(target):  # yadk.apps / yadk.workflow, in a yadk without them
+                raise ImportError(unprovided_reason(module_name, name), name=submodule)
+            value = value_of(target)
+        setattr(module, name, value)
+        return value
+
+    return __getattr__

@@ -6,21 +6,26 @@ import ast
 import dataclasses
 from pathlib import Path
 
-from yadk.adk_compat._finder import _is_parent
-from yadk.adk_compat._table import PROVIDED
+from yadk.adk_compat._table import (
+    ROOTS,
+    is_shim_module,
+    target_available,
+    target_of,
+    unprovided_reason,
+)
 
-__all__ = ["UnprovidedImport", "unprovided_imports"]
-
-_ROOTS = ("google.adk", "google.genai")
+__all__ = ["UnprovidedImport", "unprovided_imports", "unprovided_imports_in"]
 
 
 @dataclasses.dataclass(frozen=True)
 class UnprovidedImport:
-    """``name`` imported at ``line``:``column`` (1-based) of a file, which the shim lacks."""
+    """``name`` imported at ``line``:``column`` (1-based) of a file, which the shim lacks;
+    ``reason`` says why and what yadk offers instead."""
 
     line: int
     column: int
     name: str
+    reason: str
 
 
 def unprovided_imports(source: str, *, filename: str = "<string>") -> list[UnprovidedImport]:
@@ -31,21 +36,21 @@ def unprovided_imports(source: str, *, filename: str = "<string>") -> list[Unpro
         return []  # the import itself reports it
     found: list[UnprovidedImport] = []
     for node in ast.walk(tree):
+        at = (node.lineno, node.col_offset + 1) if isinstance(node, ast.stmt) else (0, 0)
         if isinstance(node, ast.Import):
             for alias in node.names:
-                if _covered(alias.name) and not _module_ok(alias.name):
-                    found.append(UnprovidedImport(node.lineno, node.col_offset + 1, alias.name))
+                if _covered(alias.name) and not is_shim_module(alias.name):
+                    found.append(UnprovidedImport(*at, alias.name, unprovided_reason(alias.name)))
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
             if not _covered(node.module):
                 continue
-            if not _module_ok(node.module):
-                found.append(UnprovidedImport(node.lineno, node.col_offset + 1, node.module))
+            if not is_shim_module(node.module):
+                found.append(UnprovidedImport(*at, node.module, unprovided_reason(node.module)))
                 continue
-            provided = PROVIDED.get(node.module, {})
             for alias in node.names:
-                full = f"{node.module}.{alias.name}"
-                if alias.name not in provided and full not in PROVIDED:
-                    found.append(UnprovidedImport(node.lineno, node.col_offset + 1, full))
+                problem = _name_problem(node.module, alias.name)
+                if problem is not None:
+                    found.append(UnprovidedImport(*at, f"{node.module}.{alias.name}", problem))
     return found
 
 
@@ -56,9 +61,14 @@ def unprovided_imports_in(path: Path) -> list[UnprovidedImport]:
         return []
 
 
+def _name_problem(module: str, name: str) -> str | None:
+    if name == "*" or is_shim_module(f"{module}.{name}"):
+        return None
+    target = target_of(module, name)
+    if target is not None and target_available(target):
+        return None
+    return unprovided_reason(module, name)
+
+
 def _covered(module: str) -> bool:
-    return any(module == r or module.startswith(r + ".") for r in _ROOTS)
-
-
-def _module_ok(module: str) -> bool:
-    return module in PROVIDED or _is_parent(module)
+    return any(module == r or module.startswith(r + ".") for r in ROOTS)

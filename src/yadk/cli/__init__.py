@@ -767,8 +767,9 @@ def build_parser(*, only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument(
         "--no-adk-compat",
         action="store_true",
-        help="do not provide google.adk/google.genai type imports to code loaded from configs"
-        " when google-adk is not installed",
+        help="do not serve google.adk / google.genai from yadk's objects to code loaded from"
+        " configs and agent folders (the shim otherwise takes precedence over an installed"
+        " google-adk)",
     )
     parser.add_argument(
         "-v",

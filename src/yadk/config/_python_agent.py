@@ -1,6 +1,7 @@
 """Python agent folders (google-adk's convention): ``agent.py``, or a package ``__init__.py``,
-defining ``root_agent`` with yadk's Python API. Loaded through the same path as YAML configs, so
-run, dev (with reload), inspect, serve and web accept them alike."""
+defining ``root_agent`` (or ``app = App(...)``), with yadk's Python API or google-adk's (served
+by yadk.adk_compat). Loaded through the same path as YAML configs, so run, dev (with reload),
+inspect, serve, web and eval accept them alike."""
 
 from __future__ import annotations
 
@@ -101,9 +102,9 @@ def load_python_agent(file: Path) -> tuple[Any, set[str]]:
             f"Importing `{module_name}` failed: {type(exc).__name__}: {exc}",
             "Fix the error in the agent's code.",
         ) from None
-    agent = getattr(module, "root_agent", None)
+    agent = _root_of(module)
     if agent is None and file.name == "__init__.py" and (folder / "agent.py").is_file():
-        agent = getattr(importlib.import_module(f"{folder.name}.agent"), "root_agent", None)
+        agent = _root_of(importlib.import_module(f"{folder.name}.agent"))
     from yadk.agents import BaseAgent
 
     if agent is None:
@@ -138,6 +139,15 @@ def load_python_agent(file: Path) -> tuple[Any, set[str]]:
         if str(getattr(sys.modules.get(name), "__file__", "") or "").startswith(prefixes)
     }
     return agent, modules
+
+
+def _root_of(module: Any) -> Any:
+    """The module's ``app``'s root agent (google-adk looks for ``app`` first), else its
+    ``root_agent``."""
+    app = getattr(module, "app", None)
+    if app is not None and hasattr(app, "root_agent"):
+        return app.root_agent
+    return getattr(module, "root_agent", None)
 
 
 def _where(exc: BaseException, folder: Path) -> tuple[int, int]:

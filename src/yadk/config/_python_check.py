@@ -161,8 +161,12 @@ def _locate(text: str, message: str) -> tuple[int, int] | None:
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
+_ROOT_NAMES = frozenset({"root_agent", "app"})
+
+
 def root_agent_position(tree: ast.Module) -> tuple[int, int] | None:
-    """Line and column (1-based) where the module binds ``root_agent`` at top level."""
+    """Line and column (1-based) where the module binds ``root_agent`` (or google-adk's ``app``)
+    at top level."""
     for node in _top_level(tree.body):
         if _binds_root_agent(node):
             return node.lineno, node.col_offset + 1
@@ -187,16 +191,16 @@ def _binds_root_agent(node: ast.stmt) -> bool:
     if isinstance(node, ast.AnnAssign | ast.AugAssign):
         return _is_name(node.target)
     if isinstance(node, ast.ImportFrom | ast.Import):
-        return any((alias.asname or alias.name) == "root_agent" for alias in node.names)
+        return any((alias.asname or alias.name) in _ROOT_NAMES for alias in node.names)
     if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-        return node.name == "root_agent"
+        return node.name in _ROOT_NAMES
     return False
 
 
 def _is_name(target: ast.expr) -> bool:
     if isinstance(target, ast.Tuple | ast.List):
         return any(_is_name(item) for item in target.elts)
-    return isinstance(target, ast.Name) and target.id == "root_agent"
+    return isinstance(target, ast.Name) and target.id in _ROOT_NAMES
 
 
 def _module_files(folder: Path) -> Iterator[Path]:

@@ -133,31 +133,23 @@ _ADK_CHECKED = "_yadk_adk_checked"
 
 
 def check_adk_imports(reporter: Reporter, file: Path) -> None:
-    """Report (once per file) imports from google-adk / google-genai that neither the real
-    package nor yadk's compatibility shim provides."""
-    from yadk.adk_compat import PROVIDED, real_package_importable, unprovided_imports_in
+    """Report (once per file) imports from google-adk / google-genai that yadk's compatibility
+    shim does not provide (when the shim is on; with it off, google-adk's own modules load)."""
+    from yadk.adk_compat import shim_active, unprovided_imports_in
 
     checked: set[Path] = reporter.__dict__.setdefault(_ADK_CHECKED, set())
-    if file in checked or file.suffix != ".py":
+    if file in checked or file.suffix != ".py" or not shim_active():
         return
     checked.add(file)
-    missing = [
-        found
-        for found in unprovided_imports_in(file)
-        if not real_package_importable(".".join(found.name.split(".")[:2]))
-    ]
-    for found in missing:
+    for found in unprovided_imports_in(file):
         reporter.report(
             file,
             found.line,
             found.column,
             "adk-import",
-            f"`{found.name}` is not provided: google-adk is not installed, and yadk's"
-            " compatibility shim provides only the names ADK agent code uses for types.",
-            "Import yadk's equivalent (e.g. `from yadk.tools import FunctionTool`), or install "
-            "google-adk. The shim provides: "
-            + ", ".join(sorted({n for names in PROVIDED.values() for n in names}))
-            + ".",
+            found.reason,
+            "Import what yadk offers instead (yadk's own API, or a google.adk name the shim"
+            " serves: see docs/adk_compat.md).",
         )
 
 

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from yadk.models._request_config import RequestConfig
 from yadk.types import Content
 
 if TYPE_CHECKING:
@@ -53,7 +54,8 @@ class LlmRequest:
     """Everything one model call receives.
 
     ``system_instruction`` is built by appending instruction blocks separated by a blank line;
-    ``config`` is the agent's ``generate_content_config`` as a plain dict.
+    ``config`` is the agent's ``generate_content_config`` as a mapping (a ``RequestConfig``,
+    which google-adk callbacks may also use as attributes, ``config.system_instruction`` included).
     """
 
     model: str | None = None
@@ -63,6 +65,14 @@ class LlmRequest:
     tools_dict: dict[str, BaseTool] = field(default_factory=dict)
     config: dict[str, Any] = field(default_factory=dict)
     output_schema: type[BaseModel] | None = None
+
+    def __post_init__(self) -> None:
+        self.config = self.config  # wrapped by __setattr__
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "config" and not (isinstance(value, RequestConfig) and value._request is self):
+            value = RequestConfig(self, value)
+        object.__setattr__(self, name, value)
 
     def append_instructions(self, instructions: list[str] | str) -> None:
         if isinstance(instructions, str):

@@ -1,6 +1,7 @@
 """The apps a server serves: found under PATH, loaded (and, with reload, reloaded) once each.
 
-An app is an agent folder (``root_agent.yaml``), named after the folder as in ``adk api_server``.
+An app is an agent folder (``root_agent.yaml``, or a Python ``agent.py`` / ``__init__.py``
+defining ``root_agent``), named after the folder as in ``adk api_server``.
 An app that does not load is still listed: requests to it get 503 with its diagnostics, while the
 other apps serve. With reload, a watcher per app applies edits by validate-then-swap: a broken
 edit keeps the last good agent serving and is reported, a fixed one brings a broken app up.
@@ -36,7 +37,13 @@ ROOT_CONFIGS = ("root_agent.yaml", "root_agent.yml")
 
 
 def _is_agent_folder(path: Path) -> bool:
-    return any((path / name).is_file() for name in ROOT_CONFIGS)
+    if any((path / name).is_file() for name in ROOT_CONFIGS):
+        return True
+    try:
+        resolve_config_path(path)  # a Python agent folder, as google-adk lays them out
+    except ConfigError:
+        return False
+    return True
 
 
 def find_app_folders(path: Path) -> list[Path]:
@@ -56,8 +63,8 @@ def find_app_folders(path: Path) -> list[Path]:
             return found
     raise ConfigError(
         [],
-        f"{path}: no agent to serve; expected an agent folder (holding root_agent.yaml) or a"
-        " folder of agent folders",
+        f"{path}: no agent to serve; expected an agent folder (holding root_agent.yaml, or an"
+        " agent.py defining root_agent) or a folder of agent folders",
     )
 
 
