@@ -117,3 +117,35 @@ def test_new_model_sets_the_model_and_keeps_the_script_for_offline_runs(cli: Cli
     assert cli("new", "coded", "--type", "code", "--model", "openai:gpt-4o-mini")[0] == 0
     assert '    model="openai:gpt-4o-mini",\n' in Path("coded/agent.py").read_text()
     assert "ScriptedModel" not in Path("coded/agent.py").read_text()
+
+
+def test_serve_on_a_busy_port_is_one_line_and_exit_2(cli: Cli) -> None:
+    import socket
+
+    shutil.copytree(REPO / "configs" / "support_desk", "support_desk")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        code, out, err = cli("serve", "support_desk", "--port", str(port))
+    assert (code, out) == (2, "")
+    assert err == (
+        f"yadk serve: error: cannot listen on 127.0.0.1:{port}: Address already in use;"
+        " choose another --port (0 picks a free one) or stop the program using it\n"
+    )
+
+
+def test_db_options_that_name_no_store_are_usage_errors(cli: Cli) -> None:
+    code, _, err = cli("run", "agent", "hi", "--db", "mysql://u:secret@db/x")
+    assert code == 2 and "secret" not in err
+    assert err.endswith(
+        "yadk run: error: argument --db: 'mysql://u:***@db/x': yadk stores sessions in SQLite"
+        " or PostgreSQL, not 'mysql'; give a file path, sqlite:///PATH,"
+        " postgresql://USER@HOST:5432/DB or :memory:\n"
+    )
+    code, _, err = cli("sessions", "list", "--db", "sqlite:///")
+    assert code == 2
+    assert err.endswith(
+        "yadk sessions: error: argument --db: 'sqlite:///' names no file; give sqlite:///PATH"
+        " (e.g. sqlite:///.yadk/sessions.db)\n"
+    )

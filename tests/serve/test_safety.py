@@ -193,7 +193,9 @@ async def test_an_app_that_does_not_load_answers_503_and_the_others_serve(
     (broken / "root_agent.yaml").write_text("name: broken\ninstruction: Hi.\ncolour: red\n")
     async with make_client() as client:
         assert (await client.get("/list-apps")).json() == ["broken", "echo"]
-        await client.post("/apps/broken/users/u1/sessions", json={"sessionId": "s1"})
+        created = await client.post("/apps/broken/users/u1/sessions", json={"sessionId": "s1"})
+        assert created.status_code == 503
+        assert created.json()["diagnostics"][0]["rule"] == "unknown-key"
         response = await client.post("/run", json=message("hi") | {"appName": "broken"})
         assert response.status_code == 503
         data = response.json()

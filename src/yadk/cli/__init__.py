@@ -119,12 +119,30 @@ def _db_location(text: str) -> str:
         parts = urlsplit(text)
         parts.port  # noqa: B018 - parsing the port is what refuses "host:abc"
     except ValueError as exc:
-        shown = re.sub(r"(//[^/@:]*):[^/@]*@", r"\1:***@", text)
         raise argparse.ArgumentTypeError(
-            f"{shown!r} is not a valid URL ({exc}); expected e.g. postgresql://USER@HOST:5432/DB,"
+            f"{_masked(text)!r} is not a valid URL ({exc}); expected e.g. postgresql://USER@HOST:5432/DB,"
             " sqlite:///PATH or a file path"
         ) from None
+    scheme = parts.scheme.lower()
+    if scheme not in _DB_SCHEMES:
+        raise argparse.ArgumentTypeError(
+            f"{_masked(text)!r}: yadk stores sessions in SQLite or PostgreSQL, not"
+            f" {parts.scheme!r}; give a file path, sqlite:///PATH, postgresql://USER@HOST:5432/DB"
+            " or :memory:"
+        )
+    if scheme == "sqlite" and not (parts.netloc + parts.path).strip("/"):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} names no file; give sqlite:///PATH (e.g. sqlite:///.yadk/sessions.db)"
+        )
     return text
+
+
+# What the stores open: SQLite files, and PostgreSQL under the names its drivers use.
+_DB_SCHEMES = frozenset({"sqlite", "postgresql", "postgres"})
+
+
+def _masked(url: str) -> str:
+    return re.sub(r"(//[^/@:]*):[^/@]*@", r"\1:***@", url)
 
 
 def _seconds(text: str) -> float:

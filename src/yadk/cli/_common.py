@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import sys
 import traceback as tracebacks
 from pathlib import Path
@@ -24,6 +25,7 @@ __all__ = [
     "agent_path",
     "check_models",
     "file_error",
+    "listen",
     "llm_agents",
     "load_agent",
     "not_loaded",
@@ -260,3 +262,23 @@ def check_models(root: BaseAgent) -> None:
         check(root, hint=OFFLINE_HINT)
     except AgentLoadError as exc:
         raise CommandError(exc.message) from None
+
+
+def listen(host: str, port: int, *, backlog: int = 128) -> socket.socket:
+    """A listening socket on host:port; a port in use (or an address that cannot be bound) is
+    one line and exit 2, for yadk serve and yadk web alike."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listener.bind((host, port))
+    except OSError as exc:
+        listener.close()
+        raise CommandError(
+            f"cannot listen on {host}:{port}: {exc.strerror or exc};"
+            " choose another --port (0 picks a free one) or stop the program using it",
+            exit_code=EXIT_USAGE,
+        ) from None
+    listener.listen(backlog)
+    listener.setblocking(False)
+    return listener

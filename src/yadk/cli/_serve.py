@@ -16,11 +16,12 @@ import json
 import logging
 import math
 import os
+import socket
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError
+from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError, listen
 
 if TYPE_CHECKING:
     from yadk.serve._limits import Limits
@@ -61,6 +62,23 @@ def execute(args: argparse.Namespace) -> int:
     if not 0 <= args.port <= 65535:
         raise CommandError(f"--port {args.port} is not a port number", exit_code=EXIT_USAGE)
     limits = _limits(args)
+    # Bound before anything is built: a port in use is one line and exit 2, as in yadk web.
+    listener = listen(args.host, args.port, backlog=2048)
+    try:
+        return _serve(args, listener, limits=limits, token=token, path=path)
+    finally:
+        listener.close()
+
+
+def _serve(
+    args: argparse.Namespace,
+    listener: socket.socket,
+    *,
+    limits: Limits,
+    token: str | None,
+    path: Path,
+) -> int:
+    port = listener.getsockname()[1]
     import uvicorn
 
     from yadk.serve._app import DEFAULT_DB
@@ -90,14 +108,14 @@ def execute(args: argparse.Namespace) -> int:
         "serving %s at http://%s:%d%s%s%s",
         ", ".join(served.apps.names),
         args.host if ":" not in args.host else f"[{args.host}]",
-        args.port,
+        port,
         f" with {args.workers} worker processes" if args.workers > 1 else "",
         " (reloading on change)" if args.reload else "",
         f"; not loaded: {', '.join(broken)} (answering 503)" if broken else "",
     )
     run = {
         "host": args.host,
-        "port": args.port,
+        "port": port,
         "log_level": "warning",
         "access_log": False,
         "timeout_graceful_shutdown": 5,
@@ -108,13 +126,14 @@ def execute(args: argparse.Namespace) -> int:
         "timeout_keep_alive": max(1, math.ceil(limits.idle_timeout)),
     }
     if args.workers > 1:
+        listener.close()  # uvicorn binds the port again, once, and shares it with its workers
         _release(served)
         # Each worker is a fresh (spawned) interpreter that builds its own app, so its own
         # connection pool and event loop: nothing opened here crosses into a worker.
         os.environ[_WORKER_ENV] = json.dumps({**options, "log_format": args.log_format})
         uvicorn.run(f"{__name__}:worker_app", factory=True, workers=args.workers, **run)
     else:
-        uvicorn.run(app, **run)
+        uvicorn.Server(uvicorn.Config(app, **run)).run(sockets=[listener])
     sys.stderr.flush()
     return EXIT_OK
 

@@ -10,7 +10,7 @@ import webbrowser
 from pathlib import Path
 from typing import Any
 
-from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError, resolve_model_option
+from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError, listen, resolve_model_option
 
 __all__ = ["LOOPBACK", "execute"]
 
@@ -33,7 +33,7 @@ def execute(args: argparse.Namespace) -> int:
             exit_code=EXIT_USAGE,
         )
     model = resolve_model_option(args.model) if args.model else None
-    listener = _listen(args.host, args.port)
+    listener = listen(args.host, args.port)
     port = listener.getsockname()[1]
 
     from yadk.serve._app import DEFAULT_DB
@@ -67,24 +67,6 @@ def execute(args: argparse.Namespace) -> int:
     finally:
         stores.close()
     return EXIT_OK
-
-
-def _listen(host: str, port: int) -> socket.socket:
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listener = socket.socket(family, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        listener.bind((host, port))
-    except OSError as exc:
-        listener.close()
-        raise CommandError(
-            f"cannot listen on {host}:{port}: {exc.strerror or exc};"
-            " choose another --port (0 picks a free one) or stop the program using it",
-            exit_code=EXIT_USAGE,
-        ) from None
-    listener.listen(128)
-    listener.setblocking(False)
-    return listener
 
 
 def _run(app: Any, listener: socket.socket) -> None:

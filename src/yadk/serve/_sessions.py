@@ -67,7 +67,7 @@ def session_routes(served: Served) -> APIRouter:
         state: dict[str, Any] | None,
         events: Sequence[Event] = (),
     ) -> Response:
-        served.app(app_name)
+        served.runner(app_name)  # an app that did not load: 503 with its diagnostics, as /run
         try:
             session = await served.sessions.create_session(
                 app_name=app_name, user_id=user_id, state=state, session_id=session_id
