@@ -1,0 +1,99 @@
+"""Workflow: a graph of nodes (functions, agents, tools, other workflows) joined by edges, and an
+agent in its own right (a Runner runs it; it can be a node of another workflow)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncGenerator, Awaitable, Callable
+from typing import Any
+
+from pydantic import BaseModel, Field, PrivateAttr
+
+from yadk._contexts import InvocationContext
+from yadk.agents import BaseAgent
+from yadk.events import Event
+from yadk.workflow._graph import Graph, parse_edges
+from yadk.workflow._resume import find_resume
+from yadk.workflow._retry import RetryConfig
+from yadk.workflow._runtime import NodeFailed, Runtime, error_event
+from yadk.workflow._sink import Sink
+
+__all__ = ["Workflow"]
+
+
+class Workflow(BaseAgent):
+    """A graph workflow (google-adk 2's ``Workflow``).
+
+    ``edges`` lists edge items: chains ``(START, a, b)``, with fan-out tuples ``(a, (b, c), j)``
+    and routing maps ``{"route": node, DEFAULT_ROUTE: other}`` inside, ``Edge`` objects and
+    ``{"from_node", "to_node", "route"}`` mappings. A node is a function, an agent, a tool, a
+    ``BaseNode`` or another workflow; one object named in several edges is one node. Each node
+    receives its predecessor's output as ``node_input``; the workflow's output is the output of
+    its terminal node (the one without outgoing edges that produced one).
+
+    Its events come from the workflow (function nodes) or the agent that wrote them, each with
+    its run path in ``node_info.path`` (``flow@1/writer@2``).
+
+    ``retry_sleep`` replaces ``asyncio.sleep`` for retry back-off (tests pass a fake).
+    """
+
+    edges: list[Any] = Field(default_factory=list)
+    graph: Graph | None = Field(default=None, exclude=True)
+    max_concurrency: int | None = None
+    input_schema: Any = None
+    output_schema: Any = None
+    state_schema: type[BaseModel] | None = None
+    retry_config: RetryConfig | None = None
+    timeout: float | None = None
+    wait_for_output: bool = False
+    rerun_on_resume: bool = True
+    retry_sleep: Callable[[float], Awaitable[None]] | None = Field(default=None, exclude=True)
+
+    _checked: bool = PrivateAttr(default=False)
+
+    def model_post_init(self, __context: Any) -> None:
+        super().model_post_init(__context)
+        if self.edges and self.graph is None:
+            self.graph = Graph(parse_edges(self.edges))
+
+    async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
+        if self.graph is None:
+            return
+        path = f"{self.name}@1"
+        resume = find_resume(ctx.session, root_path=path, message=ctx.user_content)
+        sink = Sink()
+        runtime = Runtime(sink=sink, sleep=self.retry_sleep or asyncio.sleep, resume=resume)
+
+        async def run() -> None:
+            try:
+                await runtime.run_graph(
+                    self,
+                    ic=ctx,
+                    path=path,
+                    node_input=ctx.user_content if resume is None else None,
+                    output_for=[path],
+                )
+            finally:
+                sink.close()
+
+        task = asyncio.create_task(run())
+        try:
+            while (item := await sink.next()) is not None:
+                event, taken = item
+                try:
+                    yield event
+                finally:
+                    if not taken.done():
+                        taken.set_result(None)
+            error = task.exception()
+        finally:
+            if not task.done():
+                task.cancel()
+                await asyncio.gather(task, return_exceptions=True)
+        if isinstance(error, NodeFailed):
+            ctx.counter.failed = True
+            yield error_event(ctx, error.error, path=error.path, author=error.author)
+            if ctx.run_config.raise_errors:
+                raise error.error
+        elif error is not None:
+            raise error
