@@ -87,12 +87,12 @@ async def test_resume_in_another_process_from_sqlite(tmp_path: Path) -> None:
 async def test_resume_with_a_fresh_service_on_postgresql(postgres_url: str) -> None:
     first = PostgresSessionService(postgres_url)
     session_id = await _first_turn(first)
-    await first.close()
+    await first.aclose()
     second = PostgresSessionService(postgres_url)
     try:
         await _rest(second, session_id)
     finally:
-        await second.close()
+        await second.aclose()
 
 
 async def test_without_a_waiting_question_a_message_starts_the_workflow_again() -> None:
