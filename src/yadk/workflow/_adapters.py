@@ -28,7 +28,7 @@ class AgentNode(BaseNode):
 
     async def _run_impl(self, *, ctx: NodeContext, node_input: Any) -> AsyncGenerator[Any, None]:
         ic = ctx.invocation_context
-        if node_input is not None and node_input is not ic.user_content and not ctx.resume_inputs:
+        if _new_input(node_input, ic.user_content) and not ctx.resume_inputs:
             # The agent reads its input from the conversation, as every yadk agent does.
             yield Event(
                 invocation_id=ic.invocation_id,
@@ -88,6 +88,16 @@ class ParallelWorker(BaseNode):
     """Runs ``node`` once per item of a list input, the output being the list of outputs."""
 
     node: BaseNode
+
+
+def _new_input(node_input: Any, user_content: Content | None) -> bool:
+    """Whether the input is something other than the user's own message (which the agent
+    already sees in the conversation)."""
+    if node_input is None or node_input is user_content:
+        return False
+    if isinstance(node_input, str) and user_content is not None:
+        return node_input != "".join(p.text or "" for p in user_content.parts)
+    return True
 
 
 def to_user_content(value: Any) -> Content:
