@@ -302,7 +302,7 @@ class _Reader:
                 "e.g. `name: gather`.",
             )
             return None
-        obj = None
+        obj: Any = None
         if self.loader.import_code:
             from yadk.workflow import FunctionNode, JoinNode
 
