@@ -45,7 +45,7 @@ class AgentNode(BaseNode):
                 and event.content is not None
                 and event.content.role == "model"
                 and not event.get_function_calls()
-                and event.author == self.agent.name
+                and (event.author == self.agent.name or not isinstance(self.agent, LlmAgent))
                 and not event.error_code
             ):
                 text = event.text

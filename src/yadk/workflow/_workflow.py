@@ -56,6 +56,25 @@ class Workflow(BaseAgent):
         if self.edges and self.graph is None:
             self.graph = Graph(parse_edges(self.edges))
 
+    def graph_agents(self) -> list[BaseAgent]:
+        """The agents that are nodes of this graph (an ``AgentTool``'s agent, a nested
+        workflow, a parallel worker's agent included), in graph order."""
+        from yadk.workflow._adapters import AgentNode, ParallelWorker, ToolNode, WorkflowNode
+
+        found: list[BaseAgent] = []
+        for node in self.graph.nodes if self.graph is not None else []:
+            while isinstance(node, ParallelWorker):
+                node = node.node
+            if isinstance(node, AgentNode):
+                found.append(node.agent)
+            elif isinstance(node, WorkflowNode):
+                found.append(node.workflow)
+            elif isinstance(node, ToolNode) and isinstance(
+                getattr(node.tool, "agent", None), BaseAgent
+            ):
+                found.append(node.tool.agent)
+        return found
+
     async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
         if self.graph is None:
             return
