@@ -3,8 +3,8 @@ Mermaid), validate checks it, run shows node outputs and waits for human input."
 
 from __future__ import annotations
 
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 
 Cli = Callable[..., tuple[int, str, str]]
 
