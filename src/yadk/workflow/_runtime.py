@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -105,6 +105,12 @@ class Runtime:
         limit = workflow.max_concurrency if (workflow.max_concurrency or 0) > 0 else None
         try:
             while True:
+                if not run.running and len(run.triggers) == 1:
+                    # One node to run and nothing else running (a chain, a loop): run it in
+                    # this task, without a task of its own and the hand-over back.
+                    name, value = run.triggers.popleft()
+                    self._complete(run, name, await self._run_trigger(run, name, value))
+                    continue
                 self._start_ready(run, done, limit)
                 if not run.running:
                     break
@@ -183,25 +189,27 @@ class Runtime:
             if name in run.running:  # one run of a node at a time; the next waits its turn
                 held.append((name, value))
                 continue
-            run_id = run.counters.get(name, 0) + 1
-            run.counters[name] = run_id
-            run.waiting.discard(name)
-            node = graph.by_name[name]
-            task = asyncio.create_task(
-                self.run_node(
-                    node,
-                    ic=run.ic,
-                    parent_path=run.path,
-                    run_id=run_id,
-                    author=run.author,
-                    node_input=value,
-                    output_for=run.output_for if name in graph.terminal else [],
-                )
-            )
+            task = asyncio.create_task(self._run_trigger(run, name, value))
             run.running[name] = task
             task.add_done_callback(functools.partial(_report, done, name))
         held.extend(run.triggers)
         run.triggers = held
+
+    def _run_trigger(self, run: _GraphRun, name: str, value: Any) -> Coroutine[Any, Any, NodeResult]:
+        graph = run.workflow.graph
+        assert graph is not None
+        run_id = run.counters.get(name, 0) + 1
+        run.counters[name] = run_id
+        run.waiting.discard(name)
+        return self.run_node(
+            graph.by_name[name],
+            ic=run.ic,
+            parent_path=run.path,
+            run_id=run_id,
+            author=run.author,
+            node_input=value,
+            output_for=run.output_for if name in graph.terminal else [],
+        )
 
     def _complete(self, run: _GraphRun, name: str, result: NodeResult) -> None:
         if result.interrupted:

@@ -83,36 +83,19 @@ class Workflow(BaseAgent):
         sink = Sink()
         runtime = Runtime(sink=sink, sleep=self.retry_sleep or asyncio.sleep, resume=resume)
 
-        async def run() -> None:
-            try:
-                await runtime.run_graph(
-                    self,
-                    ic=ctx,
-                    path=path,
-                    node_input=ctx.user_content if resume is None else None,
-                    output_for=[path],
-                )
-            finally:
-                sink.close()
-
-        task = asyncio.create_task(run())
+        graph = runtime.run_graph(
+            self,
+            ic=ctx,
+            path=path,
+            node_input=ctx.user_content if resume is None else None,
+            output_for=[path],
+        )
         try:
-            while (item := await sink.next()) is not None:
-                event, taken = item
-                try:
-                    yield event
-                finally:
-                    if not taken.done():
-                        taken.set_result(None)
-            error = task.exception()
-        finally:
-            if not task.done():
-                task.cancel()
-                await asyncio.gather(task, return_exceptions=True)
-        if isinstance(error, NodeFailed):
+            async for event in sink.drive(graph):
+                yield event
+        except NodeFailed as failed:
+            # One error event ends the invocation, naming the node that failed.
             ctx.counter.failed = True
-            yield error_event(ctx, error.error, path=error.path, author=error.author)
+            yield error_event(ctx, failed.error, path=failed.path, author=failed.author)
             if ctx.run_config.raise_errors:
-                raise error.error
-        elif error is not None:
-            raise error
+                raise failed.error from None
