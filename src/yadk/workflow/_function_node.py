@@ -33,9 +33,9 @@ class FunctionNode(BaseNode):
     same name (or its default). What it returns, or each thing it yields, is an output, an
     ``Event`` or a ``RequestInput``."""
 
-    _func: Callable[..., Any] = PrivateAttr()
-    _binder: Binder = PrivateAttr()
-    _kind: str = PrivateAttr()
+    # (function, binder, kind) in one attribute: pydantic private attributes are slow to read,
+    # and a run reads them once.
+    _plan: tuple[Callable[..., Any], Binder, str] = PrivateAttr()
 
     def __init__(self, *, func: Callable[..., Any], name: str | None = None, **fields: Any):
         if not callable(func):
@@ -49,47 +49,59 @@ class FunctionNode(BaseNode):
         if "description" not in fields:
             fields["description"] = inspect.getdoc(func) or ""
         super().__init__(name=inferred, **fields)
-        self._func = func
-        self._binder = Binder(func, owner=inferred)
         target = inspect.unwrap(func)
         if inspect.isasyncgenfunction(target):
-            self._kind = "agen"
+            kind = "agen"
         elif inspect.isgeneratorfunction(target):
-            self._kind = "gen"
+            kind = "gen"
         elif inspect.iscoroutinefunction(target) or (
             not inspect.isroutine(target) and inspect.iscoroutinefunction(type(target).__call__)
         ):
-            self._kind = "async"
+            kind = "async"
         else:
-            self._kind = "sync"
+            kind = "sync"
+        self._plan = (func, Binder(func, owner=inferred), kind)
 
     @property
     def func(self) -> Callable[..., Any]:
-        return self._func
+        return self._plan[0]
 
     @property
     def binder(self) -> Binder:
-        return self._binder
+        return self._plan[1]
 
     def bind(self, ctx: NodeContext, node_input: Any) -> dict[str, Any]:
-        return self._binder.bind(ctx, node_input)
+        return self._plan[1].bind(ctx, node_input)
+
+    @property
+    def yields(self) -> bool:
+        """Whether the function is a generator (it yields several things)."""
+        return self._plan[2] in ("gen", "agen")
+
+    async def call(self, ctx: NodeContext, node_input: Any) -> Any:
+        """What a function that returns (not yields) returns."""
+        func, binder, kind = self._plan
+        result = func(**_kwargs(binder, ctx, node_input))
+        if kind == "async" or inspect.isawaitable(result):  # an async __call__ too
+            result = await result
+        return result
 
     async def _run_impl(self, *, ctx: NodeContext, node_input: Any) -> AsyncGenerator[Any, None]:
-        try:
-            kwargs = self.bind(ctx, node_input)
-        except ValueError as exc:  # pydantic's ValidationError too
-            raise NodeInputError(exc) from exc
-        kind = self._kind
-        if kind == "sync":
-            result = self._func(**kwargs)
-            if inspect.isawaitable(result):  # a callable object with an async __call__
-                result = await result
-            yield result
-        elif kind == "async":
-            yield await self._func(**kwargs)
-        elif kind == "gen":
-            for item in self._func(**kwargs):
+        func, binder, kind = self._plan
+        if kind in ("sync", "async"):
+            yield await self.call(ctx, node_input)
+            return
+        kwargs = _kwargs(binder, ctx, node_input)
+        if kind == "gen":
+            for item in func(**kwargs):
                 yield item
         else:
-            async for item in self._func(**kwargs):
+            async for item in func(**kwargs):
                 yield item
+
+
+def _kwargs(binder: Binder, ctx: NodeContext, node_input: Any) -> dict[str, Any]:
+    try:
+        return binder.bind(ctx, node_input)
+    except ValueError as exc:  # pydantic's ValidationError too
+        raise NodeInputError(exc) from exc

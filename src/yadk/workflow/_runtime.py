@@ -19,7 +19,7 @@ from yadk.workflow._base_node import START, BaseNode
 from yadk.workflow._build import build_node
 from yadk.workflow._context import NodeContext
 from yadk.workflow._errors import NodeTimeoutError, WorkflowConfigurationError
-from yadk.workflow._function_node import NodeInputError
+from yadk.workflow._function_node import FunctionNode, NodeInputError
 from yadk.workflow._params import as_output
 from yadk.workflow._request_input import REQUEST_INPUT_FUNCTION_CALL_NAME, RequestInput
 from yadk.workflow._resume import ResumePoint, input_record
@@ -195,7 +195,9 @@ class Runtime:
         held.extend(run.triggers)
         run.triggers = held
 
-    def _run_trigger(self, run: _GraphRun, name: str, value: Any) -> Coroutine[Any, Any, NodeResult]:
+    def _run_trigger(
+        self, run: _GraphRun, name: str, value: Any
+    ) -> Coroutine[Any, Any, NodeResult]:
         graph = run.workflow.graph
         assert graph is not None
         run_id = run.counters.get(name, 0) + 1
@@ -288,6 +290,18 @@ class Runtime:
         if isinstance(node, ParallelWorker):
             return await self._run_workers(node, ctx, node_input, output_for)
         result = NodeResult()
+        if isinstance(node, FunctionNode) and not node.yields:
+            # A plain function: called directly, without an async generator around it.
+            item = await node.call(ctx, node_input)
+            if item is None:
+                return await self._flush(ctx, result)
+            if isinstance(item, (Event, RequestInput, Content)):
+                event = self._event_of(item, ctx, result, node_input)
+                self._stamp(event, ctx, result, output_for)
+            else:
+                event = self._output_event(item, ctx, result, output_for)
+            await self.sink.emit(event)
+            return await self._flush(ctx, result)
         agen = node._run_impl(ctx=ctx, node_input=node_input)
         try:
             async for item in agen:
@@ -298,6 +312,10 @@ class Runtime:
                 await self.sink.emit(event)
         finally:
             await agen.aclose()
+        return await self._flush(ctx, result)
+
+    async def _flush(self, ctx: NodeContext, result: NodeResult) -> NodeResult:
+        """State written after the node's last event goes out on an event of its own."""
         actions = ctx.take_actions()
         if not actions.is_empty():
             await self.sink.emit(self._bare_event(ctx, actions))
@@ -312,6 +330,23 @@ class Runtime:
         if isinstance(item, Content):
             return Event(content=item)
         return Event(output=item)
+
+    def _output_event(
+        self, value: Any, ctx: NodeContext, result: NodeResult, output_for: list[str]
+    ) -> Event:
+        """The event of a returned value, built whole (what ``_stamp`` does field by field)."""
+        ic = ctx.invocation_context
+        output = as_output(value)
+        result.output = output
+        result.has_output = True
+        return Event(
+            invocation_id=ic.invocation_id,
+            author=ctx.author,
+            branch=ic.branch,
+            output=output,
+            actions=ctx.take_actions(),
+            node_info=NodeInfo(path=ctx.node_path, output_for=output_for),
+        )
 
     def _stamp(
         self, event: Event, ctx: NodeContext, result: NodeResult, output_for: list[str]
