@@ -136,7 +136,7 @@ def yadk_figures() -> dict[str, Any]:
         "statistics": statistics,
         "time": time,
     }
-    exec(SCENARIOS, namespace)  # noqa: S102 - the benchmark's own scenario text
+    exec(SCENARIOS, namespace)  # the benchmark's own scenario text, run as google-adk runs it
 
     def make_runner(agent: Any) -> Runner:
         return Runner(app_name="app", agent=agent)
