@@ -155,6 +155,7 @@ DOCUMENTED: dict[str, set[str]] = {
     "yadk.events": {"NodeInfo"},
     "yadk.workflow": {
         "GraphValidationError",
+        "Node",
         "NodeContext",
         "RequestInput",
         "WorkflowConfigurationError",

@@ -12,7 +12,9 @@ DOC = Path(__file__).resolve().parents[2] / "docs" / "workflows.md"
 
 def test_the_python_example_prints_what_the_page_shows() -> None:
     text = DOC.read_text(encoding="utf-8")
-    code, printed = re.search(r"```python\n(.*?)```\n\nprints\n\n```text\n(.*?)```", text, re.S).groups()  # type: ignore[union-attr]
+    code, printed = re.search(
+        r"```python\n(.*?)```\n\nprints\n\n```text\n(.*?)```", text, re.S
+    ).groups()  # type: ignore[union-attr]
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         exec(compile(code, str(DOC), "exec"), {"__name__": "docs_example"})

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from tests.workflow.kit import run_turns, summarize
 
-from yadk import LlmAgent
+from yadk import LlmAgent, SequentialAgent
 from yadk.agents import RunConfig
 from yadk.events import Event
 from yadk.models import ScriptedModel
@@ -391,3 +391,52 @@ def test_default_route_and_dict_edges() -> None:
     assert flow.graph.next_nodes("a", "x") == ["b"]
     assert flow.graph.next_nodes("a", "z") == ["c"]
     assert flow.graph.next_nodes("a", ["y", "z"]) == ["b"]
+
+
+async def test_a_legacy_workflow_agent_is_a_node_whose_output_is_its_last_answer() -> None:
+    model = ScriptedModel(turns=[{"text": "first"}, {"text": "second"}])
+    pipeline = SequentialAgent(
+        name="pipeline",
+        sub_agents=[
+            LlmAgent(name="one", model=model, instruction="One."),
+            LlmAgent(name="two", model=model, instruction="Two."),
+        ],
+    )
+
+    def after(node_input: str) -> str:
+        return "after " + node_input
+
+    flow = Workflow(name="flow", edges=[(START, pipeline, after)])
+    turns, _, _ = await run_turns(flow, ["go"])
+    assert [(r["author"], r.get("text") or r.get("output")) for r in rows(turns)] == [
+        ("one", "first"),
+        ("two", "second"),
+        ("flow", "after second"),
+    ]
+
+
+async def test_a_nested_workflow_in_a_sequential_agent_runs_as_an_agent() -> None:
+    def double(node_input: str) -> str:
+        return node_input * 2
+
+    inner = Workflow(name="inner", edges=[(START, double)])
+    outer = SequentialAgent(name="outer", sub_agents=[inner])
+    turns, _, _ = await run_turns(outer, ["ab"])
+    assert rows(turns) == [{"author": "inner", "path": "inner@1/double@1", "output": "abab"}]
+
+
+async def test_a_node_subclass_runs_once_per_item_as_a_parallel_worker() -> None:
+    from yadk.workflow import Node
+
+    class Square(Node):
+        async def run_node_impl(self, *, ctx: NodeContext, node_input: Any) -> Any:
+            yield node_input * node_input
+
+    def items(node_input: str) -> list[int]:
+        return [1, 2, 3]
+
+    flow = Workflow(
+        name="flow", edges=[(START, items, Square(name="square", parallel_worker=True))]
+    )
+    turns, _, _ = await run_turns(flow, ["go"])
+    assert [(r["path"], r["output"]) for r in rows(turns)][-1] == ("flow@1/square@1", [1, 4, 9])

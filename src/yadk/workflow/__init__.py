@@ -10,22 +10,25 @@ from yadk.workflow._errors import GraphValidationError, NodeTimeoutError, Workfl
 from yadk.workflow._function_node import FunctionNode
 from yadk.workflow._graph import DEFAULT_ROUTE, Edge
 from yadk.workflow._join_node import JoinNode
+from yadk.workflow._node import Node
 from yadk.workflow._request_input import RequestInput
 from yadk.workflow._retry import RetryConfig
 from yadk.workflow._workflow import Workflow
 
-__all__ = [
-    "DEFAULT_ROUTE",
-    "START",
+# Plainly sorted, as every facade of yadk is (tests/test_public_api.py).
+__all__ = [  # noqa: RUF022
     "BaseNode",
+    "DEFAULT_ROUTE",
     "Edge",
     "FunctionNode",
     "GraphValidationError",
     "JoinNode",
+    "Node",
     "NodeContext",
     "NodeTimeoutError",
     "RequestInput",
     "RetryConfig",
+    "START",
     "Workflow",
     "WorkflowConfigurationError",
     "node",
