@@ -88,6 +88,8 @@ def execute(args: argparse.Namespace) -> int:
 def _graph(root: BaseAgent, args: argparse.Namespace) -> str | None:
     """A workflow's graph, as text or Mermaid, when the root is a workflow and no agent of it
     was asked for (``--agent``/``--message``/``--state`` build a model request instead)."""
+    if "yadk.workflow" not in sys.modules:  # no workflow was loaded: skip importing the package
+        return None
     from yadk.workflow import Workflow
 
     if not isinstance(root, Workflow) or args.agent_name or args.message or args.state:
