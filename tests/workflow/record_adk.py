@@ -40,7 +40,7 @@ from google.genai import types
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE.parent.parent))
 
-from tests.workflow.scenarios import SCENARIOS  # noqa: E402
+from tests.workflow.scenarios import INVALID, SCENARIOS  # noqa: E402
 
 
 class CannedModel(BaseLlm):
@@ -148,9 +148,27 @@ async def record(name: str) -> dict[str, Any]:
     return {"scenario": name, "turns": turns, "final_state": _jsonable(dict(final.state))}
 
 
+def record_invalid() -> dict[str, str]:
+    """The message of the error google-adk raises building each invalid graph."""
+    messages = {}
+    for name, edges in INVALID.items():
+        try:
+            Workflow(name="bad", edges=edges(KIT))
+        except Exception as exc:
+            # pydantic wraps the error; its own message is what the user reads first.
+            errors = exc.errors() if hasattr(exc, "errors") else None
+            text = errors[0]["msg"] if errors else str(exc)
+            messages[name] = text.removeprefix("Value error, ")
+        else:
+            messages[name] = "(accepted)"
+    return messages
+
+
 async def main(names: list[str]) -> None:
     out = HERE / "recorded"
     out.mkdir(exist_ok=True)
+    invalid = json.dumps(record_invalid(), indent=1, sort_keys=True) + "\n"
+    (out / "invalid_graphs.json").write_text(invalid)
     for name in names or list(SCENARIOS):
         fixture = await record(name)
         (out / f"{name}.json").write_text(json.dumps(fixture, indent=1, sort_keys=True) + "\n")

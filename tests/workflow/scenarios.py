@@ -333,3 +333,68 @@ def human_input_plain(k: Any) -> Scenario:
 
 
 RouteName = Literal["small", "big"]
+
+
+# Graphs google-adk refuses to build: each a function of the kit returning the edges.
+INVALID: dict[str, Callable[[Any], list[Any]]] = {}
+
+
+def invalid(fn: Callable[[Any], list[Any]]) -> Callable[[Any], list[Any]]:
+    INVALID[fn.__name__] = fn
+    return fn
+
+
+def _fns() -> tuple[Any, Any, Any]:
+    def a(node_input: Any) -> Any:
+        return node_input
+
+    def b(node_input: Any) -> Any:
+        return node_input
+
+    def c(node_input: Any) -> Any:
+        return node_input
+
+    return a, b, c
+
+
+@invalid
+def unreachable(k: Any) -> list[Any]:
+    a, b, c = _fns()
+    return [(k.START, a), (b, c)]
+
+
+@invalid
+def unconditional_cycle(k: Any) -> list[Any]:
+    a, b, _ = _fns()
+    return [(k.START, a, b, a)]
+
+
+@invalid
+def routed_edge_from_start(k: Any) -> list[Any]:
+    a, _, _ = _fns()
+    return [k.Edge(from_node=k.START, to_node=k.node(a), route="x")]
+
+
+@invalid
+def duplicate_names(k: Any) -> list[Any]:
+    a, _, _ = _fns()
+    return [(k.START, k.node(a), k.node(a, name="a"))]
+
+
+@invalid
+def empty_routing_map(k: Any) -> list[Any]:
+    a, _, _ = _fns()
+    return [(k.START, a, {})]
+
+
+@invalid
+def consecutive_routing_maps(k: Any) -> list[Any]:
+    a, b, c = _fns()
+    return [(k.START, a, {"x": b}, {"y": c})]
+
+
+@invalid
+def default_route_in_a_list(k: Any) -> list[Any]:
+    a, b, _ = _fns()
+    fa, fb = k.node(a), k.node(b)
+    return [(k.START, fa), k.Edge(from_node=fa, to_node=fb, route=["x", k.DEFAULT_ROUTE])]

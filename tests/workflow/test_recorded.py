@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 from tests.workflow.kit import KIT, run_turns, summarize
-from tests.workflow.scenarios import SCENARIOS
+from tests.workflow.scenarios import INVALID, SCENARIOS
+
+from yadk.workflow import Workflow, WorkflowConfigurationError
 
 RECORDED = Path(__file__).parent / "recorded"
 
@@ -52,3 +54,11 @@ async def test_events_match_google_adk(name: str) -> None:
     for got, want in zip(turns, fixture["turns"], strict=True):
         assert _random_ids([summarize(e) for e in got]) == _random_ids(_expected(want))
     assert state == fixture["final_state"]
+
+
+@pytest.mark.parametrize("name", sorted(INVALID))
+def test_graphs_google_adk_refuses_are_refused_with_its_message(name: str) -> None:
+    messages = json.loads((RECORDED / "invalid_graphs.json").read_text())
+    with pytest.raises(WorkflowConfigurationError) as raised:
+        Workflow(name="bad", edges=INVALID[name](KIT))
+    assert str(raised.value) == messages[name]

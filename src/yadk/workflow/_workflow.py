@@ -51,6 +51,13 @@ class Workflow(BaseAgent):
 
     _checked: bool = PrivateAttr(default=False)
 
+    def __init__(self, **data: Any) -> None:
+        # The graph is built first, so a graph error is raised as itself (with google-adk's
+        # message), not folded into the agent's field errors.
+        if data.get("edges") and data.get("graph") is None:
+            data["graph"] = Graph(parse_edges(data["edges"]))
+        super().__init__(**data)
+
     def model_post_init(self, __context: Any) -> None:
         super().model_post_init(__context)
         if self.edges and self.graph is None:
