@@ -263,3 +263,17 @@ def test_workflow_config_problems_are_located(
     wanted = static + imported if import_code and imported is not None else static
     expected = [e.replace("{dir}", str(path)).replace("{pkg}", path.name) for e in wanted]
     assert problems(path, import_code=import_code) == expected
+
+
+def test_the_dev_loop_watches_every_file_a_workflow_uses() -> None:
+    from yadk.config import load_agent_with_sources
+
+    demo = Path(__file__).resolve().parents[2] / "configs" / "triage_workflow"
+    loaded = load_agent_with_sources(demo)
+    assert sorted(p.name for p in map(Path, loaded.sources)) == [
+        "__init__.py",
+        "nodes.py",
+        "root_agent.yaml",
+        "scripted.yaml",
+        "writer.yaml",
+    ]
