@@ -270,7 +270,7 @@ def test_the_dev_loop_watches_every_file_a_workflow_uses() -> None:
 
     demo = Path(__file__).resolve().parents[2] / "configs" / "triage_workflow"
     loaded = load_agent_with_sources(demo)
-    assert sorted(p.name for p in map(Path, loaded.sources)) == [
+    assert sorted(p.name for p in loaded.files) == [
         "__init__.py",
         "nodes.py",
         "root_agent.yaml",
