@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from yadk.errors import AgentDefinitionError, RunError
 
-__all__ = ["GraphValidationError", "NodeTimeoutError", "WorkflowConfigurationError"]
+__all__ = [
+    "GraphValidationError",
+    "NodeTimeoutError",
+    "WorkflowConfigurationError",
+    "WorkflowDataError",
+]
 
 
 class WorkflowConfigurationError(AgentDefinitionError):
@@ -23,3 +28,8 @@ class NodeTimeoutError(RunError):
         self.node_name = node_name
         self.timeout = timeout
         super().__init__(f"Node '{node_name}' timed out after {timeout} seconds.")
+
+
+class WorkflowDataError(RunError, ValueError):
+    """Data arriving while a workflow runs does not fit what takes it (a state value a node's
+    parameter needs is missing): this run's data is wrong, not the graph."""

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import PrivateAttr
 
 from yadk.workflow._base_node import BaseNode
-from yadk.workflow._errors import WorkflowConfigurationError
+from yadk.workflow._errors import WorkflowConfigurationError, WorkflowDataError
 from yadk.workflow._params import Binder
 
 if TYPE_CHECKING:
@@ -103,5 +103,7 @@ class FunctionNode(BaseNode):
 def _kwargs(binder: Binder, ctx: NodeContext, node_input: Any) -> dict[str, Any]:
     try:
         return binder.bind(ctx, node_input)
-    except ValueError as exc:  # pydantic's ValidationError too
+    except WorkflowDataError:
+        raise  # the node's own parameters: its error, at its path
+    except ValueError as exc:  # the input does not fit (pydantic's ValidationError)
         raise NodeInputError(exc) from exc

@@ -14,6 +14,7 @@ from pydantic import BaseModel, TypeAdapter
 
 from yadk._contexts import Context, ReadonlyContext
 from yadk.types import Content
+from yadk.workflow._errors import WorkflowDataError
 
 __all__ = ["MISSING", "Binder"]
 
@@ -83,9 +84,9 @@ class Binder:
                 kwargs[p.name] = p.default
                 continue
             else:
-                raise ValueError(
-                    f"Node {self.owner!r}: parameter {p.name!r} is not in the session state"
-                    " and has no default."
+                raise WorkflowDataError(
+                    f'Missing value for parameter "{p.name}" of function "{self.owner}". It was'
+                    " not found in state and has no default value."
                 )
             kwargs[p.name] = self._coerce(p, value)
         return kwargs
