@@ -22,6 +22,7 @@ CONTRACT: dict[str, set[str]] = {
         "ParallelAgent",
         "LoopAgent",
         "Runner",
+        "Workflow",
         "load_agent",
     },
     "yadk.types": {
@@ -44,6 +45,18 @@ CONTRACT: dict[str, set[str]] = {
         "SessionNotFoundError",
     },
     "yadk.events": {"Event", "EventActions"},
+    "yadk.workflow": {
+        "Workflow",
+        "START",
+        "DEFAULT_ROUTE",
+        "Edge",
+        "BaseNode",
+        "FunctionNode",
+        "JoinNode",
+        "node",
+        "RetryConfig",
+        "NodeTimeoutError",
+    },
     "yadk.memory": {"BaseMemoryService", "InMemoryMemoryService"},
     "yadk.artifacts": {
         "BaseArtifactService",
@@ -139,6 +152,16 @@ CONTRACT: dict[str, set[str]] = {
 DOCUMENTED: dict[str, set[str]] = {
     # The timeouts and caps create_app takes (docs/serve.md, Safe by default).
     "yadk.serve": {"Limits"},
+    # docs/workflows.md: a workflow node's event metadata, human input, the node context, and
+    # the errors a graph raises.
+    "yadk.events": {"NodeInfo"},
+    "yadk.workflow": {
+        "GraphValidationError",
+        "Node",
+        "NodeContext",
+        "RequestInput",
+        "WorkflowConfigurationError",
+    },
     # google-genai's Part.file_data shape (docs/engine.md, Content and Part), and the code parts
     # of Gemini's built-in code execution (docs/tools.md).
     "yadk.types": {"CodeExecutionResult", "ExecutableCode", "FileData"},

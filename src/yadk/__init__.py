@@ -13,6 +13,7 @@ from yadk._lazy import lazy_facade
 if TYPE_CHECKING:
     from yadk.agents import Agent, BaseAgent, LlmAgent, LoopAgent, ParallelAgent, SequentialAgent
     from yadk.runner import Runner
+    from yadk.workflow import Workflow
 
     __version__: str
 
@@ -23,6 +24,7 @@ __all__ = [
     "ParallelAgent",
     "Runner",
     "SequentialAgent",
+    "Workflow",
     "__version__",
     "load_agent",
 ]
@@ -36,6 +38,7 @@ __getattr__, __dir__ = lazy_facade(
         "ParallelAgent": "yadk.agents",
         "SequentialAgent": "yadk.agents",
         "Runner": "yadk.runner",
+        "Workflow": "yadk.workflow",
         "__version__": "yadk._version",
     },
 )

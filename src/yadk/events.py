@@ -12,9 +12,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from yadk.types import Content, FunctionCall, FunctionResponse
+from yadk.types import Content, FunctionCall, FunctionResponse, Part
 
-__all__ = ["Event", "EventActions"]
+__all__ = ["Event", "EventActions", "NodeInfo"]
 
 
 def new_event_id() -> str:
@@ -31,6 +31,8 @@ class EventActions(BaseModel):
     transfer_to_agent: str | None = None
     escalate: bool | None = None
     skip_summarization: bool | None = None
+    # The route a workflow node took (google-adk 2's ``route``): which outgoing edges fire.
+    route: bool | int | str | list[bool | int | str] | None = None
 
     def is_empty(self) -> bool:
         return not (
@@ -39,7 +41,23 @@ class EventActions(BaseModel):
             or self.transfer_to_agent
             or self.escalate
             or self.skip_summarization
+            or self.route is not None
         )
+
+
+class NodeInfo(BaseModel):
+    """Where in a workflow graph an event comes from (google-adk 2's ``node_info``).
+
+    ``path`` is the node's run path, ``flow@1/writer@2`` (the second run of ``writer`` in the first
+    run of ``flow``); ``output_for`` lists the run paths whose output the event's ``output`` is;
+    ``message_as_output`` says the event's text is the node's output (an agent's answer).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    path: str = ""
+    output_for: list[str] | None = None
+    message_as_output: bool | None = None
 
 
 class Event(BaseModel):
@@ -65,6 +83,40 @@ class Event(BaseModel):
     long_running_tool_ids: set[str] | None = None
     # The model's grounding (Gemini's google_search / url_context), as google-adk keeps it.
     grounding_metadata: dict[str, Any] | None = None
+    # A workflow node's output value, and the node that produced the event (google-adk 2).
+    output: Any = None
+    node_info: NodeInfo | None = None
+
+    def __init__(self, **data: Any) -> None:
+        # google-adk 2's shorthands for workflow nodes: ``Event(output=..., state={...},
+        # route=..., message="...")``. Done here, not in a validator, so reading stored events
+        # back (model_validate) pays nothing for them.
+        if "author" not in data:
+            data["author"] = ""
+        if "message" in data:
+            message = data.pop("message")
+            if message is not None:
+                if data.get("content") is not None:
+                    raise ValueError("'message' and 'content' are mutually exclusive.")
+                data["content"] = _message_content(message)
+        state = data.pop("state", None)
+        route = data.pop("route", None)
+        if state is not None or route is not None:
+            actions = data.get("actions")
+            fields = (
+                actions.model_dump(exclude_defaults=True)
+                if isinstance(actions, EventActions)
+                else dict(actions or {})
+            )
+            if state is not None:
+                fields["state_delta"] = dict(state)
+            if route is not None:
+                fields["route"] = route
+            data["actions"] = fields
+        node_path = data.pop("node_path", None)
+        if node_path is not None:
+            data["node_info"] = NodeInfo(path=node_path)
+        super().__init__(**data)
 
     def get_function_calls(self) -> list[FunctionCall]:
         if self.content is None:
@@ -101,3 +153,25 @@ class Event(BaseModel):
 
     def to_dict(self) -> dict[str, Any]:
         return self.model_dump(mode="json", exclude_none=True)
+
+    @property
+    def message(self) -> Content | None:
+        """The event's content (google-adk 2's name for it on workflow events)."""
+        return self.content
+
+
+def _message_content(message: Any) -> Content:
+    """``Event(message=...)``: a string or parts become a user-role content, as google-genai's
+    content conversion makes them."""
+    if isinstance(message, Content):
+        return message
+    if isinstance(message, str):
+        return Content(role="user", parts=[Part(text=message)])
+    if isinstance(message, Part):
+        return Content(role="user", parts=[message])
+    if isinstance(message, list):
+        return Content(
+            role="user",
+            parts=[Part(text=p) if isinstance(p, str) else Part.model_validate(p) for p in message],
+        )
+    return Content.model_validate(message)

@@ -8,7 +8,13 @@ from typing import Any
 import pytest
 
 from yadk.config import agent_config_json_schema
-from yadk.config._dialect import AGENT_CLASS_SPELLINGS, COMMON_KEYS, LLM_KEYS, LOOP_KEYS
+from yadk.config._dialect import (
+    AGENT_CLASS_SPELLINGS,
+    COMMON_KEYS,
+    LLM_KEYS,
+    LOOP_KEYS,
+    WORKFLOW_KEYS,
+)
 
 
 def resolve(schema: dict[str, Any], ref: dict[str, Any]) -> dict[str, Any]:
@@ -31,6 +37,7 @@ def test_schema_is_draft_2020_12_and_json() -> None:
         ("SequentialAgent", COMMON_KEYS, ["agent_class", "name"]),
         ("ParallelAgent", COMMON_KEYS, ["agent_class", "name"]),
         ("LoopAgent", COMMON_KEYS + LOOP_KEYS, ["agent_class", "name"]),
+        ("Workflow", COMMON_KEYS + WORKFLOW_KEYS, ["agent_class", "name", "edges"]),
     ],
 )
 def test_each_agent_class_lists_exactly_the_dialect_keys(
@@ -60,6 +67,7 @@ def test_dispatch_on_agent_class() -> None:
         "#/$defs/SequentialAgent",
         "#/$defs/ParallelAgent",
         "#/$defs/LoopAgent",
+        "#/$defs/Workflow",
         "#/$defs/CustomAgent",
     ]
     # Without agent_class an agent is an LlmAgent.

@@ -218,7 +218,12 @@ def test_the_readme_curl_examples_run_verbatim(tmp_path: Path) -> None:
     finally:
         running.stop()
     assert len(outputs) >= 4
-    assert json.loads(outputs[0]) == ["research_desk", "support_desk", "trip_planner"]
+    assert json.loads(outputs[0]) == [
+        "research_desk",
+        "support_desk",
+        "triage_workflow",
+        "trip_planner",
+    ]
     assert json.loads(outputs[1])["id"] == "s1"
     events = json.loads(outputs[2])
     assert events and all("author" in e for e in events)

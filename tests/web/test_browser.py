@@ -275,7 +275,12 @@ def test_the_readme_example_serves_the_demo_agents(
     server = web_at(configs, "--db", str(tmp_path / "sessions.db"))
     assert server.line_with("serving").endswith(f"serving {configs} at {server.url}")
     with httpx.Client(base_url=server.url) as client:
-        assert client.get("/list-apps").json() == ["research_desk", "support_desk", "trip_planner"]
+        assert client.get("/list-apps").json() == [
+            "research_desk",
+            "support_desk",
+            "triage_workflow",
+            "trip_planner",
+        ]
     page = tab()
     page.open(server.url + "?app=support_desk")
     assert page.page.get_by_role("combobox", name="App").input_value() == "support_desk"

@@ -272,12 +272,15 @@ def _add_inspect(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         summary="show the exact request the first model call would receive",
         description=(
             "Build the request (system instruction, contents, tool declarations, config)\n"
-            "that the agent's first model call would receive, without calling a model."
+            "that the agent's first model call would receive, without calling a model.\n"
+            "For a Workflow, print its graph (nodes and routed edges) instead; --agent,\n"
+            "--message or --state build the request of one of its agents."
         ),
         epilog=(
             "examples:\n"
             '  yadk inspect configs/support_desk --state \'{"customer_name": "Ada"}\'\n'
-            '  yadk inspect configs/support_desk --message "refund A-1001" --json'
+            '  yadk inspect configs/support_desk --message "refund A-1001" --json\n'
+            "  yadk inspect configs/triage_workflow --format mermaid"
         ),
     )
     parser.add_argument(
@@ -312,6 +315,12 @@ def _add_inspect(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         help="do not start MCP servers to list their tools",
     )
     parser.add_argument("--json", action="store_true", help="print the request as one JSON object")
+    parser.add_argument(
+        "--format",
+        choices=("text", "mermaid"),
+        default="text",
+        help="how to print a workflow's graph: text (default) or a Mermaid flowchart",
+    )
 
 
 def _add_validate(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -52,6 +52,15 @@ def execute(args: argparse.Namespace) -> int:
     state = parse_state(args.state)
     artifacts = parse_artifacts(args.artifact)
     root = load_agent(path)
+    graph = _graph(root, args)
+    if graph is not None:
+        print(graph, end="")
+        return EXIT_OK
+    if args.format == "mermaid":
+        raise CommandError(
+            f"--format mermaid draws a workflow's graph; agent {root.name!r} is not a Workflow",
+            exit_code=EXIT_USAGE,
+        )
     inspection = asyncio.run(
         inspect_agent(
             root,
@@ -74,6 +83,20 @@ def execute(args: argparse.Namespace) -> int:
     for note in inspection.notes:
         print(f"yadk inspect: note: {note}", file=sys.stderr)
     return EXIT_OK
+
+
+def _graph(root: BaseAgent, args: argparse.Namespace) -> str | None:
+    """A workflow's graph, as text or Mermaid, when the root is a workflow and no agent of it
+    was asked for (``--agent``/``--message``/``--state`` build a model request instead)."""
+    if "yadk.workflow" not in sys.modules:  # no workflow was loaded: skip importing the package
+        return None
+    from yadk.workflow import Workflow
+
+    if not isinstance(root, Workflow) or args.agent_name or args.message or args.state:
+        return None
+    from yadk.workflow._render import graph_mermaid, graph_text
+
+    return graph_mermaid(root) if args.format == "mermaid" else graph_text(root)
 
 
 @contextlib.asynccontextmanager
@@ -133,7 +156,7 @@ def _target(root: BaseAgent, name: str | None) -> LlmAgent:
                 f"agent {root.name!r} has no LlmAgent in its tree: nothing calls a model"
             )
         return candidates[0]
-    found = root.find_agent(name)
+    found = root.find_agent(name) or next((a for a in candidates if a.name == name), None)
     if isinstance(found, LlmAgent):
         return found
     names = ", ".join(a.name for a in candidates) or "(none)"

@@ -40,6 +40,19 @@ def _result(response: dict[str, Any] | None) -> str:
     return _brief(_json(response))
 
 
+def _node_output(event: Event) -> list[Line]:
+    """A workflow node's output: the workflow's own (its terminal node's) as its answer, the
+    others as a step."""
+    info = event.node_info
+    if event.output is None or info is None:
+        return []
+    value = event.output if isinstance(event.output, str) else _json(event.output)
+    if any("/" not in path for path in info.output_for or []):
+        return [Line(f"[{event.author}]: {value}")]
+    node = info.path.rsplit("/", 1)[-1].rsplit("@", 1)[0]
+    return [Line(f"[{event.author}] {node} -> {_brief(value)}")]
+
+
 def event_lines(event: Event) -> list[Line]:
     """The lines a human transcript shows for ``event`` (none for pure state-change events)."""
     author = event.author
@@ -57,7 +70,9 @@ def event_lines(event: Event) -> list[Line]:
                 outcome = (result.outcome or "").removeprefix("OUTCOME_").lower() or "done"
                 lines.append(Line(f"[{author}] code {outcome} -> {_brief(result.output or '')}"))
             call = part.function_call
-            if call is not None:
+            if call is not None and call.name == "adk_request_input":  # a waiting workflow
+                lines.append(Line(f"[{author}] asks: {call.args.get('message') or ''}"))
+            elif call is not None:
                 lines.append(Line(f"[{author}] called {_call(call.name, dict(call.args))}"))
             response = part.function_response
             if response is None:
@@ -67,6 +82,7 @@ def event_lines(event: Event) -> list[Line]:
                 lines.append(Line(f"[{author}] transferred to {target}"))
             else:
                 lines.append(Line(f"[{author}] {response.name} -> {_result(response.response)}"))
+    lines.extend(_node_output(event))
     if event.error_code or event.error_message:
         code = event.error_code or "ERROR"
         lines.append(Line(f"[{author}] error {code}: {event.error_message or ''}", error=True))

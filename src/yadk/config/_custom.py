@@ -11,8 +11,15 @@ from yadk.config._subagents import SubAgentReader
 
 __all__ = ["CustomClassReader", "base_kind"]
 
-_SHORT_CLASSES = ["LlmAgent", "Agent", "SequentialAgent", "ParallelAgent", "LoopAgent"]
-_AGENT_KINDS = ("LlmAgent", "LoopAgent", "SequentialAgent", "ParallelAgent")
+_SHORT_CLASSES = [
+    "LlmAgent",
+    "Agent",
+    "SequentialAgent",
+    "ParallelAgent",
+    "LoopAgent",
+    "Workflow",
+]
+_AGENT_KINDS = ("LlmAgent", "LoopAgent", "SequentialAgent", "ParallelAgent", "Workflow")
 
 
 class CustomClassReader(SubAgentReader):
@@ -38,8 +45,8 @@ class CustomClassReader(SubAgentReader):
                 f"Unknown agent class `{value}`.",
                 f"Did you mean `{guess}`?"
                 if guess
-                else "Use LlmAgent, SequentialAgent, ParallelAgent, LoopAgent, or the dotted name of "
-                "a BaseAgent subclass.",
+                else "Use LlmAgent, SequentialAgent, ParallelAgent, LoopAgent, Workflow, or the dotted"
+                " name of a BaseAgent subclass.",
             )
             return None, None, []
         found = self.reference(scope, at, value, "agent_class")
@@ -102,6 +109,10 @@ def base_kind(kind: str) -> AgentKind:
 
 
 def _engine_class(kind: str) -> Any:
+    if kind == "Workflow":
+        import yadk.workflow
+
+        return yadk.workflow.Workflow
     import yadk.agents
 
     return getattr(yadk.agents, kind)
@@ -115,8 +126,9 @@ def _base_agent_fields() -> list[str]:
 
 def _kind_of(cls: type) -> str:
     from yadk.agents import LlmAgent, LoopAgent, ParallelAgent, SequentialAgent
+    from yadk.workflow import Workflow
 
-    for base in (LlmAgent, LoopAgent, SequentialAgent, ParallelAgent):
+    for base in (LlmAgent, LoopAgent, SequentialAgent, ParallelAgent, Workflow):
         if issubclass(cls, base):
             return base.__name__
     return "BaseAgent"

@@ -18,12 +18,13 @@ __all__ = [
     "CONTENT_CONFIG_KEYS",
     "LLM_KEYS",
     "LOOP_KEYS",
+    "WORKFLOW_KEYS",
     "AgentKind",
     "KeySpec",
     "keys_for",
 ]
 
-AgentKind = Literal["LlmAgent", "SequentialAgent", "ParallelAgent", "LoopAgent"]
+AgentKind = Literal["LlmAgent", "SequentialAgent", "ParallelAgent", "LoopAgent", "Workflow"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -40,8 +41,8 @@ _CALLBACKS = "A list of callbacks, each `- name: pkg.module.function`, called in
 COMMON_KEYS: Final = (
     KeySpec(
         "agent_class",
-        "LlmAgent (default), SequentialAgent, ParallelAgent, LoopAgent, their google.adk.agents "
-        "spellings, or the dotted name of a custom BaseAgent subclass.",
+        "LlmAgent (default), SequentialAgent, ParallelAgent, LoopAgent, Workflow (with `edges:`), "
+        "their google.adk spellings, or the dotted name of a custom BaseAgent subclass.",
     ),
     KeySpec("name", "Required. The agent's name: a Python identifier, unique in the agent tree."),
     KeySpec("description", "What the agent does; other agents read it to decide on transfers."),
@@ -134,8 +135,25 @@ LOOP_KEYS: Final = (
 )
 
 
+WORKFLOW_KEYS: Final = (
+    KeySpec(
+        "edges",
+        "Required. The graph: chains `- [START, a, b]` (a list inside for fan-out, `{route: node}` "
+        "to route), or `- {from_node: a, to_node: b, route: r}`. A node is START, a config file "
+        "(`writer.yaml`), a dotted function or node name (`.nodes.step`), a node named by an "
+        "earlier edge, or an inline mapping.",
+    ),
+    KeySpec("max_concurrency", "At most this many nodes run at once (unset: no limit)."),
+    KeySpec("timeout", "Seconds the whole workflow may run, when it is a node of another."),
+    KeySpec("rerun_on_resume", "Run the workflow again when resumed (default true)."),
+    KeySpec("wait_for_output", "Complete only when a terminal node produced output."),
+)
+
+
 def keys_for(kind: AgentKind) -> tuple[KeySpec, ...]:
     """Every key an agent of this built-in kind accepts."""
+    if kind == "Workflow":
+        return COMMON_KEYS + WORKFLOW_KEYS
     if kind == "LlmAgent":
         return COMMON_KEYS + LLM_KEYS
     if kind == "LoopAgent":
@@ -160,6 +178,16 @@ AGENT_CLASS_SPELLINGS: Final[dict[str, AgentKind]] = {
     **_spellings("SequentialAgent", "sequential_agent"),  # type: ignore[dict-item]
     **_spellings("ParallelAgent", "parallel_agent"),  # type: ignore[dict-item]
     **_spellings("LoopAgent", "loop_agent"),  # type: ignore[dict-item]
+    **{
+        alias: "Workflow"
+        for alias in (
+            "Workflow",
+            "google.adk.workflow.Workflow",
+            "google.adk.workflow._workflow.Workflow",
+            "yadk.Workflow",
+            "yadk.workflow.Workflow",
+        )
+    },
 }
 
 

@@ -23,6 +23,7 @@ from yadk.config._dialect import (
     keys_for,
 )
 from yadk.config._names import NameResolver
+from yadk.config._workflow import read_workflow
 from yadk.config._yaml import parse_document
 
 __all__ = ["Loader"]
@@ -157,6 +158,8 @@ class Loader(CustomClassReader):
                         "Leave it out to loop until a sub-agent escalates (exit_loop).",
                     )
                 kwargs["max_iterations"] = value
+        if kind is not None and base_kind(kind) == "Workflow":
+            read_workflow(self, scope, data, kwargs, record)
         for key in extra:
             if key in data:
                 kwargs.update(self._extra_field(scope, cls, key, data[key]))

@@ -14,6 +14,7 @@ from yadk.config._dialect import (
     LLM_KEYS,
     LOOP_KEYS,
     RETRY_OPTIONS_KEYS,
+    WORKFLOW_KEYS,
     KeySpec,
 )
 
@@ -79,6 +80,24 @@ _KEY_SCHEMAS: dict[str, dict[str, Any]] = {
     "skills": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
     "examples": _ref("Examples"),
     "max_iterations": {"type": ["integer", "null"], "minimum": 1},
+    "edges": {
+        "type": "array",
+        "items": {
+            "anyOf": [
+                {"type": "array", "minItems": 2},
+                {
+                    "type": "object",
+                    "properties": {"from_node": {}, "to_node": {}, "route": {}},
+                    "required": ["from_node", "to_node"],
+                    "additionalProperties": False,
+                },
+            ]
+        },
+    },
+    "max_concurrency": {"type": ["integer", "null"]},
+    "timeout": {"type": ["number", "null"]},
+    "rerun_on_resume": {"type": "boolean"},
+    "wait_for_output": {"type": "boolean"},
 }
 
 
@@ -295,6 +314,9 @@ def _defs() -> dict[str, Any]:
         "SequentialAgent": _agent("SequentialAgent", COMMON_KEYS, ["agent_class", "name"]),
         "ParallelAgent": _agent("ParallelAgent", COMMON_KEYS, ["agent_class", "name"]),
         "LoopAgent": _agent("LoopAgent", COMMON_KEYS + LOOP_KEYS, ["agent_class", "name"]),
+        "Workflow": _agent(
+            "Workflow", COMMON_KEYS + WORKFLOW_KEYS, ["agent_class", "name", "edges"]
+        ),
         "CustomAgent": {
             "type": "object",
             "title": "Custom agent class",
@@ -345,6 +367,7 @@ def agent_config_json_schema() -> dict[str, Any]:
             when("SequentialAgent"),
             when("ParallelAgent"),
             when("LoopAgent"),
+            when("Workflow"),
             {
                 "if": {
                     "properties": {"agent_class": {"not": {"enum": sorted(AGENT_CLASS_SPELLINGS)}}},

@@ -27,7 +27,17 @@ __all__ = [
 def llm_agents(root: BaseAgent) -> list[LlmAgent]:
     from yadk.agents import LlmAgent
 
-    return [agent for agent in root.walk() if isinstance(agent, LlmAgent)]
+    return [agent for agent in _agents(root) if isinstance(agent, LlmAgent)]
+
+
+def _agents(root: BaseAgent) -> list[BaseAgent]:
+    """Every agent of the tree, those that are nodes of a workflow graph included."""
+    found: list[BaseAgent] = []
+    for agent in root.walk():
+        found.append(agent)
+        for inner in agent.graph_agents() if hasattr(agent, "graph_agents") else []:
+            found.extend(_agents(inner))
+    return found
 
 
 def set_model(root: BaseAgent, model: str | BaseLlm) -> None:

@@ -86,7 +86,7 @@ def event_json(event: Event) -> dict[str, Any]:
     """An event as google-adk's api_server sends it."""
     data: dict[str, Any] = {}
     for key, value in event.model_dump(
-        mode="json", exclude_none=True, exclude={"content", "actions"}
+        mode="json", exclude_none=True, exclude={"content", "actions", "node_info"}
     ).items():
         data[to_camel(key)] = value
     if event.content is not None:
@@ -95,6 +95,11 @@ def event_json(event: Event) -> dict[str, Any]:
     for key, value in event.actions.model_dump(mode="json", exclude_none=True).items():
         actions[to_camel(key)] = value
     data["actions"] = actions
+    if event.node_info is not None:  # a workflow node's event: google-adk's ``nodeInfo``
+        data["nodeInfo"] = {
+            to_camel(key): value
+            for key, value in event.node_info.model_dump(mode="json", exclude_none=True).items()
+        }
     usage = data.get("usageMetadata")
     if isinstance(usage, dict):  # google-genai's usage fields, camelCased like the rest
         data["usageMetadata"] = {to_camel(key): value for key, value in usage.items()}
@@ -122,7 +127,6 @@ def _snake(name: str) -> str:
 # google-adk fields that yadk's events do not hold: accepted on the way in and dropped.
 _FOREIGN = frozenset(
     {
-        "node_info",
         "long_running_tool_ids",
         "requested_auth_configs",
         "requested_tool_confirmations",
@@ -142,4 +146,6 @@ def event_from_json(data: dict[str, Any]) -> Event:
     fields = _snake_fields(data)
     if isinstance(fields.get("actions"), dict):
         fields["actions"] = _snake_fields(fields["actions"])
+    if isinstance(fields.get("node_info"), dict):
+        fields["node_info"] = _snake_fields(fields["node_info"])
     return Event.model_validate(fields)

@@ -32,7 +32,7 @@ from typing import (
 from pydantic import BaseModel
 
 from yadk.errors import ImmutableEventError
-from yadk.events import Event, EventActions
+from yadk.events import Event, EventActions, NodeInfo
 from yadk.types import (
     Blob,
     CodeExecutionResult,
@@ -206,6 +206,7 @@ FrozenFunctionCall = _frozen_twin(FunctionCall)
 FrozenFunctionResponse = _frozen_twin(FunctionResponse)
 FrozenExecutableCode = _frozen_twin(ExecutableCode)
 FrozenCodeExecutionResult = _frozen_twin(CodeExecutionResult)
+FrozenNodeInfo = _frozen_twin(NodeInfo)
 
 # Each event model and its frozen twin.
 FROZEN_TWINS: dict[type[BaseModel], type[BaseModel]] = {
@@ -219,6 +220,7 @@ FROZEN_TWINS: dict[type[BaseModel], type[BaseModel]] = {
     FunctionResponse: FrozenFunctionResponse,
     ExecutableCode: FrozenExecutableCode,
     CodeExecutionResult: FrozenCodeExecutionResult,
+    NodeInfo: FrozenNodeInfo,
 }
 _FROZEN_CLASSES = frozenset(FROZEN_TWINS.values())
 _FROZEN_CONTAINERS = frozenset({FrozenDict, FrozenList, FrozenIds})

@@ -123,6 +123,8 @@ def _stored_type(annotation: Any, stand_ins: _Models) -> Any:
         return Annotated[annotation, AfterValidator(FrozenIds)]
     if annotation in (str, int, float, bool, NoneType) or origin is Annotated:
         return annotation  # immutable values (Annotated: bytes read from base64 text)
+    if annotation is Any:  # any JSON value (a workflow node's output)
+        return Annotated[Any, AfterValidator(freeze_json)]
     raise TypeError(f"no stored form for the event field type {annotation!r}")
 
 

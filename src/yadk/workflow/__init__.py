@@ -1,0 +1,35 @@
+"""Graph workflows (google-adk 2's ``google.adk.workflow``): nodes joined by edges, routes,
+joins, loops, retries, timeouts and human input."""
+
+from __future__ import annotations
+
+from yadk.workflow._base_node import START, BaseNode
+from yadk.workflow._build import node
+from yadk.workflow._context import NodeContext
+from yadk.workflow._errors import GraphValidationError, NodeTimeoutError, WorkflowConfigurationError
+from yadk.workflow._function_node import FunctionNode
+from yadk.workflow._graph import DEFAULT_ROUTE, Edge
+from yadk.workflow._join_node import JoinNode
+from yadk.workflow._node import Node
+from yadk.workflow._request_input import RequestInput
+from yadk.workflow._retry import RetryConfig
+from yadk.workflow._workflow import Workflow
+
+# Plainly sorted, as every facade of yadk is (tests/test_public_api.py).
+__all__ = [  # noqa: RUF022
+    "BaseNode",
+    "DEFAULT_ROUTE",
+    "Edge",
+    "FunctionNode",
+    "GraphValidationError",
+    "JoinNode",
+    "Node",
+    "NodeContext",
+    "NodeTimeoutError",
+    "RequestInput",
+    "RetryConfig",
+    "START",
+    "Workflow",
+    "WorkflowConfigurationError",
+    "node",
+]

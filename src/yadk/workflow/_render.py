@@ -1,0 +1,106 @@
+"""A workflow's graph as text (for ``yadk inspect``) and as a Mermaid flowchart."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from yadk.workflow._adapters import AgentNode, ParallelWorker, ToolNode, WorkflowNode
+from yadk.workflow._base_node import START, BaseNode
+from yadk.workflow._function_node import FunctionNode
+from yadk.workflow._join_node import JoinNode
+
+if TYPE_CHECKING:
+    from yadk.workflow._workflow import Workflow
+
+__all__ = ["graph_mermaid", "graph_text"]
+
+
+def _kind(node: BaseNode) -> str:
+    if isinstance(node, ParallelWorker):
+        return f"parallel worker of {_kind(node.node)}"
+    if isinstance(node, FunctionNode):
+        func = node.func
+        return f"function {getattr(func, '__module__', '?')}.{getattr(func, '__qualname__', '?')}"
+    if isinstance(node, AgentNode):
+        return type(node.agent).__name__
+    if isinstance(node, ToolNode):
+        return f"tool {type(node.tool).__name__}"
+    if isinstance(node, WorkflowNode):
+        return "Workflow"
+    if isinstance(node, JoinNode):
+        return "JoinNode"
+    return type(node).__name__
+
+
+def _label(node: BaseNode) -> str:
+    return "START" if node is START else node.name
+
+
+def _route(route: Any) -> str:
+    if isinstance(route, list):
+        return ", ".join(str(r) for r in route)
+    return str(route)
+
+
+def graph_text(workflow: Workflow, *, indent: str = "") -> str:
+    """The nodes (name and kind) and edges (with their routes), nested workflows indented."""
+    graph = workflow.graph
+    if graph is None:
+        return f"{indent}Workflow {workflow.name}: no edges\n"
+    nodes = [n for n in graph.nodes if n is not START]
+    lines = [f"{indent}Workflow {workflow.name} ({len(nodes)} nodes, {len(graph.edges)} edges)"]
+    lines.append(f"{indent}  nodes:")
+    width = max((len(n.name) for n in nodes), default=0)
+    for node in nodes:
+        extras = []
+        if node.retry_config is not None:
+            extras.append(f"retries: {node.retry_config.max_attempts or 5}")
+        if node.timeout is not None:
+            extras.append(f"timeout: {node.timeout}s")
+        suffix = f"  ({', '.join(extras)})" if extras else ""
+        lines.append(f"{indent}    {node.name:<{width}}  {_kind(node)}{suffix}")
+    lines.append(f"{indent}  edges:")
+    for edge in graph.edges:
+        arrow = "->" if edge.route is None else f"-[{_route(edge.route)}]->"
+        lines.append(f"{indent}    {_label(edge.from_node)} {arrow} {_label(edge.to_node)}")
+    text = "\n".join(lines) + "\n"
+    for node in nodes:
+        if isinstance(node, WorkflowNode):
+            text += graph_text(node.workflow, indent=indent + "  ")
+    return text
+
+
+def graph_mermaid(workflow: Workflow) -> str:
+    """A Mermaid ``flowchart`` of the graph; nested workflows as subgraphs."""
+    lines = ["flowchart TD"]
+    _mermaid(workflow, lines, prefix="", indent="  ")
+    return "\n".join(lines) + "\n"
+
+
+def _mermaid(workflow: Workflow, lines: list[str], *, prefix: str, indent: str) -> None:
+    graph = workflow.graph
+    if graph is None:
+        return
+
+    def ident(node: BaseNode) -> str:
+        return f"{prefix}{'START' if node is START else node.name}"
+
+    for node in graph.nodes:
+        if node is START:
+            lines.append(f"{indent}{ident(node)}([START])")
+        elif isinstance(node, WorkflowNode):
+            lines.append(f'{indent}subgraph {ident(node)}["{node.name}"]')
+            _mermaid(node.workflow, lines, prefix=f"{ident(node)}__", indent=indent + "  ")
+            lines.append(f"{indent}end")
+        elif isinstance(node, JoinNode):
+            lines.append(f'{indent}{ident(node)}{{{{"{node.name}"}}}}')
+        elif isinstance(node, AgentNode):
+            lines.append(f'{indent}{ident(node)}[["{node.name}"]]')
+        else:
+            lines.append(f'{indent}{ident(node)}["{node.name}"]')
+    for edge in graph.edges:
+        if edge.route is None:
+            lines.append(f"{indent}{ident(edge.from_node)} --> {ident(edge.to_node)}")
+        else:
+            label = _route(edge.route).replace('"', "'")
+            lines.append(f'{indent}{ident(edge.from_node)} -- "{label}" --> {ident(edge.to_node)}')

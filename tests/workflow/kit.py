@@ -1,0 +1,118 @@
+"""yadk's names for the shared scenarios, and the summary of an event the fixtures hold."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+from typing import Any
+
+from yadk import LlmAgent
+from yadk.events import Event
+from yadk.models import ScriptedModel
+from yadk.runner import Runner
+from yadk.sessions import BaseSessionService, InMemorySessionService
+from yadk.types import Content, FunctionResponse, Part, UserContent
+from yadk.workflow import (
+    DEFAULT_ROUTE,
+    START,
+    Edge,
+    FunctionNode,
+    JoinNode,
+    RequestInput,
+    RetryConfig,
+    Workflow,
+    node,
+)
+
+
+def model(texts: list[str]) -> ScriptedModel:
+    return ScriptedModel(turns=[{"text": t} for t in texts])
+
+
+KIT = SimpleNamespace(
+    Workflow=Workflow,
+    START=START,
+    DEFAULT_ROUTE=DEFAULT_ROUTE,
+    Edge=Edge,
+    FunctionNode=FunctionNode,
+    JoinNode=JoinNode,
+    node=node,
+    RetryConfig=RetryConfig,
+    Event=Event,
+    RequestInput=RequestInput,
+    LlmAgent=LlmAgent,
+    model=model,
+)
+
+
+def summarize(event: Event) -> dict[str, Any]:
+    """The fields the fixtures compare (record_adk.py's summary, where yadk has the field)."""
+    parts = event.content.parts if event.content is not None else []
+    calls = [
+        {"name": p.function_call.name, "args": p.function_call.args, "id": p.function_call.id}
+        for p in parts
+        if p.function_call is not None
+    ]
+    info = event.node_info
+    return {
+        "author": event.author,
+        "text": event.text or None,
+        "role": event.content.role if event.content is not None else None,
+        "state_delta": dict(event.actions.state_delta),
+        "path": info.path if info is not None and info.path else None,
+        "output_for": info.output_for if info is not None else None,
+        "route": event.actions.route,
+        "output": json.loads(json.dumps(event.output)),
+        "function_calls": calls or None,
+        "error_code": event.error_code,
+    }
+
+
+async def run_turns(
+    agent: Any,
+    messages: list[str],
+    *,
+    state: dict[str, Any] | None = None,
+    session_service: BaseSessionService | None = None,
+    session_id: str | None = None,
+) -> tuple[list[list[Event]], dict[str, Any], str]:
+    """Runs each message as one invocation (a message after an ``adk_request_input`` call is
+    sent as its function response, as record_adk.py does); the events per turn, the final
+    state and the session id."""
+    service = session_service or InMemorySessionService()
+    runner = Runner(app_name="app", agent=agent, session_service=service)
+    if session_id is None:
+        session = await service.create_session(app_name="app", user_id="u", state=dict(state or {}))
+        session_id = session.id
+    turns: list[list[Event]] = []
+    pending: str | None = None
+    for text in messages:
+        message: Content
+        if pending is not None:
+            message = Content(
+                role="user",
+                parts=[
+                    Part(
+                        function_response=FunctionResponse(
+                            id=pending, name="adk_request_input", response={"result": text}
+                        )
+                    )
+                ],
+            )
+        else:
+            message = UserContent(text)
+        pending = None
+        events = []
+        async for event in runner.run_async(
+            user_id="u", session_id=session_id, new_message=message
+        ):
+            if event.author == "user":
+                continue
+            events.append(event)
+            for call in event.get_function_calls():
+                if call.name == "adk_request_input":
+                    pending = call.id
+        turns.append(events)
+    final = await service.get_session(app_name="app", user_id="u", session_id=session_id)
+    assert final is not None
+    return turns, dict(final.state), session_id

@@ -1,0 +1,179 @@
+"""Records the workflow scenarios' events from google-adk 2.13 as JSON fixtures.
+
+Run with google-adk's own interpreter (never a yadk dependency):
+
+    /opt/adkvenv/bin/python tests/workflow/record_adk.py
+
+Each fixture lists, per user message, the events google-adk yields (author, text, state delta,
+node path, route, output, function calls, error) and the session's final state. A message that
+follows a ``request_input`` function call is sent as that call's function response, as
+google-adk's web UI does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+from google.adk.agents import LlmAgent
+from google.adk.events.event import Event
+from google.adk.events.request_input import RequestInput
+from google.adk.models.base_llm import BaseLlm
+from google.adk.models.llm_response import LlmResponse
+from google.adk.runners import InMemoryRunner
+from google.adk.workflow import (
+    DEFAULT_ROUTE,
+    START,
+    Edge,
+    FunctionNode,
+    JoinNode,
+    RetryConfig,
+    Workflow,
+    node,
+)
+from google.genai import types
+
+HERE = Path(__file__).parent
+sys.path.insert(0, str(HERE.parent.parent))
+
+from tests.workflow.scenarios import INVALID, SCENARIOS  # noqa: E402
+
+
+class CannedModel(BaseLlm):
+    """Answers each call with the next text of its list."""
+
+    texts: list[str]
+    calls: int = 0
+
+    async def generate_content_async(self, llm_request: Any, stream: bool = False) -> Any:
+        text = self.texts[self.calls]
+        self.calls += 1
+        yield LlmResponse(content=types.Content(role="model", parts=[types.Part(text=text)]))
+
+
+def model(texts: list[str]) -> CannedModel:
+    return CannedModel(model="canned", texts=texts)
+
+
+KIT = SimpleNamespace(
+    Workflow=Workflow,
+    START=START,
+    DEFAULT_ROUTE=DEFAULT_ROUTE,
+    Edge=Edge,
+    FunctionNode=FunctionNode,
+    JoinNode=JoinNode,
+    node=node,
+    RetryConfig=RetryConfig,
+    Event=Event,
+    RequestInput=RequestInput,
+    LlmAgent=LlmAgent,
+    model=model,
+)
+
+
+def summarize(event: Event) -> dict[str, Any]:
+    parts = event.content.parts if event.content and event.content.parts else []
+    text = "".join(p.text for p in parts if p.text and not p.thought)
+    calls = [
+        {"name": p.function_call.name, "args": p.function_call.args, "id": p.function_call.id}
+        for p in parts
+        if p.function_call
+    ]
+    row: dict[str, Any] = {
+        "author": event.author,
+        "text": text or None,
+        "role": event.content.role if event.content else None,
+        "state_delta": dict(event.actions.state_delta),
+        "path": event.node_info.path or None,
+        "output_for": event.node_info.output_for,
+        "route": getattr(event.actions, "route", None),
+        "output": _jsonable(event.output),
+        "function_calls": calls or None,
+        "error_code": event.error_code,
+        "error_message": event.error_message,
+        "end_of_agent": event.actions.end_of_agent,
+    }
+    return row
+
+
+def _jsonable(value: Any) -> Any:
+    if hasattr(value, "model_dump"):
+        return value.model_dump(mode="json")
+    return json.loads(json.dumps(value, default=str))
+
+
+async def record(name: str) -> dict[str, Any]:
+    sc = SCENARIOS[name](KIT)
+    runner = InMemoryRunner(agent=sc.agent, app_name="app")
+    session = await runner.session_service.create_session(
+        app_name="app", user_id="u", state=dict(sc.state)
+    )
+    turns = []
+    pending: str | None = None
+    for text in sc.messages:
+        if pending is not None:
+            message = types.Content(
+                role="user",
+                parts=[
+                    types.Part(
+                        function_response=types.FunctionResponse(
+                            id=pending, name="adk_request_input", response={"result": text}
+                        )
+                    )
+                ],
+            )
+        else:
+            message = types.UserContent(text)
+        pending = None
+        events = []
+        try:
+            async for event in runner.run_async(
+                user_id="u", session_id=session.id, new_message=message
+            ):
+                events.append(summarize(event))
+                for part in event.content.parts if event.content and event.content.parts else []:
+                    if part.function_call and part.function_call.name == "adk_request_input":
+                        pending = part.function_call.id
+        except Exception as exc:  # google-adk raises some node errors out of run_async
+            events.append({"raised": f"{type(exc).__name__}: {exc}"})
+        turns.append({"message": text, "events": events})
+    final = await runner.session_service.get_session(
+        app_name="app", user_id="u", session_id=session.id
+    )
+    assert final is not None
+    return {"scenario": name, "turns": turns, "final_state": _jsonable(dict(final.state))}
+
+
+def record_invalid() -> dict[str, str]:
+    """The message of the error google-adk raises building each invalid graph."""
+    messages = {}
+    for name, edges in INVALID.items():
+        try:
+            Workflow(name="bad", edges=edges(KIT))
+        except Exception as exc:
+            # pydantic wraps the error; its own message is what the user reads first.
+            errors = exc.errors() if hasattr(exc, "errors") else None
+            text = errors[0]["msg"] if errors else str(exc)
+            messages[name] = text.removeprefix("Value error, ")
+        else:
+            messages[name] = "(accepted)"
+    return messages
+
+
+async def main(names: list[str]) -> None:
+    out = HERE / "recorded"
+    out.mkdir(exist_ok=True)
+    invalid = json.dumps(record_invalid(), indent=1, sort_keys=True) + "\n"
+    (out / "invalid_graphs.json").write_text(invalid)
+    for name in names or list(SCENARIOS):
+        fixture = await record(name)
+        (out / f"{name}.json").write_text(json.dumps(fixture, indent=1, sort_keys=True) + "\n")
+        print(f"recorded {name}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1:]))

@@ -1,0 +1,446 @@
+"""The workflow engine beyond the recorded scenarios: retries and their back-off, timeouts,
+concurrency and its bound, failures, agents and tools as nodes, nodes scheduled at run time."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from tests.workflow.kit import run_turns, summarize
+
+from yadk import LlmAgent, SequentialAgent
+from yadk.agents import RunConfig
+from yadk.events import Event
+from yadk.models import ScriptedModel
+from yadk.runner import Runner
+from yadk.sessions import InMemorySessionService
+from yadk.tools import AgentTool
+from yadk.workflow import (
+    DEFAULT_ROUTE,
+    START,
+    BaseNode,
+    FunctionNode,
+    JoinNode,
+    NodeContext,
+    NodeTimeoutError,
+    RetryConfig,
+    Workflow,
+    node,
+)
+
+
+def rows(turns: list[list[Event]]) -> list[dict[str, Any]]:
+    keep = ("author", "text", "state_delta", "path", "route", "output", "error_code")
+    return [
+        {k: v for k, v in summarize(e).items() if k in keep and v not in (None, {})}
+        for turn in turns
+        for e in turn
+    ]
+
+
+class FakeSleep:
+    def __init__(self) -> None:
+        self.delays: list[float] = []
+
+    async def __call__(self, delay: float) -> None:
+        self.delays.append(delay)
+
+
+async def test_retries_back_off_through_the_injected_sleep() -> None:
+    def flaky(node_input: str, ctx: NodeContext) -> str:
+        if ctx.attempt_count < 4:
+            raise ConnectionError(f"attempt {ctx.attempt_count}")
+        return "ok"
+
+    sleep = FakeSleep()
+    config = RetryConfig(max_attempts=4, initial_delay=0.5, backoff_factor=3.0, jitter=0.0)
+    flow = Workflow(
+        name="flow", edges=[(START, node(flaky, retry_config=config))], retry_sleep=sleep
+    )
+    turns, _, _ = await run_turns(flow, ["go"])
+    assert sleep.delays == [0.5, 1.5, 4.5]
+    assert [r.get("error_code") for r in rows(turns)] == [
+        "ConnectionError",
+        "ConnectionError",
+        "ConnectionError",
+        None,
+    ]
+
+
+async def test_retry_delay_is_capped_and_jitter_stays_within_max_delay() -> None:
+    config = RetryConfig(initial_delay=10.0, max_delay=15.0, backoff_factor=2.0, jitter=0.0)
+    assert [config.delay(n) for n in (1, 2, 3)] == [10.0, 15.0, 15.0]
+    jittered = RetryConfig(initial_delay=10.0, max_delay=15.0, jitter=1.0)
+    assert all(0.0 <= jittered.delay(n) <= 15.0 for n in range(1, 50))
+
+
+async def test_retries_only_the_exceptions_named_and_gives_up_with_one_error_event() -> None:
+    calls: list[int] = []
+
+    def picky(node_input: str, ctx: NodeContext) -> str:
+        calls.append(ctx.attempt_count)
+        raise KeyError("missing")
+
+    sleep = FakeSleep()
+    config = RetryConfig(max_attempts=3, exceptions=["ValueError"], jitter=0.0)
+    flow = Workflow(
+        name="flow", edges=[(START, node(picky, retry_config=config))], retry_sleep=sleep
+    )
+    turns, _, _ = await run_turns(flow, ["go"])
+    assert calls == [1]
+    assert rows(turns) == [{"author": "flow", "path": "flow@1/picky@1", "error_code": "KeyError"}]
+    assert turns[0][0].error_message == "'missing'"
+
+
+async def test_a_node_past_its_timeout_fails_with_node_timeout_error() -> None:
+    never = asyncio.Event()
+
+    async def stuck(node_input: str) -> str:
+        await never.wait()
+        return "never"
+
+    flow = Workflow(name="flow", edges=[(START, node(stuck, timeout=0.01))])
+    turns, _, _ = await run_turns(flow, ["go"])
+    [event] = turns[0]
+    assert (event.error_code, event.error_message) == (
+        "NodeTimeoutError",
+        "Node 'stuck' timed out after 0.01 seconds.",
+    )
+    assert issubclass(NodeTimeoutError, Exception)
+
+
+async def test_a_timed_out_node_is_retried() -> None:
+    never = asyncio.Event()
+
+    async def slow_first(node_input: str, ctx: NodeContext) -> str:
+        if ctx.attempt_count == 1:
+            await never.wait()
+        return f"attempt {ctx.attempt_count}"
+
+    config = RetryConfig(max_attempts=2, initial_delay=0.0, jitter=0.0)
+    flow = Workflow(
+        name="flow",
+        edges=[(START, node(slow_first, timeout=0.01, retry_config=config))],
+        retry_sleep=FakeSleep(),
+    )
+    turns, _, _ = await run_turns(flow, ["go"])
+    assert [r.get("error_code") or r.get("output") for r in rows(turns)] == [
+        "NodeTimeoutError",
+        "attempt 2",
+    ]
+
+
+async def test_fan_out_branches_run_at_the_same_time() -> None:
+    started: list[str] = []
+    all_started = asyncio.Event()
+
+    def branch(label: str) -> Any:
+        async def run(node_input: str) -> str:
+            started.append(label)
+            if len(started) == 3:
+                all_started.set()
+            await all_started.wait()  # deadlocks unless the three run concurrently
+            return label
+
+        return node(run, name=label)
+
+    join = JoinNode(name="join")
+    flow = Workflow(name="flow", edges=[(START, (branch("a"), branch("b"), branch("c")), join)])
+    turns, _, _ = await run_turns(flow, ["go"])
+    assert rows(turns)[-1]["output"] == {"a": "a", "b": "b", "c": "c"}
+    assert started == ["a", "b", "c"]
+
+
+async def test_max_concurrency_bounds_the_nodes_running_at_once() -> None:
+    running = 0
+    peak = 0
+
+    def branch(label: str) -> Any:
+        async def run(node_input: str) -> str:
+            nonlocal running, peak
+            running += 1
+            peak = max(peak, running)
+            await asyncio.sleep(0)  # yield so that any other started node runs alongside
+            running -= 1
+            return label
+
+        return node(run, name=label)
+
+    branches = tuple(branch(f"n{i}") for i in range(6))
+    flow = Workflow(
+        name="flow", edges=[(START, branches, JoinNode(name="join"))], max_concurrency=2
+    )
+    turns, _, _ = await run_turns(flow, ["go"])
+    assert peak == 2
+    assert rows(turns)[-1]["output"] == {f"n{i}": f"n{i}" for i in range(6)}
+
+
+async def test_an_exception_ends_the_invocation_with_one_error_event_and_cancels_branches() -> None:
+    never = asyncio.Event()
+    cancelled = asyncio.Event()
+
+    async def waits(node_input: str) -> str:
+        try:
+            await never.wait()
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+        return "never"
+
+    def fails(node_input: str) -> str:
+        raise RuntimeError("broken")
+
+    flow = Workflow(name="flow", edges=[(START, (waits, fails))])
+    turns, _, _ = await run_turns(flow, ["go"])
+    assert rows(turns) == [
+        {"author": "flow", "path": "flow@1/fails@1", "error_code": "RuntimeError"}
+    ]
+    assert cancelled.is_set()
+
+
+async def test_raise_errors_raises_the_node_exception_after_its_error_event() -> None:
+    def fails(node_input: str) -> str:
+        raise RuntimeError("broken")
+
+    flow = Workflow(name="flow", edges=[(START, fails)])
+    service = InMemorySessionService()
+    session = await service.create_session(app_name="app", user_id="u")
+    runner = Runner(app_name="app", agent=flow, session_service=service)
+    seen: list[Event] = []
+    with pytest.raises(RuntimeError, match="broken"):
+        async for event in runner.run_async(
+            user_id="u",
+            session_id=session.id,
+            new_message="go",
+            run_config=RunConfig(raise_errors=True),
+        ):
+            seen.append(event)
+    assert [e.error_code for e in seen] == [None, "RuntimeError"]
+
+
+async def test_an_agent_after_a_function_node_answers_that_nodes_output() -> None:
+    model = ScriptedModel(turns=[{"text": "Paris"}])
+    agent = LlmAgent(name="geo", model=model, instruction="Answer.")
+
+    def ask(node_input: str) -> str:
+        return "Capital of France?"
+
+    flow = Workflow(name="flow", edges=[(START, ask, agent)])
+    turns, _, _ = await run_turns(flow, ["go"])
+    assert rows(turns) == [
+        {"author": "flow", "path": "flow@1/ask@1", "output": "Capital of France?"},
+        {"author": "geo", "text": "Paris", "path": "flow@1/geo@1"},
+    ]
+    assert model.requests[0].contents[-1].parts[0].text == "Capital of France?"
+    assert turns[0][1].node_info is not None
+    assert turns[0][1].node_info.message_as_output is True
+
+
+async def test_an_agent_tool_is_a_node_whose_output_is_the_agents_answer() -> None:
+    helper = LlmAgent(
+        name="helper", model=ScriptedModel(turns=[{"text": "42"}]), instruction="Answer."
+    )
+
+    def show(node_input: Any) -> str:
+        return f"got {node_input}"
+
+    flow = Workflow(name="flow", edges=[(START, AgentTool(helper), show)])
+    turns, _, _ = await run_turns(flow, ["what is it?"])
+    assert rows(turns)[-1]["output"] == "got 42"
+
+
+async def test_nodes_scheduled_at_run_time_get_paths_under_their_parent() -> None:
+    def square(node_input: int) -> int:
+        return node_input * node_input
+
+    async def fan(node_input: str, ctx: NodeContext) -> int:
+        results = await asyncio.gather(*(ctx.run_node(square, n) for n in (2, 3, 4)))
+        return sum(results)
+
+    flow = Workflow(name="flow", edges=[(START, fan)])
+    turns, _, _ = await run_turns(flow, ["go"])
+    assert [(r["path"], r["output"]) for r in rows(turns)] == [
+        ("flow@1/fan@1/square@1", 4),
+        ("flow@1/fan@1/square@2", 9),
+        ("flow@1/fan@1/square@3", 16),
+        ("flow@1/fan@1", 29),
+    ]
+
+
+async def test_state_parameters_bind_by_name_with_defaults_and_a_missing_one_fails() -> None:
+    def uses(node_input: str, city: str, units: str = "metric") -> str:
+        return f"{city}/{units}"
+
+    flow = Workflow(name="flow", edges=[(START, uses)])
+    turns, _, _ = await run_turns(flow, ["go"], state={"city": "Oslo"})
+    assert rows(turns)[-1]["output"] == "Oslo/metric"
+    turns, _, _ = await run_turns(flow, ["go"])
+    # google-adk 2.13's error, word for word.
+    assert (turns[0][0].error_code, turns[0][0].error_message, summarize(turns[0][0])["path"]) == (
+        "WorkflowDataError",
+        'Missing value for parameter "city" of function "uses". It was not found in state and'
+        " has no default value.",
+        "flow@1/uses@1",
+    )
+
+
+async def test_wait_for_output_keeps_a_node_waiting_until_it_outputs() -> None:
+    def first(node_input: str) -> str:
+        return "a"
+
+    def second(node_input: str) -> str:
+        return "b"
+
+    class Collect(BaseNode):
+        wait_for_output: bool = True
+
+        async def _run_impl(self, *, ctx: NodeContext, node_input: Any) -> Any:
+            seen = [*list(ctx.state.get("seen", [])), node_input]
+            ctx.state["seen"] = seen
+            if len(seen) == 2:
+                yield seen
+
+    collect = Collect(name="collect")
+
+    def after(node_input: list[str]) -> str:
+        return "+".join(node_input)
+
+    flow = Workflow(name="flow", edges=[(START, (first, second), collect, after)])
+    turns, _state, _ = await run_turns(flow, ["go"])
+    assert rows(turns)[-1]["output"] == "a+b"
+    assert [r["path"] for r in rows(turns) if r["path"].startswith("flow@1/collect")] == [
+        "flow@1/collect@1",
+        "flow@1/collect@2",
+    ]
+
+
+async def test_a_loop_of_a_thousand_iterations_runs_to_its_end() -> None:
+    def step(node_input: Any, ctx: NodeContext) -> Event:
+        n = 0 if not isinstance(node_input, int) else node_input
+        return Event(output=n + 1, route="again" if n + 1 < 1000 else "done")
+
+    def end(node_input: int) -> str:
+        return f"{node_input}"
+
+    flow = Workflow(name="flow", edges=[(START, step), (step, {"again": step, "done": end})])
+    turns, _, _ = await run_turns(flow, ["go"])
+    assert rows(turns)[-1] == {"author": "flow", "path": "flow@1/end@1", "output": "1000"}
+    assert rows(turns)[-2]["path"] == "flow@1/step@1000"
+
+
+def test_base_node_has_google_adks_fields() -> None:
+    assert list(BaseNode.model_fields) == [
+        "name",
+        "description",
+        "input_schema",
+        "output_schema",
+        "state_schema",
+        "retry_config",
+        "timeout",
+        "wait_for_output",
+        "rerun_on_resume",
+        "parallel_worker",
+        "max_parallel_workers",
+        "max_concurrency",
+    ]
+
+
+def test_node_decorator_forms() -> None:
+    @node
+    def plain(node_input: str) -> str:
+        return node_input
+
+    @node(name="renamed", rerun_on_resume=True)
+    def other(node_input: str) -> str:
+        return node_input
+
+    assert isinstance(plain, FunctionNode) and plain.name == "plain"
+    assert (other.name, other.rerun_on_resume) == ("renamed", True)
+    assert node(plain, name="copy").name == "copy" and plain.name == "plain"
+
+
+def test_the_same_node_in_several_edges_is_one_node() -> None:
+    def a(node_input: str) -> str:
+        return node_input
+
+    def b(node_input: str) -> str:
+        return node_input
+
+    flow = Workflow(name="flow", edges=[(START, a), (a, b), [b]])
+    assert flow.graph is not None
+    assert [n.name for n in flow.graph.nodes] == ["__START__", "a", "b"]
+
+
+def test_default_route_and_dict_edges() -> None:
+    def a(node_input: str) -> Event:
+        return Event(output=node_input, route="x")
+
+    def b(node_input: str) -> str:
+        return node_input
+
+    def c(node_input: str) -> str:
+        return node_input
+
+    fa, fb, fc = node(a), node(b), node(c)
+    flow = Workflow(
+        name="flow",
+        edges=[
+            {"from_node": START, "to_node": fa},
+            {"from_node": fa, "to_node": fb, "route": ["x", "y"]},
+            {"from_node": fa, "to_node": fc, "route": DEFAULT_ROUTE},
+        ],
+    )
+    assert flow.graph is not None
+    assert flow.graph.next_nodes("a", "x") == ["b"]
+    assert flow.graph.next_nodes("a", "z") == ["c"]
+    assert flow.graph.next_nodes("a", ["y", "z"]) == ["b"]
+
+
+async def test_a_legacy_workflow_agent_is_a_node_whose_output_is_its_last_answer() -> None:
+    model = ScriptedModel(turns=[{"text": "first"}, {"text": "second"}])
+    pipeline = SequentialAgent(
+        name="pipeline",
+        sub_agents=[
+            LlmAgent(name="one", model=model, instruction="One."),
+            LlmAgent(name="two", model=model, instruction="Two."),
+        ],
+    )
+
+    def after(node_input: str) -> str:
+        return "after " + node_input
+
+    flow = Workflow(name="flow", edges=[(START, pipeline, after)])
+    turns, _, _ = await run_turns(flow, ["go"])
+    assert [(r["author"], r.get("text") or r.get("output")) for r in rows(turns)] == [
+        ("one", "first"),
+        ("two", "second"),
+        ("flow", "after second"),
+    ]
+
+
+async def test_a_nested_workflow_in_a_sequential_agent_runs_as_an_agent() -> None:
+    def double(node_input: str) -> str:
+        return node_input * 2
+
+    inner = Workflow(name="inner", edges=[(START, double)])
+    outer = SequentialAgent(name="outer", sub_agents=[inner])
+    turns, _, _ = await run_turns(outer, ["ab"])
+    assert rows(turns) == [{"author": "inner", "path": "inner@1/double@1", "output": "abab"}]
+
+
+async def test_a_node_subclass_runs_once_per_item_as_a_parallel_worker() -> None:
+    from yadk.workflow import Node
+
+    class Square(Node):
+        async def run_node_impl(self, *, ctx: NodeContext, node_input: Any) -> Any:
+            yield node_input * node_input
+
+    def items(node_input: str) -> list[int]:
+        return [1, 2, 3]
+
+    flow = Workflow(
+        name="flow", edges=[(START, items, Square(name="square", parallel_worker=True))]
+    )
+    turns, _, _ = await run_turns(flow, ["go"])
+    assert [(r["path"], r["output"]) for r in rows(turns)][-1] == ("flow@1/square@1", [1, 4, 9])

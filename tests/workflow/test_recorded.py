@@ -1,0 +1,64 @@
+"""Each scenario of scenarios.py runs in yadk and its events and final state match what
+google-adk 2.13 produced for it (tests/workflow/recorded/, written by record_adk.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.workflow.kit import KIT, run_turns, summarize
+from tests.workflow.scenarios import INVALID, SCENARIOS
+
+from yadk.workflow import Workflow, WorkflowConfigurationError
+
+RECORDED = Path(__file__).parent / "recorded"
+
+# Fields compared; error messages are each framework's own words.
+FIELDS = (
+    "author",
+    "text",
+    "role",
+    "state_delta",
+    "path",
+    "output_for",
+    "route",
+    "output",
+    "function_calls",
+    "error_code",
+)
+
+
+def _expected(turn: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        {key: event[key] for key in FIELDS} for event in turn["events"] if "raised" not in event
+    ]
+
+
+def _random_ids(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Request ids google-adk draws at random are compared by shape, not value."""
+    for row in rows:
+        for call in row["function_calls"] or []:
+            if call["args"].get("interruptId") == call["id"] and len(call["id"]) == 36:
+                call["id"] = call["args"]["interruptId"] = "<uuid>"
+    return rows
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+async def test_events_match_google_adk(name: str) -> None:
+    fixture = json.loads((RECORDED / f"{name}.json").read_text())
+    scenario = SCENARIOS[name](KIT)
+    turns, state, _ = await run_turns(scenario.agent, scenario.messages, state=scenario.state)
+    assert len(turns) == len(fixture["turns"])
+    for got, want in zip(turns, fixture["turns"], strict=True):
+        assert _random_ids([summarize(e) for e in got]) == _random_ids(_expected(want))
+    assert state == fixture["final_state"]
+
+
+@pytest.mark.parametrize("name", sorted(INVALID))
+def test_graphs_google_adk_refuses_are_refused_with_its_message(name: str) -> None:
+    messages = json.loads((RECORDED / "invalid_graphs.json").read_text())
+    with pytest.raises(WorkflowConfigurationError) as raised:
+        Workflow(name="bad", edges=INVALID[name](KIT))
+    assert str(raised.value) == messages[name]

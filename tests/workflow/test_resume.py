@@ -1,0 +1,114 @@
+"""Human input: a node's RequestInput ends the invocation waiting; the next message resumes the
+workflow at that node, from the session store alone (another process, another runner)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from tests.workflow.kit import run_turns, summarize
+from tests.workflow.resume_app import build
+
+from yadk.runner import Runner
+from yadk.serve._wire import event_from_json, event_json
+from yadk.sessions import (
+    BaseSessionService,
+    PostgresSessionService,
+    SqliteSessionService,
+    open_session_service,
+)
+
+ROOT = Path(__file__).parent.parent.parent
+
+
+async def _first_turn(service: BaseSessionService) -> str:
+    turns, _, session_id = await run_turns(build(), ["essay"], session_service=service)
+    [draft, ask] = turns[0]
+    assert draft.output == "draft of essay"
+    assert ask.get_function_calls()[0].args["message"] == "Approve draft of essay?"
+    assert ask.long_running_tool_ids == {"approval"}
+    return session_id
+
+
+async def _rest(service: BaseSessionService, session_id: str) -> None:
+    # A plain message answers the waiting question, as a function response would.
+    runner = Runner(app_name="app", agent=build(), session_service=service)
+    events = [
+        e
+        async for e in runner.run_async(user_id="u", session_id=session_id, new_message="yes")
+        if e.author != "user"
+    ]
+    assert [(summarize(e)["path"], e.output) for e in events[:1]] == [
+        ("review@1/approve@1", "draft of essay -> yes")
+    ]
+    [question] = events[1].get_function_calls()
+    assert question.args["message"] == "Your name?"
+    events = [
+        e
+        async for e in runner.run_async(user_id="u", session_id=session_id, new_message="Ada")
+        if e.author != "user"
+    ]
+    assert [(summarize(e)["path"], e.output) for e in events] == [
+        ("review@1/publish@1", "published Ada")
+    ]
+    session = await service.get_session(app_name="app", user_id="u", session_id=session_id)
+    assert session is not None and session.state == {"approved": "yes"}
+
+
+async def test_resume_in_memory() -> None:
+    service = open_session_service(":memory:")
+    await _rest(service, await _first_turn(service))
+
+
+@pytest.mark.subprocess
+async def test_resume_in_another_process_from_sqlite(tmp_path: Path) -> None:
+    db = tmp_path / "s.db"
+    session_id = await _first_turn(SqliteSessionService(str(db)))
+    script = (
+        "import asyncio, sys\n"
+        "from tests.workflow.test_resume import _rest\n"
+        "from yadk.sessions import open_session_service\n"
+        "asyncio.run(_rest(open_session_service(sys.argv[1]), sys.argv[2]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, str(db), session_id],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.postgres
+async def test_resume_with_a_fresh_service_on_postgresql(postgres_url: str) -> None:
+    first = PostgresSessionService(postgres_url)
+    session_id = await _first_turn(first)
+    await first.aclose()
+    second = PostgresSessionService(postgres_url)
+    try:
+        await _rest(second, session_id)
+    finally:
+        await second.aclose()
+
+
+async def test_without_a_waiting_question_a_message_starts_the_workflow_again() -> None:
+    turns, _, _ = await run_turns(build(), ["essay", "yes", "Ada", "again"])
+    assert [summarize(e)["path"] for e in turns[-1]] == ["review@1/draft@1", "review@1/approve@1"]
+    assert turns[-1][0].output == "draft of again"
+
+
+async def test_node_info_and_route_on_the_wire_and_in_the_store(tmp_path: Path) -> None:
+    service = SqliteSessionService(str(tmp_path / "s.db"))
+    session_id = await _first_turn(service)
+    session = await service.get_session(app_name="app", user_id="u", session_id=session_id)
+    assert session is not None
+    draft = session.events[1]
+    wire = event_json(draft)
+    assert wire["nodeInfo"] == {"path": "review@1/draft@1", "outputFor": ["review@1/draft@1"]}
+    assert wire["output"] == "draft of essay"
+    back = event_from_json(json.loads(json.dumps(wire)))
+    assert back.node_info == draft.node_info and back.output == draft.output

@@ -1,0 +1,279 @@
+"""``agent_class: Workflow`` with ``edges:``: every edge and node form loads, and every mistake
+is reported at its YAML line with a hint, whether code is imported (load) or not (validate)."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+import pytest
+from tests.workflow.kit import run_turns
+
+from yadk.config import ConfigError, load_agent, validate_paths
+from yadk.workflow import Workflow
+
+NODES_PY = """
+from typing import Any, Literal
+
+from yadk.events import Event
+
+
+def classify(node_input: str) -> Event:
+    route = "question" if "?" in node_input else "other"
+    return Event(output=node_input, route=route)
+
+
+def pick(node_input: str) -> Event:
+    choice: Literal["small", "big"] = "small" if len(node_input) < 5 else "big"
+    return Event(output=node_input, route=choice)
+
+
+def answer(node_input: str) -> str:
+    return "answer: " + node_input
+
+
+def other(node_input: str) -> str:
+    return "other: " + node_input
+
+
+def count(node_input: str) -> int:
+    return len(node_input)
+
+
+def shout(node_input: str) -> str:
+    return node_input.upper()
+
+
+def step(node_input: Any) -> Event:
+    return Event(output=node_input, route="again")
+
+
+def merge(node_input: dict[str, Any]) -> str:
+    return ",".join(f"{k}={v}" for k, v in sorted(node_input.items()))
+"""
+
+
+def folder(tmp_path: Path, root: str, files: dict[str, str] | None = None) -> Path:
+    """An agent folder with a package name of its own (modules are imported by name)."""
+    path = tmp_path / f"wf_{uuid.uuid4().hex[:8]}"
+    path.mkdir()
+    (path / "__init__.py").write_text("")
+    (path / "nodes.py").write_text(NODES_PY)
+    (path / "root_agent.yaml").write_text(root)
+    for name, text in (files or {}).items():
+        (path / name).write_text(text)
+    return path
+
+
+def problems(path: Path, *, import_code: bool) -> list[str]:
+    found = validate_paths([path], import_code=import_code)
+    if import_code and any(d.is_error for d in found):
+        with pytest.raises(ConfigError) as raised:
+            load_agent(path)
+        assert raised.value.diagnostics == [d for d in found if d.is_error]
+    return [d.format().replace(str(path / "root_agent.yaml"), "{cfg}") for d in found]
+
+
+HEAD = "agent_class: Workflow\nname: flow\nedges:\n"
+
+
+async def test_every_node_form_loads_and_runs(tmp_path: Path) -> None:
+    path = folder(
+        tmp_path,
+        HEAD
+        + "  - [START, .nodes.classify, {question: .nodes.answer, __DEFAULT__: other.yaml}]\n"
+        + "  - from_node: answer\n"
+        + "    to_node: {agent_class: FunctionNode, name: loud, func_code: .nodes.shout}\n"
+        + "  - [other_agent, [.nodes.count, {name: inline_agent, instruction: Say ok,"
+        + " model: 'scripted:turns.yaml'}], {agent_class: JoinNode, name: join}, .nodes.merge]\n",
+        {
+            "other.yaml": "name: other_agent\nmodel: scripted:turns.yaml\ninstruction: Hi\n",
+            "turns.yaml": "turns:\n  - text: agent says\n  - text: inline says\n",
+        },
+    )
+    assert problems(path, import_code=False) == []
+    agent = load_agent(path)
+    assert isinstance(agent, Workflow) and agent.graph is not None
+    assert [n.name for n in agent.graph.nodes] == [
+        "__START__",
+        "classify",
+        "answer",
+        "other_agent",
+        "loud",
+        "count",
+        "inline_agent",
+        "join",
+        "merge",
+    ]
+    turns, _, _ = await run_turns(agent, ["why?"])
+    assert turns[0][-1].output == "ANSWER: WHY?"
+    turns, _, _ = await run_turns(load_agent(path), ["hello"])
+    assert turns[0][-1].output == "count=10,inline_agent=inline says"
+
+
+CASES: list[tuple[str, str, dict[str, str], list[str], list[str] | None]] = [
+    (
+        "unknown node name",
+        HEAD + "  - [START, .nodes.answer]\n  - [anwser, .nodes.other]\n",
+        {},
+        [
+            "{cfg}:5:6: error unknown-node: Unknown node `anwser`: no earlier edge defines a node"
+            " of that name.\n  hint: Did you mean `answer`?"
+        ],
+        None,
+    ),
+    (
+        "missing config file",
+        HEAD + "  - [START, writer.yaml]\n",
+        {},
+        [
+            "{cfg}:4:13: error file-not-found: Sub-agent config `writer.yaml` not found (looked"
+            " for {dir}/writer.yaml).\n  hint: Did you mean `root_agent.yaml`?"
+        ],
+        None,
+    ),
+    (
+        "unresolved function",
+        HEAD + "  - [START, .nodes.answr]\n",
+        {},
+        [
+            "{cfg}:4:13: error attribute-not-found: Module `{pkg}.nodes` has no attribute"
+            " `answr`.\n  hint: Did you mean `answer`?"
+        ],
+        None,
+    ),
+    (
+        "unreachable nodes",
+        HEAD + "  - [START, .nodes.answer]\n  - [.nodes.other, .nodes.count]\n",
+        {},
+        [
+            "{cfg}:5:6: error unreachable-node: Node `other` is unreachable from START.\n"
+            "  hint: Add an edge to it from a node that runs, or remove it.",
+            "{cfg}:5:20: error unreachable-node: Node `count` is unreachable from START.\n"
+            "  hint: Add an edge to it from a node that runs, or remove it.",
+        ],
+        None,
+    ),
+    (
+        "unconditional cycle",
+        HEAD + "  - [START, .nodes.answer, .nodes.other, answer]\n",
+        {},
+        [
+            "{cfg}:4:13: error unconditional-cycle: Unconditional cycle: answer -> other. Cycles"
+            " must include at least one routed edge to avoid infinite loops.\n  hint: Route one"
+            " edge of the loop (`{again: node}`) and give the loop a way out."
+        ],
+        None,
+    ),
+    (
+        "loop without exit",
+        HEAD + "  - [START, .nodes.step, {again: step}]\n",
+        {},
+        [
+            "{cfg}:4:13: warning loop-without-exit: Loop step has no edge out of it: it ends"
+            " only when a node's route matches no edge.\n  hint: Add a route out of the loop"
+            " (`{again: step, done: finish}`)."
+        ],
+        None,
+    ),
+    (
+        "route without edge (literals)",
+        HEAD + "  - [START, .nodes.classify, {question: .nodes.answer}]\n",
+        {},
+        [],
+        [
+            "{cfg}:4:13: warning route-without-edge: Node `classify` can take route `other`,"
+            " which no edge follows: its branch would end there.\n  hint: Add `{other:"
+            " next_node}` after `classify`, or a `__DEFAULT__` route."
+        ],
+    ),
+    (
+        "route without edge (Literal annotation)",
+        HEAD + "  - [START, .nodes.pick, {small: .nodes.answer}]\n",
+        {},
+        [],
+        [
+            "{cfg}:4:13: warning route-without-edge: Node `pick` can take route `big`, which no"
+            " edge follows: its branch would end there.\n  hint: Add `{big: next_node}` after"
+            " `pick`, or a `__DEFAULT__` route."
+        ],
+    ),
+    (
+        "annotated type mismatch",
+        HEAD + "  - [START, .nodes.count, .nodes.answer]\n",
+        {},
+        [],
+        [
+            "{cfg}:4:27: error type-mismatch: `count` outputs int but `answer` takes `node_input:"
+            " str`.\n  hint: Change one annotation, or put a node between them that converts int"
+            " to str."
+        ],
+    ),
+    (
+        "duplicate node names",
+        HEAD + "  - [START, .nodes.answer, {agent_class: JoinNode, name: answer}]\n",
+        {},
+        [
+            "{cfg}:4:28: error duplicate-node-name: Two different nodes are named `answer` in"
+            " this workflow.\n  hint: Give one of them another name (a node named twice must be"
+            " the same reference)."
+        ],
+        None,
+    ),
+    (
+        "no edges",
+        "agent_class: Workflow\nname: flow\n",
+        {},
+        [
+            "{cfg}:1:1: error missing-field: A Workflow has no `edges`.\n  hint: Add `edges:`"
+            " with at least one chain, e.g. `- [START, first_node]`."
+        ],
+        None,
+    ),
+    (
+        "routed edge from START",
+        HEAD + "  - {from_node: START, to_node: .nodes.answer, route: x}\n",
+        {},
+        [
+            "{cfg}:4:5: error routed-start-edge: Edges from START must not have routes (edge to"
+            " `answer` has route `x`).\n  hint: Route from a node that decides; START always"
+            " triggers its successors."
+        ],
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("root", "files", "static", "imported"),
+    [case[1:] for case in CASES],
+    ids=[case[0] for case in CASES],
+)
+@pytest.mark.parametrize("import_code", [False, True], ids=["validate", "load"])
+def test_workflow_config_problems_are_located(
+    tmp_path: Path,
+    root: str,
+    files: dict[str, str],
+    static: list[str],
+    imported: list[str] | None,
+    import_code: bool,
+) -> None:
+    path = folder(tmp_path, root, files)
+    # Checks that need the code (routes, annotations) run only when it is imported.
+    wanted = static + imported if import_code and imported is not None else static
+    expected = [e.replace("{dir}", str(path)).replace("{pkg}", path.name) for e in wanted]
+    assert problems(path, import_code=import_code) == expected
+
+
+def test_the_dev_loop_watches_every_file_a_workflow_uses() -> None:
+    from yadk.config import load_agent_with_sources
+
+    demo = Path(__file__).resolve().parents[2] / "configs" / "triage_workflow"
+    loaded = load_agent_with_sources(demo)
+    assert sorted(p.name for p in loaded.files) == [
+        "__init__.py",
+        "nodes.py",
+        "root_agent.yaml",
+        "scripted.yaml",
+        "writer.yaml",
+    ]
