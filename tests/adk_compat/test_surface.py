@@ -363,3 +363,40 @@ async def test_run_config_with_google_adks_streaming_mode() -> None:
         (True, "Hi"),
         (None, "Hi"),
     ]
+
+
+async def test_a_workflow_written_for_google_adk_runs_through_the_shim() -> None:
+    from google.adk import Workflow
+    from google.adk.events import Event
+    from google.adk.events.event import NodeInfo
+    from google.adk.runners import InMemoryRunner
+    from google.adk.workflow import START, Node
+    from google.genai import types
+
+    import yadk.workflow
+
+    assert (Workflow, Node, NodeInfo) == (
+        yadk.workflow.Workflow,
+        yadk.workflow.Node,
+        yadk.events.NodeInfo,
+    )
+
+    def shout(node_input: str) -> str:
+        return node_input.upper()
+
+    def finish(node_input: str) -> Event:
+        return Event(output=node_input + "!", state={"last": node_input})
+
+    runner = InMemoryRunner(agent=Workflow(name="flow", edges=[(START, shout, finish)]))
+    session = await runner.session_service.create_session(app_name="InMemoryRunner", user_id="u")
+    message = types.UserContent(parts=[types.Part(text="hi")])
+    outputs = [
+        (e.node_info.path if e.node_info else None, e.output)
+        async for e in runner.run_async(user_id="u", session_id=session.id, new_message=message)
+        if e.output is not None
+    ]
+    assert outputs[-1][1] == "HI!"
+    stored = await runner.session_service.get_session(
+        app_name="InMemoryRunner", user_id="u", session_id=session.id
+    )
+    assert stored is not None and stored.state["last"] == "HI"

@@ -52,6 +52,7 @@ NAMES: Final[dict[str, str]] = {
     "Event": "yadk.events:Event",
     "EventActions": "yadk.events:EventActions",
     "RequestInput": "yadk.workflow:RequestInput",
+    "NodeInfo": "yadk.events:NodeInfo",
     # google.adk.tools
     "BaseTool": "yadk.tools:BaseTool",
     "BaseToolset": "yadk.tools:BaseToolset",
