@@ -21,6 +21,7 @@ from yadk.models import BaseLlm
 from yadk.reload import ChangeSource, WatchfilesChanges
 from yadk.serve._apps import Apps
 from yadk.serve._artifacts import artifact_routes
+from yadk.serve._docs_page import add_docs_page
 from yadk.serve._guard import MAX_BODY, Guard, printable
 from yadk.serve._hosts import HostPolicy
 from yadk.serve._json import json_response
@@ -143,6 +144,9 @@ def create_app(
         version=__version__,
         description="yadk agents over google-adk's api_server protocol.",
         lifespan=lifespan,
+        # FastAPI's pages load their scripts from a CDN: /docs is served offline instead.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.served = served
 
@@ -179,4 +183,5 @@ def create_app(
             allow_headers=["authorization", "content-type"],
         )
     app.add_middleware(Guard, token=token, max_body=max_body, hosts=policy, limits=limits)
+    add_docs_page(app)
     return app
