@@ -47,6 +47,7 @@ __all__ = [
     "compose",
     "construct_scalar",
     "load",
+    "locate",
     "position",
 ]
 
@@ -426,6 +427,39 @@ def _first_line(text: str) -> str:
 def _shorten(text: str, limit: int = 40) -> str:
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def locate(root: yaml.Node, at: tuple[Any, ...], *, key: bool = False) -> tuple[int, int]:
+    """The 1-based position of the value at ``at`` (keys and list indexes from ``root``), or of
+    its key with ``key=True``; else of the nearest ancestor that exists."""
+    found = position(root)
+    node = root
+    for depth, part in enumerate(at):
+        key_node: yaml.Node | None = None
+        value: yaml.Node | None = None
+        if isinstance(node, yaml.MappingNode):
+            for candidate, item in node.value:  # the last of duplicate keys is the one built
+                if _scalar_equals(candidate, part):
+                    key_node, value = candidate, item
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+            if 0 <= part < len(node.value):
+                value = node.value[part]
+        if value is None:
+            return found
+        if key and key_node is not None and depth == len(at) - 1:
+            return position(key_node)
+        node = value
+        found = position(node)
+    return found
+
+
+def _scalar_equals(node: yaml.Node, value: Any) -> bool:
+    if not isinstance(node, yaml.ScalarNode):
+        return False
+    try:
+        return bool(construct_scalar(node) == value)
+    except YamlProblem:
+        return False
 
 
 def load(text: str) -> Any:
