@@ -13,12 +13,12 @@ from yadk.errors import ToolErrorType, ToolExecutionError
 
 if TYPE_CHECKING:
     from yadk._contexts import ToolContext
+    from yadk.examples import ExampleTool
     from yadk.tools._agent_tool import AgentTool
     from yadk.tools._artifacts_tool import load_artifacts
     from yadk.tools._base import BaseTool, BaseToolset
     from yadk.tools._builtin import exit_loop, transfer_to_agent
     from yadk.tools._closing import close_toolsets
-    from yadk.examples import ExampleTool
     from yadk.tools._function import FunctionTool
     from yadk.tools._gemini_builtins import GoogleSearchTool, google_search, url_context
     from yadk.tools._long_running import LongRunningFunctionTool
