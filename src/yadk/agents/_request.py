@@ -83,9 +83,7 @@ async def build_request(agent: LlmAgent, ctx: InvocationContext) -> LlmRequest:
 
     root = agent.root_agent
     if isinstance(root, LlmAgent) and root.global_instruction:
-        request.append_instructions(
-            [await _render(readonly, root.canonical_global_instruction)]
-        )
+        request.append_instructions([await _render(readonly, root.canonical_global_instruction)])
     if agent.static_instruction:
         request.append_instructions(_static_text(agent.static_instruction))
     dynamic: str | None = None
