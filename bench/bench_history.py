@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import cProfile
 import json
+import pstats
 import statistics
 import sys
 import tempfile
@@ -51,8 +53,10 @@ def _windows(times: list[float]) -> tuple[float, float]:
 
 async def measure_yadk(
     turns: int, mode: str, service: BaseSessionService, at: int
-) -> tuple[float, float, float]:
-    """``_windows`` of the turns' times, and the median of the ``WINDOW`` turns before ``at``."""
+) -> tuple[float, float, float, tuple[int, int]]:
+    """``_windows`` of the turns' times, the median of the ``WINDOW`` turns before ``at``, and
+    the Python function calls of one turn early and of one late (outside the timed windows): a
+    count the machine's load cannot disturb, so growth with history shows in it exactly."""
     script: list[dict[str, object]] = []
     for i in range(turns):
         script.append({"function_calls": [{"name": "lookup", "args": {"order_id": f"o{i}"}}]})
@@ -67,14 +71,22 @@ async def measure_yadk(
     runner = Runner(app_name="app", agent=agent, session_service=service)
     session = await service.create_session(app_name="app", user_id="u")
     times = []
+    counted = (5 + WINDOW + 1, turns - WINDOW - 2)
+    calls = []
     for i in range(turns):
+        profile = cProfile.Profile() if i in counted else None
         start = time.process_time()
+        if profile is not None:
+            profile.enable()
         async for _ in runner.run_async(user_id="u", session_id=session.id, new_message=f"q{i}"):
             pass
+        if profile is not None:
+            profile.disable()
+            calls.append(pstats.Stats(profile).total_calls)  # type: ignore[attr-defined]
         times.append(time.process_time() - start)
     await runner.close()
     first, last = _windows(times)
-    return first, last, statistics.median(times[at - WINDOW : at]) * 1000
+    return first, last, statistics.median(times[at - WINDOW : at]) * 1000, (calls[0], calls[1])
 
 
 def adk_snippet(turns: int, mode: str) -> str:
@@ -153,13 +165,16 @@ def main() -> None:
                 ("sqlite", SqliteSessionService(Path(tmp) / "s.db")),
             ]
             for store, service in services:
-                first, last, middle = asyncio.run(measure_yadk(turns, mode, service, adk_turns))
+                first, last, middle, calls = asyncio.run(
+                    measure_yadk(turns, mode, service, adk_turns)
+                )
                 growth = last / first
                 yadk_results[f"{mode}/{store}"] = {
                     "first": first,
                     "last": last,
                     f"at_{adk_turns}": middle,
                     "growth": growth,
+                    "function_calls_early_late": list(calls),
                 }
                 print(
                     f"\ninclude_contents={mode}, {store}: turn ~{turns} / turn ~10 ="
@@ -173,6 +188,10 @@ def main() -> None:
                     "ms/turn",
                 )
                 report(f"last {WINDOW} turns (of {turns})", last, None, "ms/turn")
+                print(
+                    f"  Python function calls in turn {5 + WINDOW + 1} and turn"
+                    f" {turns - WINDOW - 2}: {calls[0]} and {calls[1]}"
+                )
         if adk is not None:
             print(
                 f"google-adk (in memory), {mode}: turn ~{adk_turns} / turn ~10 ="
