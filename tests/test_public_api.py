@@ -207,7 +207,7 @@ DOCUMENTED: dict[str, set[str]] = {
         "SqliteMemoryService",
     },
     # docs/examples.md: agent cards.
-    "yadk.examples": {"build_agent_card"},
+    "yadk.examples": {"ExampleTool", "build_agent_card"},
     # docs/skills.md: the refreshable skill set and the config layer's toolset builder.
     "yadk.skills": {"SkillRegistry", "skill_toolset_from_paths"},
     # docs/config.md: loading with sources (the dev loop), severities, the trust policy.
@@ -233,6 +233,7 @@ DOCUMENTED: dict[str, set[str]] = {
         "CallbackError",
         "ExampleError",
         "ImmutableEventError",
+        "Located",
         "ModelCallLimitError",
         "RunError",
         "SessionError",

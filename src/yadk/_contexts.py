@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from yadk.artifacts import BaseArtifactService
 from yadk.errors import TemplateValueError
@@ -26,14 +26,17 @@ from yadk.types import Content, Part
 
 if TYPE_CHECKING:
     from yadk.agents import BaseAgent
+    from yadk.events import Event
     from yadk.memory import BaseMemoryService, SearchMemoryResponse
 
 __all__ = [
     "CallbackContext",
     "Context",
     "InvocationContext",
+    "NestedRunner",
     "ReadonlyContext",
     "RunConfig",
+    "RunnerFactory",
     "ToolContext",
     "new_invocation_id",
 ]
@@ -57,6 +60,30 @@ class RunConfig:
     max_llm_calls: int = 500
     raise_errors: bool = False
     streaming: bool = False
+
+
+class NestedRunner(Protocol):
+    """What ``RunnerFactory`` builds: runs one agent against sessions, as ``yadk.Runner`` does."""
+
+    def run_async(
+        self, *, user_id: str, session_id: str, new_message: Content
+    ) -> AsyncIterator[Event]: ...
+
+
+class RunnerFactory(Protocol):
+    """Builds a runner for an invocation inside another (``AgentTool`` runs its agent so). The
+    runner hands itself down in the ``InvocationContext``: tools sit below it, so they are given
+    it rather than import it."""
+
+    def __call__(
+        self,
+        *,
+        app_name: str,
+        agent: BaseAgent,
+        session_service: BaseSessionService,
+        artifact_service: BaseArtifactService | None,
+        run_config: RunConfig | None,
+    ) -> NestedRunner: ...
 
 
 @dataclasses.dataclass
@@ -84,6 +111,7 @@ class InvocationContext:
     counter: _Counter = dataclasses.field(default_factory=_Counter)
     root_agent: BaseAgent | None = None
     memory_service: BaseMemoryService | None = None
+    runner_factory: RunnerFactory | None = None
 
     @property
     def app_name(self) -> str:

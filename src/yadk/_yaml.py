@@ -9,20 +9,37 @@ a named rule, never a bare ``ValueError`` or ``RecursionError``.
 
 The config layer builds its position-tracking documents from ``compose``, ``NodeBudget`` and
 ``construct_scalar``; the engine's own formats use ``load``.
+
+Scanning and parsing run in libyaml's C parser when PyYAML was built with it (its events carry the
+same line and column marks); composing stays in Python, in PyYAML's own composer, so the limits
+are checked on the same events in the same order. A document libyaml rejects is read again by the
+pure-Python parser, so a syntax error is worded and located as it always was, with or without
+libyaml; without libyaml everything takes the pure-Python path.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any, Final
 
 import yaml
+from yaml.composer import Composer
 from yaml.constructor import SafeConstructor
+from yaml.reader import Reader
+from yaml.resolver import Resolver
+
+try:
+    from yaml.cyaml import CParser
+except ImportError:  # PyYAML built without libyaml
+    CParser = None
 
 __all__ = [
     "MAPPING_TAGS",
     "MAX_DEPTH",
     "MAX_NODES",
     "MERGE_TAG",
+    "SCALAR_TAGS",
     "SEQUENCE_TAGS",
     "NodeBudget",
     "YamlProblem",
@@ -30,6 +47,7 @@ __all__ = [
     "compose",
     "construct_scalar",
     "load",
+    "locate",
     "position",
 ]
 
@@ -41,7 +59,7 @@ SEQUENCE_TAGS: Final = frozenset(
     {"tag:yaml.org,2002:seq", "tag:yaml.org,2002:omap", "tag:yaml.org,2002:pairs"}
 )
 MAPPING_TAGS: Final = frozenset({"tag:yaml.org,2002:map", "tag:yaml.org,2002:set"})
-_SCALAR_TAGS: Final = frozenset(SafeConstructor.yaml_constructors) - {
+SCALAR_TAGS: Final = frozenset(SafeConstructor.yaml_constructors) - {
     MERGE_TAG,
     *SEQUENCE_TAGS,
     *MAPPING_TAGS,
@@ -70,18 +88,20 @@ def position(node: yaml.Node) -> tuple[int, int]:
     return node.start_mark.line + 1, node.start_mark.column + 1
 
 
-class _BoundedLoader(yaml.SafeLoader):  # type: ignore[misc]
-    """The pure-Python safe loader (as google-adk's ``yaml.safe_load``) with limits checked while
-    composing, so the problem is reported where it is written (the alias that expands too much,
-    the bracket that nests too deep) and before anything large is built.
+class _Bounds:
+    """PyYAML's composer with limits checked while composing, so the problem is reported where it
+    is written (the alias that expands too much, the bracket that nests too deep) and before
+    anything large is built.
 
     The composer is PyYAML's one recursive part; ``MAX_DEPTH`` keeps it far from Python's stack
     limit. Each finished node records its size and height (aliases expanded), so an alias adds
     what it would expand to, and an alias to a node still being composed contains itself.
     """
 
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)
+    anchors: dict[Any, yaml.Node]
+    peek_event: Callable[[], yaml.Event]
+
+    def _start_bounds(self) -> None:
         self._depth = 0
         self._expanded = 0
         self._sizes: dict[int, tuple[int, int]] = {}  # id(node) -> (nodes, height)
@@ -106,11 +126,11 @@ class _BoundedLoader(yaml.SafeLoader):  # type: ignore[misc]
             if self._depth + size[1] > MAX_DEPTH:
                 raise _too_deep(line, column)
             self._count(size[0], line, column)
-            alias: yaml.Node = super().compose_node(parent, index)
+            alias: yaml.Node = super().compose_node(parent, index)  # type: ignore[misc]
             return alias
         self._depth += 1
         try:
-            node: yaml.Node | None = super().compose_node(parent, index)
+            node: yaml.Node | None = super().compose_node(parent, index)  # type: ignore[misc]
         finally:
             self._depth -= 1
         if node is not None:
@@ -119,17 +139,20 @@ class _BoundedLoader(yaml.SafeLoader):  # type: ignore[misc]
 
     def _record(self, node: yaml.Node, line: int, column: int) -> None:
         if isinstance(node, yaml.ScalarNode):
-            children: list[yaml.Node] = []
-        elif isinstance(node, yaml.SequenceNode):
-            children = list(node.value)
+            self._sizes[id(node)] = (1, 1)
         else:
-            children = [part for pair in node.value for part in pair]
-        nodes, height = 1, 1
-        for child in children:
-            child_nodes, child_height = self._sizes.get(id(child), (1, 1))
-            nodes += child_nodes
-            height = max(height, child_height + 1)
-        self._sizes[id(node)] = (nodes, height)
+            if isinstance(node, yaml.SequenceNode):
+                children: list[yaml.Node] = node.value
+            else:
+                children = [part for pair in node.value for part in pair]
+            nodes, height = 1, 1
+            sizes = self._sizes
+            for child in children:
+                child_nodes, child_height = sizes.get(id(child), (1, 1))
+                nodes += child_nodes
+                if child_height >= height:
+                    height = child_height + 1
+            sizes[id(node)] = (nodes, height)
         self._count(1, line, column)
 
     def _count(self, nodes: int, line: int, column: int) -> None:
@@ -145,6 +168,84 @@ class _BoundedLoader(yaml.SafeLoader):  # type: ignore[misc]
             )
 
 
+class _PurePythonLoader(_Bounds, yaml.SafeLoader):  # type: ignore[misc]
+    """PyYAML's pure-Python reader, scanner and parser (as google-adk's ``yaml.safe_load``)."""
+
+    def __init__(self, stream: str) -> None:
+        yaml.SafeLoader.__init__(self, stream)
+        self._start_bounds()
+
+
+# A block scalar's header as PyYAML reads it: indicators, then spaces and a comment, or nothing.
+_BLOCK_HEADER: Final = re.compile(r"[|>](?:[1-9][+-]?|[+-][1-9]?)?(?: +(?:#.*)?)?\r?$")
+# An explicit key (`? key`): PyYAML and libyaml place an empty key or value after it differently.
+_EXPLICIT_KEY: Final = re.compile(r"^[ -]*\?(?: |$)", re.MULTILINE)
+
+
+class _PurePythonNeeded(Exception):
+    """Raised on the libyaml path where the two parsers place a node differently."""
+
+
+if CParser is not None:
+
+    class _LibyamlLoader(_Bounds, Composer, CParser, Resolver):  # type: ignore[misc]
+        """libyaml's scanner and parser under PyYAML's composer and resolver.
+
+        The two parsers agree on every node's position except an empty value inside brackets or
+        braces (`{key: }`: libyaml puts it at the next token, PyYAML after the colon), and
+        libyaml accepts a little that PyYAML refuses (`?` inside a plain value in brackets, a
+        comment right after a block scalar's `|`, some malformed tags). A document with any of these is read by the
+        pure-Python parser instead, so what is accepted, and where, never depends on libyaml.
+        """
+
+        def __init__(self, stream: str) -> None:
+            CParser.__init__(self, stream)
+            Composer.__init__(self)
+            Resolver.__init__(self)
+            self._start_bounds()
+            self._text = stream
+            self._lines: list[str] | None = None
+            self._flow = 0
+
+        def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+            event = self.peek_event()
+            tag = getattr(event, "tag", None)
+            if tag is not None and tag not in SafeConstructor.yaml_constructors:
+                raise _PurePythonNeeded  # refused either way; PyYAML words a malformed tag
+            if isinstance(event, yaml.ScalarEvent):
+                if not event.style and self._flow and (not event.value or "?" in event.value):
+                    raise _PurePythonNeeded
+                if event.style in ("|", ">") and not self._plain_header(event.start_mark):
+                    raise _PurePythonNeeded
+            return super().compose_node(parent, index)
+
+        def _plain_header(self, mark: yaml.Mark) -> bool:
+            if self._lines is None:
+                self._lines = self._text.split("\n")
+            line = self._lines[mark.line] if mark.line < len(self._lines) else ""
+            return _BLOCK_HEADER.match(line, mark.column) is not None
+
+        def compose_sequence_node(self, anchor: Any) -> yaml.Node:
+            return self._collection(super().compose_sequence_node, anchor)
+
+        def compose_mapping_node(self, anchor: Any) -> yaml.Node:
+            return self._collection(super().compose_mapping_node, anchor)
+
+        def _collection(self, compose: Callable[[Any], yaml.Node], anchor: Any) -> yaml.Node:
+            flow = bool(self.peek_event().flow_style)
+            self._flow += flow
+            try:
+                return compose(anchor)
+            finally:
+                self._flow -= flow
+
+        def compose_scalar_node(self, anchor: Any) -> yaml.Node:
+            node: yaml.ScalarNode = super().compose_scalar_node(anchor)
+            if node.style == "":  # libyaml's plain style; the pure-Python parser's is None
+                node.style = None
+            return node
+
+
 def _too_deep(line: int, column: int) -> YamlProblem:
     return YamlProblem(
         line,
@@ -157,9 +258,34 @@ def _too_deep(line: int, column: int) -> YamlProblem:
 
 def compose(text: str) -> yaml.Node | None:
     """The node tree of the single document in ``text`` (``None`` when it is empty)."""
+    if CParser is not None and _libyaml_reads_alike(text):
+        loader = _LibyamlLoader(text)
+        try:
+            node: yaml.Node | None = loader.get_single_node()
+            return node
+        except (yaml.YAMLError, RecursionError, _PurePythonNeeded):
+            pass  # read again below, for the pure-Python parser's wording and position
+        finally:
+            loader.dispose()
+    return _compose_pure_python(text)
+
+
+def _libyaml_reads_alike(text: str) -> bool:
+    """Whether libyaml reads ``text`` as the pure-Python parser does, as far as a scan can tell:
+    not with characters PyYAML refuses, tabs (PyYAML refuses them in places libyaml accepts) or
+    a byte-order mark past the start (libyaml counts it as a column), or explicit keys."""
+    return (
+        Reader.NON_PRINTABLE.search(text) is None
+        and "\t" not in text
+        and "\ufeff" not in text[1:]
+        and _EXPLICIT_KEY.search(text) is None
+    )
+
+
+def _compose_pure_python(text: str) -> yaml.Node | None:
     loader = None
     try:
-        loader = _BoundedLoader(text)
+        loader = _PurePythonLoader(text)
         node: yaml.Node | None = loader.get_single_node()
         return node
     except yaml.MarkedYAMLError as exc:
@@ -251,7 +377,7 @@ _constructor = SafeConstructor()
 def construct_scalar(node: yaml.ScalarNode) -> Any:
     """The value of a scalar with a safe tag; anything else is a located ``YamlProblem``."""
     line, column = position(node)
-    if node.tag not in _SCALAR_TAGS:
+    if node.tag not in SCALAR_TAGS:
         raise YamlProblem(
             line,
             column,
@@ -301,6 +427,39 @@ def _first_line(text: str) -> str:
 def _shorten(text: str, limit: int = 40) -> str:
     text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def locate(root: yaml.Node, at: tuple[Any, ...], *, key: bool = False) -> tuple[int, int]:
+    """The 1-based position of the value at ``at`` (keys and list indexes from ``root``), or of
+    its key with ``key=True``; else of the nearest ancestor that exists."""
+    found = position(root)
+    node = root
+    for depth, part in enumerate(at):
+        key_node: yaml.Node | None = None
+        value: yaml.Node | None = None
+        if isinstance(node, yaml.MappingNode):
+            for candidate, item in node.value:  # the last of duplicate keys is the one built
+                if _scalar_equals(candidate, part):
+                    key_node, value = candidate, item
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int):
+            if 0 <= part < len(node.value):
+                value = node.value[part]
+        if value is None:
+            return found
+        if key and key_node is not None and depth == len(at) - 1:
+            return position(key_node)
+        node = value
+        found = position(node)
+    return found
+
+
+def _scalar_equals(node: yaml.Node, value: Any) -> bool:
+    if not isinstance(node, yaml.ScalarNode):
+        return False
+    try:
+        return bool(construct_scalar(node) == value)
+    except YamlProblem:
+        return False
 
 
 def load(text: str) -> Any:

@@ -30,16 +30,16 @@ failures (a model or tool that fails while an invocation runs). Errors that goog
         │   └── ModelCallLimitError         too many model calls in one invocation
         ├── ToolExecutionError              a tool could not run; ``error_type`` says why
         └── CallbackError                   a user callback raised
+
+``Located`` is the shape of the problems a ``ConfigError`` carries (``yadk.config.Diagnostic``
+has it): errors sit below the config layer, so they name the shape, not the class.
 """
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from yadk.config import Diagnostic
+from typing import Any, Literal, Protocol
 
 __all__ = [
     "AgentDefinitionError",
@@ -50,6 +50,7 @@ __all__ = [
     "ConfigError",
     "ExampleError",
     "ImmutableEventError",
+    "Located",
     "ModelCallLimitError",
     "ModelError",
     "RunError",
@@ -72,6 +73,32 @@ __all__ = [
 ]
 
 
+class Located(Protocol):
+    """A located problem as ``ConfigError`` carries it: ``yadk.config.Diagnostic`` is one.
+
+    Errors sit below the config layer, so they name the shape, not the class."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def column(self) -> int: ...
+    @property
+    def rule(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def hint(self) -> str: ...
+    @property
+    def severity(self) -> Literal["error", "warning"]: ...
+    @property
+    def is_error(self) -> bool: ...
+
+    def format(self) -> str: ...
+    def to_dict(self) -> dict[str, Any]: ...
+
+
 class YadkError(Exception):
     """Root of every error yadk raises on purpose."""
 
@@ -87,7 +114,7 @@ class ConfigError(YadkError, ValueError):
     ``diagnostics`` lists every problem found, each with file, line, column and rule.
     """
 
-    def __init__(self, diagnostics: Sequence[Diagnostic], message: str | None = None) -> None:
+    def __init__(self, diagnostics: Sequence[Located], message: str | None = None) -> None:
         self.diagnostics = list(diagnostics)
         if message is None:
             message = "\n".join(d.format() for d in self.diagnostics) or "invalid config"
@@ -105,7 +132,7 @@ class AgentLoadError(YadkError):
         self,
         message: str,
         *,
-        diagnostics: Sequence[Diagnostic] = (),
+        diagnostics: Sequence[Located] = (),
         details: Sequence[str] = (),
     ) -> None:
         super().__init__(message)

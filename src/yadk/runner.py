@@ -115,6 +115,7 @@ class Runner:
             run_config=config,
             root_agent=self.agent,
             memory_service=self.memory_service,
+            runner_factory=Runner,
         )
         try:
             async with contextlib.aclosing(

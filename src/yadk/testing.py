@@ -19,6 +19,7 @@ from yadk._contexts import InvocationContext, ReadonlyContext, ToolContext, new_
 from yadk.agents import LlmAgent
 from yadk.artifacts import InMemoryArtifactService
 from yadk.models import ScriptedModel
+from yadk.runner import Runner
 from yadk.sessions import InMemorySessionService
 from yadk.types import Content, Part
 
@@ -72,6 +73,7 @@ def invocation_context(
         session_service=sessions,
         artifact_service=artifact_service,
         user_content=user_content,
+        runner_factory=Runner,
     )
 
 

@@ -77,6 +77,35 @@ def test_history_replaced_or_cut_is_folded_again() -> None:
     assert [c.parts[0].text for c in got] == ["fresh"]
 
 
+def test_none_continues_a_turn_whose_call_is_answered_turns_later() -> None:
+    session = Session(id="s", app_name="a", user_id="u")
+    history = [
+        ev("user", "user", text("look it up")),
+        ev("me", "model", fcall("lookup", "c1", q="x")),
+        ev("user", "user", text("meanwhile")),
+        ev("me", "model", text("waiting")),
+        ev("user", "user", fresp("lookup", "c1", {"r": 1})),
+        ev("user", "user", fresp("lookup", "nowhere", {"r": 2})),
+    ]
+    for event in history:
+        session.events.append(event)
+        got = session_contents(session, agent_name="me", branch=None, include_contents="none")
+        want = build_contents(session.events, agent_name="me", branch=None, include_contents="none")
+        assert _dump(got) == _dump(want)
+
+
+def test_none_forgets_call_ids_of_history_replaced() -> None:
+    session = Session(id="s", app_name="a", user_id="u")
+    session.events.extend([ev("user", "user", text("go")), ev("me", "model", fcall("f", "c1"))])
+    session_contents(session, agent_name="me", branch=None, include_contents="none")
+    # Read whole again without the call: a posted-back result for c1 now answers nothing, so
+    # the turn is the message before it, as build_contents says of the new list alone.
+    session.events = [ev("user", "user", text("again")), ev("user", "user", fresp("f", "c1", {}))]
+    got = session_contents(session, agent_name="me", branch=None, include_contents="none")
+    want = build_contents(session.events, agent_name="me", branch=None, include_contents="none")
+    assert _dump(got) == _dump(want)
+
+
 @pytest.fixture(params=["memory", "sqlite"])
 def service(request: pytest.FixtureRequest, tmp_path: Path) -> BaseSessionService:
     if request.param == "memory":

@@ -9,8 +9,8 @@ from typing import Any
 from yadk.agents import LlmAgent, LoopAgent, SequentialAgent
 from yadk.examples import BaseExampleProvider, Example, build_agent_card
 from yadk.examples._card import agent_card_examples
+from yadk.examples._tool import ExampleTool
 from yadk.tools import FunctionTool
-from yadk.tools._example_tool import ExampleTool
 from yadk.types import ModelContent, Part, UserContent
 
 

@@ -15,12 +15,13 @@ import pytest
 import yaml
 
 from yadk._contexts import ToolContext
+from yadk.config import validate_paths
 from yadk.errors import ToolErrorType, ToolExecutionError
 from yadk.examples import BaseExampleProvider, Example, convert_examples_to_text
+from yadk.examples import _tool as _example_tool
+from yadk.examples._tool import ExampleTool, resolve_fully_qualified_name
 from yadk.models import LlmRequest
 from yadk.testing import tool_context
-from yadk.tools import _example_tool
-from yadk.tools._example_tool import ExampleTool, resolve_fully_qualified_name
 from yadk.types import Content, ModelContent, Part, UserContent
 
 PRIME = {
@@ -584,3 +585,22 @@ async def test_failing_provider_fails_the_turn_with_a_clear_event() -> None:
 )
 def test_looks_like_examples_path(value: str, is_path: bool) -> None:
     assert _example_tool.looks_like_examples_path(value) is is_path
+
+
+# Names a config may not reach: the default resolver refuses the same ones, by the same rule.
+BLOCKED_PROVIDER_NAMES = ["os.path", "json.loads", "yaml.SafeLoader", "yadk.config.load_agent"]
+
+
+@pytest.mark.parametrize("name", BLOCKED_PROVIDER_NAMES)
+def test_the_default_resolver_follows_the_config_trust_policy(tmp_path: Path, name: str) -> None:
+    with pytest.raises(ValueError) as info:
+        ExampleTool.from_config({"examples": name})
+    assert str(info.value) == f"Invalid fully qualified name: {name}"
+    blocked = name.split(".")[0] if not name.startswith("yadk.") else "yadk.config"
+    assert str(info.value.__cause__) == f"{blocked!r} cannot be referenced from config"
+
+    config = tmp_path / "root_agent.yaml"
+    config.write_text(f"name: a\ninstruction: hi\nexamples: {name}\n", encoding="utf-8")
+    diagnostics = validate_paths([config])
+    assert [(d.line, d.is_error) for d in diagnostics] == [(3, True)]
+    assert blocked in diagnostics[0].message

@@ -46,10 +46,13 @@ HOSTILE = [
 IDS = [case[0] for case in HOSTILE]
 
 
+@pytest.mark.parametrize("parser", ["libyaml", "pure-python"])
 @pytest.mark.parametrize(("text", "rule", "line", "column"), [c[1:] for c in HOSTILE], ids=IDS)
 def test_the_bounded_reader_names_and_locates_each_problem(
-    text: str, rule: str, line: int, column: int
+    text: str, rule: str, line: int, column: int, parser: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    if parser == "pure-python":
+        monkeypatch.setattr(bounded, "CParser", None)
     started = time.monotonic()
     with pytest.raises(bounded.YamlProblem) as caught:
         bounded.load(text)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from yadk.config import validate_paths
 from yadk.errors import ModelError
 from yadk.models import LlmRequest, LlmResponse, ScriptedModel
 from yadk.types import Content, ModelContent, Part, UserContent
@@ -132,88 +133,146 @@ async def test_requests_are_recorded_and_reset() -> None:
 
 def test_invalid_turns_in_python() -> None:
     with pytest.raises(ModelError) as caught:
-        ScriptedModel([{"txt": "typo"}])
+        ScriptedModel([{"txt": "typo"}, {"text": "ok"}, {"delay": "soon"}])
     assert caught.value.message == (
-        "Invalid scripted model turns: turn 1: txt: Extra inputs are not permitted"
+        "Invalid scripted model turns: turn 1: Unknown key `txt` in a scripted turn. Did you mean"
+        " `text`?; turn 3: `delay` must be a number of seconds. See the scripted model format in"
+        " docs/models.md."
     )
 
 
-@pytest.mark.parametrize(
-    "name, text",
-    [
-        ("turns.yaml", "turns:\n  - text: Hello\n  - function_calls: [{name: f, args: {x: 1}}]\n"),
-        (
-            "turns.json",
-            '{"turns": [{"text": "Hello"}, {"function_calls": [{"name": "f", "args": {"x": 1}}]}]}',
-        ),
-    ],
-)
-async def test_from_file(tmp_path: Path, name: str, text: str) -> None:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    model = ScriptedModel.from_file(path)
-    assert model.model == f"scripted:{path}"
-    assert (await answer(model, request("hi"))).content == ModelContent("Hello")
-    assert (await answer(model, request("go"))).content == ModelContent(
-        [Part.from_function_call(name="f", args={"x": 1})]
-    )
-
-
-@pytest.mark.parametrize(
-    "text, expected",
-    [
-        (
-            "- text: hi\n",
-            "{path} must be a mapping with a 'turns:' list, e.g. 'turns: [{{text: Hello}}]'.",
-        ),
-        (
-            "turns: 3\n",
-            "{path} must be a mapping with a 'turns:' list, e.g. 'turns: [{{text: Hello}}]'.",
-        ),
-        ("", "{path} must be a mapping with a 'turns:' list, e.g. 'turns: [{{text: Hello}}]'."),
-        (
-            "turns:\n  - txt: hi\n",
-            "{path}: Invalid scripted model turns: turn 1: txt: Extra inputs are not permitted",
-        ),
-        (
-            "turns:\n  - when: '(unclosed'\n    text: x\n",
-            (
-                "{path}: Invalid scripted model turns: turn 1: when: 'when' is not a valid"
-                " regular expression: missing ), unterminated subpattern at position 0"
-            ),
-        ),
-        (
-            "turns:\n  - function_calls: [{args: {}}]\n",
-            "{path}: Invalid scripted model turns: turn 1: function_calls.0.name: Field required",
-        ),
-        (
-            "turns:\n  - delay: soon\n",
-            (
-                "{path}: Invalid scripted model turns: turn 1: delay: Input should be a valid number, unable"
-                " to parse string as a number"
-            ),
-        ),
-    ],
-    ids=[
-        "list",
-        "turns-not-list",
-        "empty-file",
+# (file text, line, column, rule, message, hint): the same problem, worded alike by a run
+# (ScriptedModel.from_file) and by `yadk validate` (the config naming the file).
+_FORMAT = "See the scripted model format in docs/models.md."
+BAD_SCRIPTS = [
+    (
+        "- text: hi\n",
+        1,
+        1,
+        "scripted-invalid",
+        "A scripted model file must be a mapping with a `turns:` list.",
+        "For example `turns: [{text: Hello}]`. " + _FORMAT,
+    ),
+    (
+        "turns: 3\n",
+        1,
+        1,
+        "scripted-invalid",
+        "A scripted model file must be a mapping with a `turns:` list.",
+        "For example `turns: [{text: Hello}]`. " + _FORMAT,
+    ),
+    (
+        "turns: []\nturn: []\n",
+        2,
+        1,
         "unknown-key",
-        "bad-regex",
-        "call-without-name",
-        "bad-delay",
-    ],
+        "Unknown key `turn` in a scripted model file.",
+        "Did you mean `turns`?",
+    ),
+    (
+        "turns:\n  - txt: hi\n",
+        2,
+        5,
+        "unknown-key",
+        "Unknown key `txt` in a scripted turn.",
+        "Did you mean `text`?",
+    ),
+    (
+        "turns:\n  - when: '(unclosed'\n    text: x\n",
+        2,
+        11,
+        "scripted-invalid",
+        "`when` is not a valid regular expression: missing ), unterminated subpattern at"
+        " position 0.",
+        _FORMAT,
+    ),
+    (
+        "turns:\n  - function_calls: [{args: {}}]\n",
+        2,
+        22,
+        "missing-field",
+        "A function call needs a `name` (a string).",
+        _FORMAT,
+    ),
+    (
+        "turns:\n  - function_calls: [{name: f, args: [1]}]\n",
+        2,
+        38,
+        "wrong-type",
+        "`args` must be a mapping with string keys.",
+        _FORMAT,
+    ),
+    (
+        "turns:\n  - delay: soon\n",
+        2,
+        12,
+        "wrong-type",
+        "`delay` must be a number of seconds.",
+        _FORMAT,
+    ),
+    ("turns:\n  - text: 3\n", 2, 11, "wrong-type", "`text` must be a string.", _FORMAT),
+    (
+        "turns:\n  - hello\n",
+        2,
+        5,
+        "scripted-invalid",
+        "A turn must be a mapping such as `{text: Hello}`.",
+        _FORMAT,
+    ),
+    (
+        "turns:\n  - parts:\n      - {executable_cod: {}}\n",
+        3,
+        9,
+        "scripted-invalid",
+        "Not a part: executable_cod: Extra inputs are not permitted.",
+        "A part is google-genai's shape, e.g. `{text: Hi}` or"
+        " `{executable_code: {code: print(1), language: PYTHON}}`.",
+    ),
+]
+BAD_SCRIPT_IDS = [
+    "list",
+    "turns-not-list",
+    "unknown-top-key",
+    "unknown-turn-key",
+    "bad-regex",
+    "call-without-name",
+    "args-not-mapping",
+    "bad-delay",
+    "text-not-string",
+    "turn-not-mapping",
+    "bad-part",
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column", "rule", "message", "hint"), BAD_SCRIPTS, ids=BAD_SCRIPT_IDS
 )
-def test_from_file_errors(tmp_path: Path, text: str, expected: str) -> None:
-    path = tmp_path / "script.yaml"
-    path.write_text(text, encoding="utf-8")
+def test_a_bad_script_reads_alike_at_load_and_in_validate(
+    tmp_path: Path, text: str, line: int, column: int, rule: str, message: str, hint: str
+) -> None:
+    script = tmp_path / "turns.yaml"
+    script.write_text(text, encoding="utf-8")
     with pytest.raises(ModelError) as caught:
-        ScriptedModel.from_file(path)
-    message = caught.value.message
-    if expected.startswith("{path}:"):
-        assert message == expected.format(path=path)
-    else:
-        assert message == "Scripted model file " + expected.format(path=path)
+        ScriptedModel.from_file(script)
+    assert caught.value.message == f"{script}:{line}:{column}: {message} {hint}"
+
+    config = tmp_path / "root_agent.yaml"
+    config.write_text("name: a\ninstruction: hi\nmodel: scripted:turns.yaml\n", encoding="utf-8")
+    diagnostics = validate_paths([config])
+    assert [(d.path, d.line, d.column, d.rule, d.message, d.hint) for d in diagnostics] == [
+        (str(script), line, column, rule, message, hint)
+    ]
+
+
+def test_an_empty_script_file(tmp_path: Path) -> None:
+    script = tmp_path / "turns.yaml"
+    script.write_text("", encoding="utf-8")
+    with pytest.raises(ModelError) as caught:
+        ScriptedModel.from_file(script)
+    assert caught.value.message == (
+        f"{script}:1:1: A scripted model file must be a mapping with a `turns:` list."
+        f" For example `turns: [{{text: Hello}}]`. {_FORMAT}"
+    )
 
 
 def test_from_file_unreadable_and_invalid_yaml(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ The rules follow google-adk 2.13, so a multi-agent config gives each model the s
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 
 from yadk.agents._other_agents import (
@@ -75,12 +75,25 @@ def _is_other_agent(agent_name: str, event: Event) -> bool:
 
 
 def build_contents(
-    events: list[Event], *, agent_name: str, branch: str | None, include_contents: str
+    events: list[Event],
+    *,
+    agent_name: str,
+    branch: str | None,
+    include_contents: str,
+    call_ids: Container[str] | None = None,
 ) -> list[Content]:
-    """Contents for a model call by ``agent_name`` on ``branch`` (see the module docstring)."""
-    events = _resume_long_running(events)
+    """Contents for a model call by ``agent_name`` on ``branch`` (see the module docstring).
+
+    ``call_ids``, when given, holds every function-call id in ``events`` (a caller that keeps
+    them as events are appended saves ``include_contents="none"`` a scan of the history).
+    """
+    resumed = _resume_long_running(events)
     if include_contents == "none":
-        events = _current_turn(events, agent_name, branch)
+        if resumed is not events or call_ids is None:
+            call_ids = function_call_ids(resumed)
+        events = _current_turn(resumed, agent_name, branch, call_ids)
+    else:
+        events = resumed
     folded = Folded()
     fold_events(folded, events, agent_name, branch)
     return finish_contents(folded)
@@ -178,14 +191,22 @@ def _answers_other_agent(content: Content, agent_name: str, call_authors: dict[s
     return False
 
 
-def _current_turn(events: list[Event], agent_name: str, branch: str | None) -> list[Event]:
+def function_call_ids(events: Iterable[Event]) -> set[str]:
+    """The ids of the function calls in ``events``."""
+    return {c.id for e in events for c in e.get_function_calls() if c.id}
+
+
+def _current_turn(
+    events: list[Event], agent_name: str, branch: str | None, call_ids: Container[str]
+) -> list[Event]:
     """The events from the start of the current turn on (``include_contents="none"``).
 
     The turn starts at the latest message of the user or of another agent, except a transfer
     hand-off, and except a tool result the user posted back: that continues the turn that made
-    the call, so the slice reaches back past the call it answers.
+    the call, so the slice reaches back past the call it answers (only a call ``call_ids``
+    holds: a response to no call in the history continues nothing). The scan stops at the
+    turn's start, so its cost is the turn's, not the history's.
     """
-    call_ids = {c.id for e in events for c in e.get_function_calls() if c.id}
     unanswered: set[str] = set()
     for index in range(len(events) - 1, -1, -1):
         event = events[index]

@@ -6,6 +6,11 @@ the session's event list still starts with the events they were folded from. Tha
 on every call (the same list object, its length, and the first and last folded events by
 identity); anything else (a session re-read whole, history cut or replaced) folds again from
 scratch. The result is what ``build_contents`` returns for the same events.
+
+``include_contents="none"`` keeps only the current turn, so nothing folded carries over; what
+carries over is the set of function-call ids in the history (a tool result the user posts back
+continues the turn of the call it answers), kept the same way, so a model call reads only the
+events of its turn and those appended since the last call.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from yadk.agents._contents import (
     build_contents,
     finish_contents,
     fold_events,
+    function_call_ids,
 )
 from yadk.events import Event
 from yadk.sessions import Session
@@ -28,21 +34,42 @@ __all__ = ["session_contents"]
 
 
 @dataclass
-class _Entry:
+class _Prefix:
+    """The prefix of a session's event list a cached value was built from."""
+
     events: list[Event]
     count: int = 0
     first: Event | None = None
     last: Event | None = None
-    folded: Folded = field(default_factory=Folded)
 
     def extends(self, events: list[Event]) -> bool:
         if events is not self.events or len(events) < self.count:
             return False
         return self.count == 0 or (events[0] is self.first and events[self.count - 1] is self.last)
 
+    def advance(self, events: list[Event]) -> list[Event]:
+        """The events appended since the last call, now counted as read."""
+        new = events[self.count :]
+        if new:
+            self.count = len(events)
+            self.first = events[0]
+            self.last = events[-1]
+        return new
+
+
+@dataclass
+class _Entry(_Prefix):
+    folded: Folded = field(default_factory=Folded)
+
+
+@dataclass
+class _CallIds(_Prefix):
+    ids: set[str] = field(default_factory=set)
+
 
 _CacheKey = tuple[str, str | None]
 _cache: weakref.WeakKeyDictionary[Session, dict[_CacheKey, _Entry]] = weakref.WeakKeyDictionary()
+_call_ids: weakref.WeakKeyDictionary[Session, _CallIds] = weakref.WeakKeyDictionary()
 
 
 def session_contents(
@@ -50,8 +77,16 @@ def session_contents(
 ) -> list[Content]:
     """``build_contents(session.events, ...)``, folding only events new since the last call."""
     events = session.events
-    if include_contents == "none" or _resume_long_running(events) is not events:
-        # The current turn only, or a long-running call's history cut short: not a prefix.
+    if include_contents == "none":
+        return build_contents(
+            events,
+            agent_name=agent_name,
+            branch=branch,
+            include_contents=include_contents,
+            call_ids=_session_call_ids(session, events),
+        )
+    if _resume_long_running(events) is not events:
+        # A long-running call's history cut short: not a prefix of what was folded.
         return build_contents(
             events, agent_name=agent_name, branch=branch, include_contents=include_contents
         )
@@ -60,9 +95,16 @@ def session_contents(
     entry = entries.get(key)
     if entry is None or not entry.extends(events):
         entry = entries[key] = _Entry(events=events)
-    if len(events) > entry.count:
-        fold_events(entry.folded, events[entry.count :], agent_name, branch)
-        entry.count = len(events)
-        entry.first = events[0]
-        entry.last = events[-1]
+    new = entry.advance(events)
+    if new:
+        fold_events(entry.folded, new, agent_name, branch)
     return finish_contents(entry.folded)
+
+
+def _session_call_ids(session: Session, events: list[Event]) -> set[str]:
+    """Every function-call id in ``events``, reading only the events new since the last call."""
+    entry = _call_ids.get(session)
+    if entry is None or not entry.extends(events):
+        entry = _call_ids[session] = _CallIds(events=events)
+    entry.ids |= function_call_ids(entry.advance(events))
+    return entry.ids

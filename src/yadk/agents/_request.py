@@ -8,6 +8,7 @@ byte-stable), the identity line, the transfer block, then whatever tools and too
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from yadk._contexts import InvocationContext, ReadonlyContext, ToolContext
@@ -55,8 +56,11 @@ def _static_text(value: str | Content) -> list[str]:
     return [p.text for p in value.parts if p.text]
 
 
-async def _render(value: object, ctx: ReadonlyContext, resolve: object) -> str:
-    text, bypass = await resolve(ctx)  # type: ignore[operator]
+async def _render(
+    ctx: ReadonlyContext, resolve: Callable[[ReadonlyContext], Awaitable[tuple[str, bool]]]
+) -> str:
+    """The instruction ``resolve`` gives, with state injected unless it came from a provider."""
+    text, bypass = await resolve(ctx)
     if bypass:
         return str(text)
     return await inject_session_state(str(text), ctx)
@@ -79,15 +83,13 @@ async def build_request(agent: LlmAgent, ctx: InvocationContext) -> LlmRequest:
 
     root = agent.root_agent
     if isinstance(root, LlmAgent) and root.global_instruction:
-        request.append_instructions(
-            [await _render(root.global_instruction, readonly, root.canonical_global_instruction)]
-        )
+        request.append_instructions([await _render(readonly, root.canonical_global_instruction)])
     if agent.static_instruction:
         request.append_instructions(_static_text(agent.static_instruction))
     dynamic: str | None = None
     if agent.instruction:
         try:
-            dynamic = await _render(agent.instruction, readonly, agent.canonical_instruction)
+            dynamic = await _render(readonly, agent.canonical_instruction)
         except TemplateKeyError as exc:
             raise located_template_error(agent, exc) from None
         if not agent.static_instruction:

@@ -49,9 +49,9 @@ class _VersionAction(argparse.Action):
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
 
     def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
-        import yadk
+        from yadk._version import __version__
 
-        print(f"yadk {yadk.__version__}")
+        print(f"yadk {__version__}")
         parser.exit()
 
 

@@ -1,4 +1,5 @@
-"""Reading a YAML config with the line and column of every key and value.
+"""Reading a YAML config with the line and column of every key and value: the config layer's
+position map over the nodes of ``yadk._yaml``, the one bounded YAML reader.
 
 Only YAML's safe types are built: a tag that would construct a Python object is reported, not
 obeyed. Duplicate keys, which YAML loaders silently resolve to the last value, are reported too.
@@ -160,11 +161,7 @@ class _Walker:
         return None  # pragma: no cover - compose only yields the three node kinds
 
     def _scalar(self, node: yaml.ScalarNode, at: KeyPath) -> Any:
-        if node.tag not in SafeConstructor.yaml_constructors or node.tag in (
-            _MERGE_TAG,
-            *_SEQUENCE_TAGS,
-            *_MAPPING_TAGS,
-        ):
+        if node.tag not in bounded.SCALAR_TAGS:
             return self._unsafe(node, at)
         try:
             value = bounded.construct_scalar(node)

@@ -145,10 +145,6 @@ class EvalConfig:
     metrics: tuple[Metric, ...]
     path: Path | None = None
 
-    @property
-    def judge_metrics(self) -> list[str]:
-        return [m.name for m in self.metrics if m.kind == "judge"]
-
 
 def _with_informational(metrics: list[Metric]) -> tuple[Metric, ...]:
     named = {m.name for m in metrics}

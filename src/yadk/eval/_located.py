@@ -78,13 +78,10 @@ class JsonFile:
         self.text = text
         self.data = data
         self._problems: list[_Problem] = []
-        self._fixed: list[Diagnostic] = []
 
     @property
     def has_errors(self) -> bool:
-        return any(p.severity == "error" for p in self._problems) or any(
-            d.is_error for d in self._fixed
-        )
+        return any(p.severity == "error" for p in self._problems)
 
     def problem(
         self,
@@ -101,7 +98,7 @@ class JsonFile:
     def diagnostics(self) -> list[Diagnostic]:
         """Every problem, located; positions are computed here, once, only if needed."""
         if not self._problems:
-            return list(self._fixed)
+            return []
         repeats: list[tuple[str, int, int]] = []
 
         def keep_repeats(line: int, column: int, rule: str, message: str, hint: str) -> None:
@@ -110,7 +107,7 @@ class JsonFile:
                 repeats.append((message.split("`")[1], line, column))
 
         document = parse_document(self.path, self.text, keep_repeats)
-        located = list(self._fixed)
+        located: list[Diagnostic] = []
         for p in self._problems:
             line, column = document.where(p.at, key=p.on_key) if document else (1, 1)
             if p.rule == "duplicate-key":
@@ -122,9 +119,6 @@ class JsonFile:
                 Diagnostic(str(self.path), line, column, p.rule, p.severity, p.message, p.hint)
             )
         return located
-
-    def add_fixed(self, diagnostic: Diagnostic) -> None:
-        self._fixed.append(diagnostic)
 
     def check_object(
         self,

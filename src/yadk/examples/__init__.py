@@ -1,8 +1,8 @@
 """Few-shot examples: the ``Example`` model, providers, rendering, a local store, agent cards.
 
-Examples reach an agent through ``yadk.tools.ExampleTool`` (or the ``examples:`` key of a YAML
-agent), which appends ``convert_examples_to_text(examples, model)`` to the system instruction
-before every model call.
+Examples reach an agent through ``ExampleTool`` (also ``yadk.tools.ExampleTool``, or the
+``examples:`` key of a YAML agent), which appends ``convert_examples_to_text(examples, model)``
+to the system instruction before every model call.
 """
 
 from __future__ import annotations
@@ -16,10 +16,12 @@ if TYPE_CHECKING:
     from yadk.examples._example import BaseExampleProvider, Example
     from yadk.examples._lexical import LexicalExampleStore
     from yadk.examples._render import convert_examples_to_text
+    from yadk.examples._tool import ExampleTool
 
 __all__ = [
     "BaseExampleProvider",
     "Example",
+    "ExampleTool",
     "LexicalExampleStore",
     "build_agent_card",
     "convert_examples_to_text",
@@ -31,6 +33,7 @@ __getattr__, __dir__ = lazy_facade(
     {
         "BaseExampleProvider": "yadk.examples._example",
         "Example": "yadk.examples._example",
+        "ExampleTool": "yadk.examples._tool",
         "LexicalExampleStore": "yadk.examples._lexical",
         "build_agent_card": "yadk.examples._card",
         "convert_examples_to_text": "yadk.examples._render",

@@ -46,7 +46,7 @@ def agent_card_examples(tools: Iterable[Any]) -> list[str]:
     query there is nothing to ask them. Unlike ADK, which publishes only the first
     ``ExampleTool``'s list, every static list is included, in tool order.
     """
-    from yadk.tools._example_tool import ExampleTool  # the tools package imports this package
+    from yadk.examples._tool import ExampleTool
 
     texts: list[str] = []
     for tool in tools:
@@ -185,8 +185,8 @@ def _sub_agent_skills(agent: Any, tools_of: Callable[[Any], Sequence[Any]]) -> l
 
 
 def _tool_skills(agent_name: str, tools: Sequence[Any]) -> list[dict[str, Any]]:
-    from yadk.tools._base import BaseTool
-    from yadk.tools._example_tool import ExampleTool
+    from yadk.examples._tool import ExampleTool
+    from yadk.tools import BaseTool
 
     skills = []
     for tool in tools:

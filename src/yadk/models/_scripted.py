@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from yadk import _yaml as bounded
 from yadk._files import FileProblem, read_text
+from yadk._script_format import ScriptProblem, check_script, check_turn
 from yadk.errors import ModelError
 from yadk.models._base import BaseLlm, LlmRequest, LlmResponse
 from yadk.types import Content, FunctionCall, Part
@@ -99,11 +100,16 @@ class ScriptedModel(BaseLlm):
         self, turns: list[dict[str, Any] | ScriptedTurn] | None = None, *, name: str = "scripted"
     ) -> None:
         self.turns = []
-        problems = []
+        problems: list[str] = []
         for index, turn in enumerate(turns or []):
+            if not isinstance(turn, ScriptedTurn):
+                found = check_turn(turn)
+                if found:
+                    problems.extend(f"turn {index + 1}: {_described(p)}" for p in found)
+                    continue
             try:
                 self.turns.append(ScriptedTurn.model_validate(turn))
-            except ValidationError as exc:
+            except ValidationError as exc:  # pragma: no cover - the rules above come first
                 problems.append(f"turn {index + 1}: {_brief(exc)}")
         if problems:
             raise ModelError("Invalid scripted model turns: " + "; ".join(problems))
@@ -121,7 +127,8 @@ class ScriptedModel(BaseLlm):
         """
         file = Path(path)
         try:
-            data = bounded.load(read_text(file, kind="scripted"))
+            root = bounded.compose(read_text(file, kind="scripted"))
+            data = None if root is None else bounded.build(root)
         except FileProblem as exc:
             if exc.rule == "file-not-found":
                 raise ModelError(
@@ -133,15 +140,17 @@ class ScriptedModel(BaseLlm):
                 f"{file}:{exc.line}:{exc.column}: scripted model file is not valid YAML:"
                 f" {exc.detail}"
             ) from None
-        if not isinstance(data, dict) or not isinstance(data.get("turns"), list):
-            raise ModelError(
-                f"Scripted model file {file} must be a mapping with a 'turns:' list,"
-                " e.g. 'turns: [{text: Hello}]'."
-            )
-        try:
-            return cls(data["turns"], name=name or f"scripted:{file}")
-        except ModelError as exc:
-            raise ModelError(f"{file}: {exc.message}") from None
+        problems = check_script(data)
+        if problems:
+            located = []
+            for problem in problems:
+                line, column = (
+                    (1, 1) if root is None else bounded.locate(root, problem.at, key=problem.at_key)
+                )
+                located.append(f"{file}:{line}:{column}: {_described(problem)}")
+            raise ModelError("\n".join(located))
+        assert isinstance(data, dict)  # check_script says so
+        return cls(data["turns"], name=name or f"scripted:{file}")
 
     @property
     def remaining(self) -> int:
@@ -199,6 +208,10 @@ def _chunks(text: str, size: int = 24) -> list[str]:
         pieces.append(text[start:end])
         start = end
     return pieces
+
+
+def _described(problem: ScriptProblem) -> str:
+    return f"{problem.message} {problem.hint}"
 
 
 def _brief(exc: ValidationError) -> str:

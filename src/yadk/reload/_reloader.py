@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from yadk.errors import AgentLoadError
+from yadk.errors import AgentLoadError, Located
 from yadk.reload._loading import llm_agents, load
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ class Reload:
     ms: float
     error: str = ""
     details: list[str] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    diagnostics: list[Located] = field(default_factory=list)
     # The warnings of the agent a successful reload loaded (with the reloader's run_checks).
     warnings: list[Diagnostic] = field(default_factory=list)
 

@@ -259,10 +259,3 @@ class Apps:
             if queue.full():  # a reader that stopped reading loses the oldest results
                 queue.get_nowait()
             queue.put_nowait(result)
-
-
-def load_error_detail(app: App) -> str:
-    """The 503 detail for an app that did not load."""
-    failure = app.failure
-    assert failure is not None
-    return f"App {app.name!r} is not available: {failure.message}"

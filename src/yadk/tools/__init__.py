@@ -1,4 +1,8 @@
-"""Tools: what a model can call, and hooks that shape each request."""
+"""Tools: what a model can call, and hooks that shape each request.
+
+``ExampleTool`` lives with the examples (``yadk.examples``) and is named here too, as in
+google-adk; it loads from there on first use.
+"""
 
 from __future__ import annotations
 
@@ -9,12 +13,12 @@ from yadk.errors import ToolErrorType, ToolExecutionError
 
 if TYPE_CHECKING:
     from yadk._contexts import ToolContext
+    from yadk.examples import ExampleTool
     from yadk.tools._agent_tool import AgentTool
     from yadk.tools._artifacts_tool import load_artifacts
     from yadk.tools._base import BaseTool, BaseToolset
     from yadk.tools._builtin import exit_loop, transfer_to_agent
     from yadk.tools._closing import close_toolsets
-    from yadk.tools._example_tool import ExampleTool
     from yadk.tools._function import FunctionTool
     from yadk.tools._gemini_builtins import GoogleSearchTool, google_search, url_context
     from yadk.tools._long_running import LongRunningFunctionTool
@@ -58,7 +62,7 @@ __getattr__, __dir__ = lazy_facade(
         "exit_loop": "yadk.tools._builtin",
         "transfer_to_agent": "yadk.tools._builtin",
         "close_toolsets": "yadk.tools._closing",
-        "ExampleTool": "yadk.tools._example_tool",
+        "ExampleTool": "yadk.examples",
         "FunctionTool": "yadk.tools._function",
         "GoogleSearchTool": "yadk.tools._gemini_builtins",
         "google_search": "yadk.tools._gemini_builtins",

@@ -14,6 +14,7 @@ import pydantic
 from yadk.artifacts import BaseArtifactService
 from yadk.errors import AgentDefinitionError, ToolErrorType, ToolExecutionError
 from yadk.models import FunctionDeclaration
+from yadk.sessions import InMemorySessionService
 from yadk.tools._base import BaseTool
 from yadk.types import Content, Part
 
@@ -82,17 +83,21 @@ class AgentTool(BaseTool):
         )
 
     async def run_async(self, *, args: dict[str, Any], tool_context: ToolContext) -> Any:
-        # Imported here: tools sit below agents and the runner in the layering.
-        from yadk.runner import Runner
-        from yadk.sessions import InMemorySessionService
-
+        parent = tool_context.invocation_context
+        new_runner = parent.runner_factory
+        if new_runner is None:
+            raise ToolExecutionError(
+                f"AgentTool {self.name!r} runs its agent with the runner of the invocation that"
+                " calls it, and this invocation context has none: call it inside a Runner (or"
+                " build the context with yadk.testing.invocation_context).",
+                error_type=ToolErrorType.INTERNAL_ERROR,
+            )
         if self.skip_summarization:
             tool_context.actions.skip_summarization = True
         message = Content(role="user", parts=[Part(text=self._request_text(args))])
 
-        parent = tool_context.invocation_context
         sessions = InMemorySessionService()
-        runner = Runner(
+        runner = new_runner(
             app_name=parent.app_name,
             agent=self.agent,
             session_service=sessions,

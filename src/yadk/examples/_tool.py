@@ -7,20 +7,16 @@ import importlib
 import inspect
 import logging
 import os
-import sys
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from yadk.errors import ToolErrorType, ToolExecutionError
-
-# Private submodules, not the ``yadk.examples`` facade: ``yadk.examples`` may be mid-import when
-# this module loads (both packages import each other's pieces).
 from yadk.examples._example import BaseExampleProvider, Example, coerce_examples
 from yadk.examples._files import load_examples_file, looks_like_examples_path
 from yadk.examples._render import convert_examples_to_text
-from yadk.tools._base import BaseTool
+from yadk.tools import BaseTool
 
 if TYPE_CHECKING:
     from yadk._contexts import ToolContext
@@ -37,15 +33,20 @@ _CONFIG_KEYS = ("examples", "timeout", "cache_size")
 def resolve_fully_qualified_name(name: str) -> Any:
     """Import ``pkg.mod.attr`` and return ``attr``; the default resolver of ``from_config``.
 
-    The standard library is refused (as ADK does): too much of it executes arbitrary code.
+    What may be named is what a config may name (``yadk.config.blocked_module``, the trust
+    policy's rule that is always enforced): not the standard library (too much of it executes
+    arbitrary code, as ADK also says), nor YAML machinery that builds objects from text.
     Any failure raises ``ValueError("Invalid fully qualified name: <name>")`` with the cause
     chained.
     """
+    # The trust policy belongs to the config layer; a name given here is config-like input.
+    from yadk.config import blocked_module
+
     try:
         module_path, attribute = name.rsplit(".", 1)
-        top = name.split(".", 1)[0]
-        if top in sys.stdlib_module_names:
-            raise ValueError(f"the standard library ({top!r}) cannot be referenced from config")
+        blocked = blocked_module(name)
+        if blocked is not None:
+            raise ValueError(f"{blocked!r} cannot be referenced from config")
         return getattr(importlib.import_module(module_path), attribute)
     except Exception as exc:
         raise ValueError(f"Invalid fully qualified name: {name}") from exc
