@@ -227,6 +227,7 @@ DOCUMENTED: dict[str, set[str]] = {
     # The whole error tree drawn in yadk/errors.py's docstring.
     "yadk.errors": {
         "AgentDefinitionError",
+        "ToolDeclarationError",
         "AgentLoadError",
         "AlreadyExistsError",
         "ArtifactError",
