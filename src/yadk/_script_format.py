@@ -15,7 +15,7 @@ from typing import Any, Final
 
 __all__ = ["CALL_KEYS", "FORMAT_HINT", "TURN_KEYS", "ScriptProblem", "check_script", "check_turn"]
 
-TURN_KEYS: Final = ("text", "function_calls", "parts", "when", "agent", "delay")
+TURN_KEYS: Final = ("text", "function_calls", "parts", "when", "agent", "delay", "repeat")
 CALL_KEYS: Final = ("name", "args")
 FORMAT_HINT: Final = "See the scripted model format in docs/models.md."
 
@@ -70,6 +70,8 @@ def check_turn(turn: Any, at: KeyPath = ()) -> list[ScriptProblem]:
                 problems.append(ScriptProblem(where, "wrong-type", f"`{key}` must be a string."))
             elif key == "when" and value is not None:
                 problems.extend(_pattern(where, value))
+        elif key == "repeat" and not isinstance(value, bool):
+            problems.append(ScriptProblem(where, "wrong-type", "`repeat` must be true or false."))
         elif key == "delay" and (isinstance(value, bool) or not isinstance(value, int | float)):
             problems.append(
                 ScriptProblem(where, "wrong-type", "`delay` must be a number of seconds.")

@@ -149,3 +149,12 @@ def test_db_options_that_name_no_store_are_usage_errors(cli: Cli) -> None:
         "yadk sessions: error: argument --db: 'sqlite:///' names no file; give sqlite:///PATH"
         " (e.g. sqlite:///.yadk/sessions.db)\n"
     )
+
+
+def test_the_scaffolds_scripted_model_answers_any_number_of_messages(cli: Cli) -> None:
+    assert cli("new", "my_agent")[0] == 0
+    Path("many.json").write_text('{"queries": ["one", "two", "three", "four"]}')
+    code, out, err = cli("run", "my_agent", "--replay", "many.json", "--db", ":memory:")
+    assert code == 0, err
+    catch_all = "[my_agent]: I'm a scripted model and only know a few lines. Run me with --model"
+    assert sum(line.startswith(catch_all) for line in out.splitlines()) == 4

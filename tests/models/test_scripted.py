@@ -297,3 +297,24 @@ def test_turn_validation_shapes() -> None:
     model = ScriptedModel([data])
     assert model.turns[0].delay == 0.0
     assert model.turns[0].to_content() == ModelContent("t")
+
+
+async def test_a_repeat_turn_is_never_used_up() -> None:
+    from yadk.testing import ScriptedModel as Model
+    from yadk.types import UserContent
+
+    model = Model(turns=[{"when": "(?i)hi", "text": "Hello!"}, {"text": "Sorry?", "repeat": True}])
+    answers = []
+    for text in ("hi", "what", "hi", "and now"):
+        request = LlmRequest(contents=[UserContent(text)])
+        [response] = [r async for r in model.generate_content_async(request)]
+        assert response.content is not None
+        answers.append(response.content.parts[0].text)
+    assert answers == ["Hello!", "Sorry?", "Sorry?", "Sorry?"]
+
+
+def test_repeat_must_be_true_or_false(tmp_path: Path) -> None:
+    script = tmp_path / "turns.yaml"
+    script.write_text("turns:\n  - text: x\n    repeat: always\n")
+    with pytest.raises(ModelError, match=r"turns.yaml:3:13: `repeat` must be true or false"):
+        ScriptedModel.from_file(script)

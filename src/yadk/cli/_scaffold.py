@@ -65,7 +65,7 @@ def remember_name(name: str, tool_context: ToolContext) -> dict[str, str]:
 
 _SCRIPTED = """\
 # The offline model that `model: scripted:scripted.yaml` plays. Each model call takes the first
-# unused turn whose `when:` regex matches the latest user message.
+# unused turn whose `when:` regex matches the latest user message (`repeat: true`: never used up).
 turns:
 __GREETING__
   - when: "(?i)my name is"
@@ -75,6 +75,7 @@ __GREETING__
   - when: "(?i)my name is"
     text: Nice to meet you, Alex! I'll remember your name.
   - text: I'm a scripted model and only know a few lines. Run me with --model for a real one.
+    repeat: true        # the catch-all answers every message the turns above do not
 """
 
 _GREETING = """\

@@ -1,7 +1,8 @@
 """ScriptedModel: a real, offline model that plays a script of turns.
 
 Each call takes the first unused turn whose ``when`` regex (if any) matches the latest user text
-and whose ``agent`` (if any) names the calling agent. A turn may answer with text, function calls,
+and whose ``agent`` (if any) names the calling agent; a turn with ``repeat: true`` is never used
+up. A turn may answer with text, function calls,
 or both, or with ``parts`` as written (google-genai part shapes, e.g. ``executable_code``), which
 come after them. Every request is recorded in ``requests``; running out of turns raises ``ModelError``.
 Asked to stream, it yields the text in word-aligned partial chunks before the whole turn.
@@ -46,6 +47,8 @@ class ScriptedTurn(BaseModel):
     when: str | None = None
     agent: str | None = None
     delay: float = 0.0
+    # A turn that answers every time it matches and is never used up (a catch-all at the end).
+    repeat: bool = False
 
     @field_validator("when")
     @classmethod
@@ -184,6 +187,8 @@ class ScriptedModel(BaseLlm):
             for index in range(self._first_unused, len(self.turns)):
                 turn = self.turns[index]
                 if not taken[index] and turn.matches(user_text, agent_name):
+                    if turn.repeat:
+                        return turn
                     taken[index] = True
                     while self._first_unused < len(taken) and taken[self._first_unused]:
                         self._first_unused += 1
