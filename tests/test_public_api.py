@@ -185,6 +185,7 @@ DOCUMENTED: dict[str, set[str]] = {
         "Gemini",
         "OpenAIChat",
         "ScriptedTurn",
+        "litellm_model",
         "override_allow_model_requests",
         "registered_providers",
         "serves",

@@ -186,22 +186,6 @@ def test_plan_re_act_planner_is_not_provided() -> None:
     )
 
 
-@pytest.mark.parametrize(
-    ("litellm", "yadk_name"),
-    [
-        ("openai/gpt-4o", "openai:gpt-4o"),
-        ("anthropic/claude-sonnet-4-5", "anthropic:claude-sonnet-4-5"),
-        ("gemini/gemini-2.5-flash", "gemini:gemini-2.5-flash"),
-        ("ollama_chat/llama3", "openai:llama3"),
-        ("gemini-2.5-flash", "gemini-2.5-flash"),
-    ],
-)
-def test_lite_llm_model_strings(litellm: str, yadk_name: str) -> None:
-    from yadk.adk_compat._models import model_name_for
-
-    assert model_name_for(litellm) == yadk_name
-
-
 def test_lite_llm_builds_yadks_backends(monkeypatch: pytest.MonkeyPatch) -> None:
     from google.adk.models import Gemini, LiteLlm
 
@@ -213,7 +197,9 @@ def test_lite_llm_builds_yadks_backends(monkeypatch: pytest.MonkeyPatch) -> None
     assert str(ollama.base_url) == "http://127.0.0.1:9/v1"
     assert isinstance(LiteLlm(model="anthropic/claude-sonnet-4-5"), AnthropicLlm)
     assert isinstance(LiteLlm(model="gemini/gemini-2.5-flash"), Gemini)
-    with pytest.raises(ValueError, match="no backend for LiteLLM provider 'bedrock'"):
+    from yadk.errors import ModelError
+
+    with pytest.raises(ModelError, match="provider 'bedrock' is not served"):
         LiteLlm(model="bedrock/claude")
 
 

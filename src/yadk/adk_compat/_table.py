@@ -145,6 +145,9 @@ OVERRIDES: Final[dict[tuple[str, str], str]] = {
 EXTRA: Final[dict[str, tuple[str, ...]]] = {
     "google.adk.agents": ("CallbackContext", "ReadonlyContext", "ToolContext"),
     "google.adk.tools": ("BaseToolset", "GoogleSearchTool"),
+    # google-adk imports this module only with LiteLLM installed, so the recorded surface
+    # (google-adk without extras) lacks it; agent code imports LiteLlm from here.
+    "google.adk.models.lite_llm": ("LiteLlm",),
 }
 
 # Where yadk offers something else for a google-adk name it does not provide.
@@ -198,7 +201,7 @@ _PARENTS: Final = ("google", "google.adk", "google.genai")
 
 
 def _all_modules() -> frozenset[str]:
-    modules = set(SURFACE) | {_GENAI_TYPES, *_PARENTS}
+    modules = set(SURFACE) | set(EXTRA) | {_GENAI_TYPES, *_PARENTS}
     for name in list(modules):
         parts = name.split(".")
         modules.update(".".join(parts[:i]) for i in range(1, len(parts)))

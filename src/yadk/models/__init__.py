@@ -18,6 +18,7 @@ from yadk.models._switch import allowed_by_environment, override_allow_model_req
 if TYPE_CHECKING:
     from yadk.models._anthropic import AnthropicLlm
     from yadk.models._gemini import Gemini
+    from yadk.models._litellm import litellm_model
     from yadk.models._openai import OpenAIChat
     from yadk.models._scripted import ScriptedModel, ScriptedTurn
 
@@ -32,6 +33,7 @@ __all__ = [
     "OpenAIChat",
     "ScriptedModel",
     "ScriptedTurn",
+    "litellm_model",
     "override_allow_model_requests",
     "register_model",
     "registered_providers",
@@ -48,6 +50,10 @@ def __getattr__(name: str) -> Any:
         from yadk.models._anthropic import AnthropicLlm
 
         return AnthropicLlm
+    if name == "litellm_model":
+        from yadk.models._litellm import litellm_model
+
+        return litellm_model
     if name == "Gemini":
         from yadk.models._gemini import Gemini
 
