@@ -174,21 +174,22 @@ def litellm_model(
         return resolve_model(model)
     if not name:
         raise ModelError(f"LiteLlm model {model!r} names no model after {provider + '/'!r}.")
-    urls = {"api_key": api_key, "base_url": api_base}
     if provider in _COMPATIBLE:
-        return CompatibleChat(name, provider=_COMPATIBLE[provider], **urls)
+        return CompatibleChat(
+            name, provider=_COMPATIBLE[provider], api_key=api_key, base_url=api_base
+        )
     if provider == "openai":
-        return OpenAIChat(name, **urls)
+        return OpenAIChat(name, api_key=api_key, base_url=api_base)
     if provider == "azure":
-        return AzureChat(name, api_version=api_version, **urls)
+        return AzureChat(name, api_version=api_version, api_key=api_key, base_url=api_base)
     if provider == "anthropic":
         from yadk.models._anthropic import AnthropicLlm
 
-        return AnthropicLlm(name, **urls)
+        return AnthropicLlm(name, api_key=api_key, base_url=api_base)
     if provider == "gemini":
         from yadk.models._gemini import Gemini
 
-        return Gemini(name, **urls)
+        return Gemini(name, api_key=api_key, base_url=api_base)
     why = _NOT_SERVED.get(provider, "yadk has no backend for it")
     raise ModelError(
         f"LiteLlm model {model!r}: provider {provider!r} is not served ({why}). The providers"
