@@ -9,10 +9,14 @@ from collections.abc import Iterable
 __all__ = [
     "BARE_PATTERNS",
     "BUILTIN_PROVIDERS",
+    "LITELLM_ARGS",
+    "LITELLM_CLASS_NAMES",
+    "LITELLM_PROVIDERS",
     "SUGGESTED_MODELS",
     "backend_for",
     "did_you_mean",
     "is_gemini_model",
+    "litellm_problem",
     "supports_search_with_functions",
     "unknown_to_its_family",
 ]
@@ -115,3 +119,41 @@ def did_you_mean(name: str, providers: Iterable[str] = BUILTIN_PROVIDERS) -> str
         return f"{close[0]}:{rest}" if close else None
     close = difflib.get_close_matches(name, SUGGESTED_MODELS, n=1, cutoff=0.75)
     return close[0] if close else None
+
+
+# --- google-adk's LiteLlm: the provider prefixes yadk serves (models/_litellm.py maps them) -----
+
+LITELLM_PROVIDERS = (
+    "anthropic",
+    "azure",
+    "deepseek",
+    "gemini",
+    "groq",
+    "hosted_vllm",
+    "mistral",
+    "ollama",
+    "ollama_chat",
+    "openai",
+    "openrouter",
+)
+# The names a config may give google-adk's LiteLlm class by.
+LITELLM_CLASS_NAMES = frozenset(
+    {"LiteLlm", "google.adk.models.LiteLlm", "google.adk.models.lite_llm.LiteLlm"}
+)
+LITELLM_ARGS = ("model", "api_base", "api_key", "api_version")
+
+
+def litellm_problem(model: object) -> str | None:
+    """Why ``LiteLlm(model=...)`` cannot run, or None."""
+    if not isinstance(model, str) or not model:
+        return "`model` must be a LiteLLM model string such as openai/gpt-4o-mini."
+    provider, sep, name = model.partition("/")
+    if sep and not name:
+        return f"`{model}` names no model after `{provider}/`."
+    if sep and provider not in LITELLM_PROVIDERS:
+        return (
+            f"LiteLLM provider `{provider}` is not served by yadk; it serves "
+            + ", ".join(f"{p}/" for p in LITELLM_PROVIDERS)
+            + "."
+        )
+    return None

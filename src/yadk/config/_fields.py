@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from yadk._files import FileProblem, check_path, read_text
+from yadk._model_names import LITELLM_ARGS, LITELLM_CLASS_NAMES, litellm_problem
 from yadk.config._content_config import ContentConfigReader
 from yadk.config._context import FileScope, TextSource, did_you_mean, inside
 from yadk.config._scripted import check_scripted_file
@@ -211,6 +212,8 @@ class FieldReader(ContentConfigReader):
         if named is None:
             return None
         name_at, name = named
+        if name in LITELLM_CLASS_NAMES:
+            return self.litellm(scope, at, args or {})
         if args is None:
             found = self.reference(scope, name_at, name, "model")
             return None if found is None else found.obj
@@ -218,6 +221,28 @@ class FieldReader(ContentConfigReader):
         if found is None or not self.args_trusted(scope, (*at, "args"), found.name, found, args):
             return None
         return self.call_factory(scope, at, found.name, found.obj, args)
+
+    def litellm(self, scope: FileScope, at: KeyPath, args: dict[str, Any]) -> Any:
+        """google-adk's ``LiteLlm`` with ``args`` (its 1.x YAML form): yadk's backend for the
+        provider the model string names (see ``yadk.models.litellm_model``)."""
+        args_at = (*at, "args")
+        before = self.errors
+        self.unknown_keys(scope, args_at, args, LITELLM_ARGS, "`LiteLlm` args")
+        if "model" not in args:
+            self.error(
+                scope,
+                at,
+                "missing-field",
+                "`LiteLlm` needs the argument `model`.",
+                "e.g. `args: [{name: model, value: openai/gpt-4o-mini}]`.",
+            )
+        elif (problem := litellm_problem(args["model"])) is not None:
+            self.error(scope, (*args_at, "model"), "invalid-args", problem)
+        if self.errors != before or not self.import_code:
+            return None
+        from yadk.models import litellm_model
+
+        return litellm_model(**{k: v for k, v in args.items() if isinstance(v, str)})
 
     # --- args and trust ---------------------------------------------------------------------
 

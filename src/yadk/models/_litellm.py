@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from yadk._model_names import LITELLM_PROVIDERS
 from yadk.errors import ModelError
 from yadk.models._base import BaseLlm
 from yadk.models._openai import OpenAIChat
@@ -59,9 +60,9 @@ _COMPATIBLE: dict[str, CompatibleProvider] = {
 }
 _COMPATIBLE["ollama_chat"] = _COMPATIBLE["ollama"]
 
-# Providers with a backend of their own: the model name and the arguments it takes.
+# Providers with a backend of their own.
 _NATIVE = ("openai", "anthropic", "gemini", "azure")
-LITELLM_PROVIDERS = tuple(sorted({*_NATIVE, *_COMPATIBLE}))
+assert set(LITELLM_PROVIDERS) == {*_NATIVE, *_COMPATIBLE}  # the config layer checks that list
 _NOT_SERVED = {
     "vertex_ai": "yadk does not serve Vertex AI yet; use gemini/NAME with GOOGLE_API_KEY",
     "bedrock": "yadk does not serve Amazon Bedrock; use anthropic/NAME with ANTHROPIC_API_KEY",
