@@ -67,7 +67,10 @@ def session_routes(served: Served) -> APIRouter:
         state: dict[str, Any] | None,
         events: Sequence[Event] = (),
     ) -> Response:
-        served.runner(app_name)  # an app that did not load: 503 with its diagnostics, as /run
+        if served.apps.reload:
+            served.app(app_name)  # a broken app may come up once fixed: its session waits
+        else:
+            served.runner(app_name)  # an app that did not load: 503 with its diagnostics
         try:
             session = await served.sessions.create_session(
                 app_name=app_name, user_id=user_id, state=state, session_id=session_id
