@@ -26,7 +26,7 @@ from yadk.sessions._base import (
 from yadk.sessions._codec import (
     dump_event,
     dump_state,
-    load_events_sliced,
+    load_events_off_loop,
     prepare_reader,
     stored_delta,
 )
@@ -178,7 +178,7 @@ class PostgresSessionService(BaseSessionService):
         return events
 
     async def _parse(self, key: _Key, rows: Sequence[str | bytes]) -> list[Event]:
-        return await load_events_sliced(rows, f"session {key[2]!r} in {self.db.display}")
+        return await load_events_off_loop(rows, f"session {key[2]!r} in {self.db.display}")
 
     def _session(self, key: _Key, row: tuple[Any, ...], events: list[Event]) -> Session:
         return Session(

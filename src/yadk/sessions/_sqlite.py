@@ -4,8 +4,8 @@ Every database call runs on the service's own thread (one connection, one thread
 so a write that waits for another process's lock never stalls the event loop; the wait is bounded
 by ``busy_timeout``, after which the caller gets ``SessionStoreBusyError``. SQLite failures become
 ``SessionStoreError`` subclasses whose message says what to do. The thread returns stored rows;
-the event loop parses them into events a slice at a time (``load_events_sliced``), since parsing
-in the thread would hold the GIL, and so the loop, for as long in one go.
+large ones are parsed into events on a worker thread (``load_events_off_loop``), small ones on the
+event loop.
 
 Each ``append_event`` is one transaction: it checks the session's version (a writer holding an
 older copy gets ``StaleSessionError``), stores the event, merges the delta into the session, user
@@ -44,7 +44,7 @@ from yadk.sessions._base import (
 from yadk.sessions._codec import (
     dump_event,
     dump_state,
-    load_events_sliced,
+    load_events_off_loop,
     load_state,
     prepare_reader,
     stored_delta,
@@ -229,7 +229,7 @@ class SqliteSessionService(BaseSessionService):
             if found is None:
                 return None
             row, state, rows = found
-            events = await load_events_sliced(rows, self._where(key))
+            events = await load_events_off_loop(rows, self._where(key))
         else:
             read = await self._read_all(key)
             if read is None:
@@ -267,7 +267,7 @@ class SqliteSessionService(BaseSessionService):
                 if held != since:
                     hint = None
                     continue
-            parsed = await load_events_sliced(rows, self._where(key))
+            parsed = await load_events_off_loop(rows, self._where(key))
             return row, state, self._events.update(key, epoch, version, kept, parsed)
         raise AssertionError("a read from the start does not use the cache")
 
@@ -341,7 +341,7 @@ class SqliteSessionService(BaseSessionService):
         state, update_time, version, epoch, rows = found
         if version < session.storage_version or epoch != session.storage_epoch:
             return await super().refresh_session(session)  # deleted and created again
-        session.events.extend(await load_events_sliced(rows, self._where(key)))
+        session.events.extend(await load_events_off_loop(rows, self._where(key)))
         session.state = state
         session.last_update_time = update_time
         session.storage_version = version
