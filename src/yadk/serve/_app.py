@@ -15,6 +15,7 @@ from fastapi.responses import Response
 
 from yadk.agents import BaseAgent
 from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
+from yadk.errors import SessionTooLargeError
 from yadk.memory import BaseMemoryService
 from yadk.models import BaseLlm
 from yadk.reload import ChangeSource, WatchfilesChanges
@@ -130,6 +131,11 @@ def create_app(
     async def answer_problem(_: Request, problem: Exception) -> Response:
         assert isinstance(problem, Problem)
         return json_response(problem_body(problem), problem.status)
+
+    @app.exception_handler(SessionTooLargeError)
+    async def answer_too_large(_: Request, error: Exception) -> Response:
+        assert isinstance(error, SessionTooLargeError)
+        return json_response({"detail": error.message}, 413)
 
     # Routes are matched in this order, one pattern after another: the turns first (~40 us of
     # matching per turn when they came after the metadata, session and artifact routes).

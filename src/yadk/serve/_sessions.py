@@ -10,7 +10,7 @@ from fastapi import APIRouter, Body
 from fastapi.responses import Response
 from pydantic import ValidationError
 
-from yadk.errors import AlreadyExistsError, SessionError
+from yadk.errors import AlreadyExistsError, SessionError, SessionTooLargeError
 from yadk.events import Event, EventActions
 from yadk.serve._json import json_response
 from yadk.serve._problems import Problem
@@ -125,6 +125,8 @@ def session_routes(served: Served) -> APIRouter:
             session = await existing(app_name, user_id, session_id)
             try:
                 await served.sessions.append_event(session, event)
+            except SessionTooLargeError:
+                raise  # answered 413 by the app
             except SessionError as exc:
                 raise Problem(409, exc.message) from None
         return json_response(session_json(session))

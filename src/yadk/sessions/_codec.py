@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from pydantic import ValidationError
 
@@ -24,6 +24,7 @@ __all__ = [
     "load_events_off_loop",
     "load_state",
     "prepare_reader",
+    "refuse_key",
     "stored_delta",
     "written_by",
 ]
@@ -159,12 +160,17 @@ def _raise_for_key(values: dict[str, Any], what: str) -> None:
         try:
             json.dumps(value, allow_nan=False)
         except (TypeError, ValueError):
-            raise SessionError(
-                f"State key {key!r} in {what} holds a value of type {type(value).__name__}, which"
-                " cannot be stored: state values must be JSON (str, int, float, bool, None, and lists and"
-                " dicts of them). Store an id or a dict instead, or use a 'temp:' key for values"
-                " that live only during the invocation."
-            ) from None
+            refuse_key(key, value, what)
+
+
+def refuse_key(key: str, value: Any, what: str) -> NoReturn:
+    """Refuse a state value JSON cannot hold, naming its key and where it came from."""
+    raise SessionError(
+        f"State key {key!r} in {what} holds a value of type {type(value).__name__}, which"
+        " cannot be stored: state values must be JSON (str, int, float, bool, None, and lists"
+        " and dicts of them). Store an id or a dict instead, or use a 'temp:' key for values"
+        " that live only during the invocation."
+    )
 
 
 def _corrupt(where: str, reason: object) -> str:

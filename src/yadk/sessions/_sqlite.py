@@ -51,6 +51,7 @@ from yadk.sessions._codec import (
 )
 from yadk.sessions._event_cache import EventCache
 from yadk.sessions._file_locks import FileTurnLocks
+from yadk.sessions._limits import SizeLimits, check_append, check_created
 from yadk.sessions._session import Session
 from yadk.sessions._sqlite_schema import prepare_schema, translate_error
 from yadk.sessions._state import merge_scopes, split_scopes
@@ -88,13 +89,21 @@ class SqliteSessionService(BaseSessionService):
     """
 
     def __init__(
-        self, db: str | os.PathLike[str], *, busy_timeout: float = 5.0, migrate: bool = False
+        self,
+        db: str | os.PathLike[str],
+        *,
+        busy_timeout: float = 5.0,
+        migrate: bool = False,
+        max_event_bytes: int | None = None,
+        max_state_bytes: int | None = None,
+        cache_bytes: int | None = None,
     ) -> None:
         self.path = sqlite_path(db)
+        self.limits = SizeLimits.resolve(max_event_bytes, max_state_bytes)
         self.busy_timeout = busy_timeout
         self._turn_locks: FileTurnLocks | None = None
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="yadk-sqlite")
-        self._events = EventCache()  # used on the event loop only
+        self._events = EventCache(max_bytes=cache_bytes)  # used on the event loop only
         try:
             self._conn = self._open(migrate)
         except BaseException:
@@ -186,6 +195,7 @@ class SqliteSessionService(BaseSessionService):
         session_id = (session_id or "").strip() or str(uuid.uuid4())
         app_delta, user_delta, session_state = split_scopes(state or {})
         rows = (dump_state(app_delta), dump_state(user_delta), dump_state(session_state))
+        check_created(self.limits, session_id, state or {})
         key = (app_name, user_id, session_id)
         await self._run(self._create, key, app_delta, user_delta, rows[2])
         found = await self.get_session(app_name=app_name, user_id=user_id, session_id=session_id)
@@ -268,7 +278,8 @@ class SqliteSessionService(BaseSessionService):
                     hint = None
                     continue
             parsed = await load_events_off_loop(rows, self._where(key))
-            return row, state, self._events.update(key, epoch, version, kept, parsed)
+            size = sum(map(len, rows))
+            return row, state, self._events.update(key, epoch, version, kept, parsed, size)
         raise AssertionError("a read from the start does not use the cache")
 
     def _rows_after(
@@ -427,6 +438,7 @@ class SqliteSessionService(BaseSessionService):
             return event
         delta = stored_delta(event)
         event_json = dump_event(event, delta)
+        check_append(self.limits, session.id, session.state, event.id, event_json, delta, event)
         key = (session.app_name, session.user_id, session.id)
         seq = await self._run(
             self._append,
