@@ -122,6 +122,6 @@ def test_the_event_cache_is_bounded_by_the_text_it_keeps() -> None:
     assert cache.read(("a", "u", "1"), 1.0, 1) == (0, [])
     cache.update(("a", "u", "4"), 1.0, 1, [], events, 1001)  # larger than the whole budget
     assert cache.read(("a", "u", "4"), 1.0, 1) == (0, []) and cache.kept_bytes == 600
-    seq, kept = cache.read(("a", "u", "2"), 1.0, 1)
+    _, kept = cache.read(("a", "u", "2"), 1.0, 1)
     cache.update(("a", "u", "2"), 1.0, 2, kept, events, 100)  # grows by what was appended
     assert cache.kept_bytes == 700
