@@ -25,6 +25,7 @@ import operator
 from functools import cache, reduce
 from types import NoneType, UnionType
 from typing import (
+    TYPE_CHECKING,
     Annotated,
     Any,
     ClassVar,
@@ -36,11 +37,15 @@ from typing import (
     get_origin,
 )
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 from pydantic.fields import FieldInfo
 
 from yadk.errors import ImmutableEventError
 from yadk.events import Event, EventActions
+
+if TYPE_CHECKING:
+    from pydantic import TypeAdapter
+
 from yadk.types import (
     Blob,
     CodeExecutionResult,
@@ -309,7 +314,9 @@ def _frozen_twin(cls: type[_M], twins: dict[type[BaseModel], type[BaseModel]]) -
     namespace: dict[str, Any] = {
         "__module__": __name__,
         "__qualname__": f"Frozen{cls.__name__}",
-        "model_config": ConfigDict(frozen=True),
+        # Built when stored rows are first validated into the twins, not at import: a process
+        # that only appends events (``yadk inspect``) copies them with model_construct alone.
+        "model_config": ConfigDict(frozen=True, defer_build=True),
         # Mappings and lists of an event are not hashable: neither is the event.
         "__hash__": None,
         "thawed_class": cls,
@@ -411,6 +418,8 @@ def freeze_event(model: _M) -> _M:
 
 @cache
 def _frozen_events_adapter() -> TypeAdapter[list[Event]]:
+    from pydantic import TypeAdapter
+
     return TypeAdapter(list[FrozenEvent])  # type: ignore[valid-type]
 
 
