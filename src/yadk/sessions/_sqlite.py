@@ -136,6 +136,7 @@ class SqliteSessionService(BaseSessionService):
             conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")  # per connection: events need their session
             prepare_schema(conn, self.path, migrate=migrate)
         except sqlite3.Error as exc:
             if conn is not None:
