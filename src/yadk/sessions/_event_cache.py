@@ -1,11 +1,10 @@
 """The parsed events of recently read sessions, kept by a durable session service.
 
-Parsing stored JSON into events is most of what ``get_session`` costs (some 6 µs an event, see
-``_stored_events``). Stored events never change (a store only appends them, and deletes them with
+Parsing stored JSON into events is most of what ``get_session`` costs. Stored events never change (a store only appends them, and deletes them with
 their session), so a service may keep the frozen events it parsed and, on the next read of that
 session, parse only the rows stored after them, also when another process appended those rows.
 
-An entry is (creation stamp, last seq, events); it serves a read only when the session still has
+An entry is (creation stamp, last seq, events, their stored text's length); it serves a read only when the session still has
 the same creation stamp and its version has not gone below the seq kept, so a session deleted and
 created again under the same id (here or in another process) is read afresh. Entries are evicted
 least recently read first once the events kept pass ``max_events``, their stored text
