@@ -37,7 +37,15 @@ from typing import (
     get_origin,
 )
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic.fields import FieldInfo
 
 from yadk.errors import ImmutableEventError
@@ -314,8 +322,7 @@ def _frozen_twin(cls: type[_M], twins: dict[type[BaseModel], type[BaseModel]]) -
     namespace: dict[str, Any] = {
         "__module__": __name__,
         "__qualname__": f"Frozen{cls.__name__}",
-        # Built when stored rows are first validated into the twins, not at import: a process
-        # that only appends events (``yadk inspect``) copies them with model_construct alone.
+        # Built on first use, not at import: a command that stores no event does not pay for it.
         "model_config": ConfigDict(frozen=True, defer_build=True),
         # Mappings and lists of an event are not hashable: neither is the event.
         "__hash__": None,
@@ -325,8 +332,32 @@ def _frozen_twin(cls: type[_M], twins: dict[type[BaseModel], type[BaseModel]]) -
         annotations[name] = _frozen_type(field.annotation, twins)
         namespace[name] = _frozen_default(field, twins)
     namespace["__annotations__"] = {**annotations, "thawed_class": ClassVar[type]}
+    namespace.update(_stored_shape_validators(cls))
     twin: type[_M] = type(f"Frozen{cls.__name__}", (_Frozen, cls), namespace)
     return twin
+
+
+def _stored_shape_validators(cls: type[BaseModel]) -> dict[str, Any]:
+    """Validators that replace, by name, the message models' ``mode="before"`` validators in
+    the twin. Those accept google-genai's other shapes (nulls, bare strings as parts), and a
+    Python validator before a model makes pydantic-core turn each JSON object into a Python dict
+    before checking it. A twin is made from what yadk wrote (or from an event already made), so
+    it needs none of that: with these no-op validators its JSON is checked in Rust alone. Rows in
+    another shape fail here and are read through the mutable models (``_codec.load_events``)."""
+    validators: dict[str, Any] = {}
+    if "_accept_foreign_shapes" in dir(cls):
+
+        def as_read(self: Any) -> Any:
+            return self
+
+        validators["_accept_foreign_shapes"] = model_validator(mode="after")(as_read)
+    if "_coerce_parts" in dir(cls):
+
+        def parts_as_read(value: Any) -> Any:
+            return value
+
+        validators["_coerce_parts"] = field_validator("parts", mode="after")(parts_as_read)
+    return validators
 
 
 def _build_twins() -> dict[type[BaseModel], type[BaseModel]]:
@@ -347,7 +378,7 @@ def is_frozen(value: Any) -> bool:
     return type(value) in _FROZEN_CLASSES or type(value) in _FROZEN_CONTAINERS
 
 
-_Plan = tuple[type[BaseModel], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+_Plan = tuple[type[BaseModel], frozenset[str], frozenset[str], frozenset[str], frozenset[str]]
 
 
 def _plan(cls: type[BaseModel]) -> _Plan:
@@ -371,10 +402,10 @@ def _plan(cls: type[BaseModel]) -> _Plan:
             json_values.append(name)
     return (
         FROZEN_TWINS[cls],
-        tuple(models),
-        tuple(model_lists),
-        tuple(id_sets),
-        tuple(json_values),
+        frozenset(models),
+        frozenset(model_lists),
+        frozenset(id_sets),
+        frozenset(json_values),
     )
 
 
@@ -389,7 +420,12 @@ _PLANS: dict[type, _Plan] = {cls: _plan(cls) for cls in FROZEN_TWINS}
 
 def freeze_event(model: _M) -> _M:
     """A frozen copy of an event model (itself if it is frozen already): models become their
-    twins and containers frozen copies, scalars are shared."""
+    twins and containers frozen copies, scalars are shared.
+
+    The twin is validated from the frozen values (pydantic-core takes the twins inside as they
+    are); that is quicker than ``model_construct``, which walks every field in Python. Fields
+    left at ``None`` are left out, so they count as unset, as a stored event's do. A value the
+    twin refuses (a field assigned a wrong type after the event was made) is copied as it is."""
     plan = _PLANS.get(type(model))
     if plan is None:
         if type(model) in _FROZEN_CLASSES:
@@ -397,22 +433,23 @@ def freeze_event(model: _M) -> _M:
         # A subclass of an event model: frozen as the model it extends.
         plan = next(p for cls, p in _PLANS.items() if isinstance(model, cls))
     twin, models, model_lists, id_sets, json_values = plan
-    values = dict(vars(model))
-    for name in models:
-        value = values[name]
-        if value is not None:
-            values[name] = freeze_event(value)
-    for name in model_lists:
-        values[name] = FrozenList([freeze_event(item) for item in values[name]])
-    for name in id_sets:
-        value = values[name]
-        if value is not None:
-            values[name] = FrozenIds(value)
-    for name in json_values:
-        value = values[name]
-        if value is not None:
-            values[name] = freeze_json(value)
-    frozen: _M = twin.model_construct(_fields_set=set(model.model_fields_set), **values)  # type: ignore[assignment]
+    values: dict[str, Any] = {}
+    for name, value in vars(model).items():
+        if value is None:
+            continue
+        if name in models:
+            value = freeze_event(value)
+        elif name in model_lists:
+            value = FrozenList([freeze_event(item) for item in value])
+        elif name in id_sets:
+            value = FrozenIds(value)
+        elif name in json_values:
+            value = freeze_json(value)
+        values[name] = value
+    try:
+        frozen: _M = twin.model_validate(values)  # type: ignore[assignment]
+    except ValidationError:
+        frozen = twin.model_construct(_fields_set=set(values), **values)  # type: ignore[assignment]
     return frozen
 
 
