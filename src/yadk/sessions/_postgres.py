@@ -48,7 +48,9 @@ class PostgresSessionService(BaseSessionService):
     ``postgresql://`` URL (``?schema=NAME`` picks the schema, default ``yadk``).
 
     Opens its connection pool on first use, inside the event loop that uses it; see
-    ``PgDatabase`` for the pool, timeouts and reconnects.
+    ``PgDatabase`` for the pool, timeouts and reconnects. ``max_event_bytes`` /
+    ``max_state_bytes`` cap one event and a session's state (see ``_limits``); ``cache_bytes``
+    bounds the parsed events kept between reads (``_event_cache``).
     """
 
     def __init__(

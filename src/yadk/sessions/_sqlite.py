@@ -86,6 +86,8 @@ class SqliteSessionService(BaseSessionService):
     ``busy_timeout`` (seconds) bounds how long a write waits for another connection's lock.
     An existing file with an older schema is refused unless ``migrate=True`` (what
     ``yadk db upgrade`` does); a file written by a newer yadk is always refused.
+    ``max_event_bytes`` / ``max_state_bytes`` cap one event and a session's state (see
+    ``_limits``); ``cache_bytes`` bounds the parsed events kept between reads (``_event_cache``).
     """
 
     def __init__(
