@@ -56,10 +56,14 @@ class _Scope:
 
     def growth(self, delta: dict[str, Any], sizes: dict[str, int]) -> int:
         """How many bytes ``delta`` (with ``sizes``) would add."""
+        if not delta:
+            return 0
         old = self.sizes.get
         return sum(sizes[key] - old(key, 0) for key in delta)
 
     def update(self, delta: dict[str, Any], sizes: dict[str, int]) -> None:
+        if not delta:
+            return
         self.total += self.growth(delta, sizes)
         self.values.update(delta)
         for key in delta:
@@ -345,6 +349,8 @@ def _plain_delta(
 
 def _sizes(scoped: dict[str, Any], sizes: dict[str, int], prefix: str) -> dict[str, int]:
     """The sizes of a scope's part of a delta (its keys have lost ``prefix``)."""
+    if not prefix:
+        return sizes
     return {key: sizes[prefix + key] for key in scoped}
 
 
