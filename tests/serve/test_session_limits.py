@@ -71,3 +71,19 @@ async def test_a_session_created_with_a_state_over_its_cap_is_413(
         assert answer.status_code == 413
         assert "as created with that state" in answer.json()["detail"]
         assert (await client.get(f"{S}/s1")).status_code == 404
+
+
+async def test_a_message_over_the_event_cap_is_413_and_no_turn_runs(
+    make_client: Callable[..., Any],
+) -> None:
+    from tests.serve.conftest import message
+
+    async with make_client() as client:
+        await client.post(S, json={"sessionId": "s1"})
+        answer = await client.post("/run", json=message("x" * 2 * MB))
+        assert answer.status_code == 413
+        assert "bytes per event; nothing was stored" in answer.json()["detail"]
+        session = (await client.get(f"{S}/s1")).json()
+        assert session["events"] == []
+        ok = await client.post("/run", json=message("hello"))
+        assert ok.status_code == 200
