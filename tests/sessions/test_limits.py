@@ -9,8 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from yadk import LlmAgent, Runner
 from yadk.errors import SessionError, SessionTooLargeError
 from yadk.events import Event, EventActions
+from yadk.models import ScriptedModel
 from yadk.sessions import (
     BaseSessionService,
     InMemorySessionService,
@@ -125,3 +127,20 @@ def test_the_event_cache_is_bounded_by_the_text_it_keeps() -> None:
     _, kept = cache.read(("a", "u", "2"), 1.0, 1)
     cache.update(("a", "u", "2"), 1.0, 2, kept, events, 100)  # grows by what was appended
     assert cache.kept_bytes == 700
+
+
+async def test_an_agent_event_over_the_cap_ends_the_turn_with_an_error_event() -> None:
+    service = InMemorySessionService(max_event_bytes=10 * KB)
+    model = ScriptedModel(turns=[{"text": "x" * 11 * KB}])
+    runner = Runner(
+        app_name="app", agent=LlmAgent(name="bot", model=model), session_service=service
+    )
+    session = await service.create_session(app_name="app", user_id="u", session_id="s")
+    events = [e async for e in runner.run_async(user_id="u", session_id="s", new_message="hi")]
+    assert events[-1].error_code is not None
+    assert "over the session service's cap of 10,240 bytes per event" in (
+        events[-1].error_message or ""
+    )
+    stored = await service.get_session(app_name="app", user_id="u", session_id=session.id)
+    assert stored is not None and [e.author for e in stored.events] == ["user", "bot"]
+    assert stored.events[-1].error_code == events[-1].error_code
