@@ -1,40 +1,34 @@
-"""Reading 1,000 stored event rows into frozen events, the bulk of a store's first read (issue 14).
+"""Reading 1,000 stored event rows into frozen events, the bulk of a store's first read.
 
 Two ways, both in this process, alternated so a machine whose speed drifts favours neither:
-- the stored-row reader (``sessions/_stored_events``): validator-free stand-ins whose schema
-  creates the frozen twins, with the cycle collector paused (what ``load_events`` does);
-- the models: ``list[Event]`` validation (Python validators included), then ``freeze_loaded``
-  (what ``load_events`` did before, and still does for rows in another shape).
-The parsed events are kept alive, as a store's cache keeps them. With ``--instructions`` each way
-also runs in a child under valgrind (cachegrind, no cache simulation) and its executed
-instructions, less a child that parses nothing, are printed: a figure the machine's speed does
-not move. google-adk parses every event on every read; ``bench_sessions.py`` compares with it.
+- straight into the frozen twins (``TypeAdapter(list[FrozenEvent])``, what ``load_events``
+  does): each container frozen by a validator as it is read;
+- the models, then a frozen copy (``list[Event]`` validation, then ``freeze_event``: what
+  ``load_events`` does for rows in another shape).
+The parsed events are kept alive, as a store's cache keeps them. google-adk parses every event
+on every read; ``bench_sessions.py`` compares with it.
 
-    python bench/bench_event_parse.py [--instructions]
+    python bench/bench_event_parse.py      writes bench/results/bench_event_parse.json
 """
 
 from __future__ import annotations
 
-import argparse
-import re
-import shutil
+import json
 import statistics
-import subprocess
-import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from yadk._gc import collector_paused
+from pydantic import TypeAdapter
+
 from yadk.events import Event, EventActions
-from yadk.sessions._codec import _events_adapter, dump_event
-from yadk.sessions._frozen import freeze_loaded
-from yadk.sessions._stored_events import stored_events_reader
+from yadk.sessions._codec import dump_event
+from yadk.sessions._frozen import freeze_event, parse_frozen_events
 from yadk.types import ModelContent
 
 N_EVENTS = 1_000
 ROUNDS = 15
-_VALGRIND = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
 
 
 def _rows() -> list[str]:
@@ -50,52 +44,19 @@ def _rows() -> list[str]:
 
 
 def _ways() -> dict[str, Callable[[str], list[Event]]]:
-    reader = stored_events_reader()
-    assert reader is not None, "the stored-row reader is not available on this pydantic"
+    models = TypeAdapter(list[Event])
 
-    def stored(text: str) -> list[Event]:
-        with collector_paused():
-            return reader(text)
+    def then_freeze(text: str) -> list[Event]:
+        return [freeze_event(e) for e in models.validate_json(text)]
 
-    def models(text: str) -> list[Event]:
-        return freeze_loaded(_events_adapter().validate_json(text))
-
-    return {"stored-row reader": stored, "models, then freeze": models}
-
-
-def _child(way: str) -> None:
-    text = "[" + ",".join(_rows()) + "]"
-    ways = _ways()
-    for parse in ways.values():  # build both, so only the parse itself differs between runs
-        parse("[" + ",".join(_rows()[:2]) + "]")
-    kept: list[Any] = []
-    if way != "none":
-        for _ in range(5):
-            kept.append(ways[way](text))
-
-
-def _instructions(way: str) -> int:
-    proc = subprocess.run(
-        [*_VALGRIND, sys.executable, __file__, "--child", way],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    found = re.search(r"I\s+refs:\s+([\d,]+)", proc.stderr)
-    assert found, proc.stderr
-    return int(found.group(1).replace(",", ""))
+    return {"straight into twins": parse_frozen_events, "models, then freeze": then_freeze}
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--instructions", action="store_true")
-    parser.add_argument("--child", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.child:
-        _child(args.child)
-        return
     text = "[" + ",".join(_rows()) + "]"
     ways = _ways()
+    for parse in ways.values():  # build both validators before timing
+        parse(text)
     times: dict[str, list[float]] = {name: [] for name in ways}
     kept: list[Any] = []
     for _ in range(ROUNDS):
@@ -104,22 +65,15 @@ def main() -> None:
             kept.append(parse(text))
             times[name].append(time.perf_counter() - started)
     print(f"{N_EVENTS:,} stored rows to frozen events (median of {ROUNDS}, kept alive)")
-    for name, values in times.items():
-        print(f"  {name:<22} {statistics.median(values) * 1000:7.2f} ms")
-    ratio = statistics.median(times["models, then freeze"]) / statistics.median(
-        times["stored-row reader"]
-    )
-    print(f"  the stored-row reader is {ratio:.2f}x as fast")
-    if args.instructions:
-        if shutil.which("valgrind") is None:
-            print("  (valgrind not found: no instruction counts)")
-            return
-        base = _instructions("none")
-        counts = {name: (_instructions(name) - base) / 5 for name in ways}
-        for name, count in counts.items():
-            print(f"  {name:<22} {count / 1e6:7.1f} M instructions per {N_EVENTS:,} rows")
-        fewer = 1 - counts["stored-row reader"] / counts["models, then freeze"]
-        print(f"  the stored-row reader executes {fewer:.0%} fewer instructions")
+    medians = {name: statistics.median(values) * 1000 for name, values in times.items()}
+    for name, value in medians.items():
+        print(f"  {name:<22} {value:7.2f} ms")
+    ratio = medians["models, then freeze"] / medians["straight into twins"]
+    print(f"  straight into the twins is {ratio:.2f}x as fast")
+    out = Path(__file__).parent / "results" / f"{Path(__file__).stem}.json"
+    out.parent.mkdir(exist_ok=True)
+    out.write_text(json.dumps({"median_ms": medians, "ratio": ratio}, indent=2) + "\n")
+    print(f"written to {out.relative_to(Path(__file__).parent.parent)}")
 
 
 if __name__ == "__main__":

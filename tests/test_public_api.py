@@ -244,6 +244,7 @@ DOCUMENTED: dict[str, set[str]] = {
         "SessionStoreCorruptError",
         "SessionStoreError",
         "SessionStoreSchemaError",
+        "SessionTooLargeError",
         "StaleSessionError",
         "TemplateKeyError",
         "TemplateSyntaxError",

@@ -38,8 +38,8 @@ async def test_each_turn_reads_only_the_new_events(
         parsed.append(len(rows))
         return original(rows, where, *slice_of)
 
-    monkeypatch.setattr(_codec, "load_events", counting)  # what SQLite's reads call
-    monkeypatch.setattr("yadk.sessions._memory.load_events", counting)
+    # What the durable stores' reads call (the in-memory store parses nothing).
+    monkeypatch.setattr(_codec, "load_events", counting)
     for i in range(60):
         async for _ in runner.run_async(user_id="u", session_id=session.id, new_message=f"q{i}"):
             pass

@@ -19,6 +19,7 @@ failures (a model or tool that fails while an invocation runs). Errors that goog
     │   ├── SessionNotFoundError (KeyError) no such session
     │   ├── AlreadyExistsError (ValueError) a session id is taken
     │   ├── StaleSessionError (ValueError)  the session changed since it was read
+    │   ├── SessionTooLargeError (ValueError) an event or a session's state over its size cap
     │   ├── ImmutableEventError (TypeError) an event read from a store was changed in place
     │   └── SessionStoreError               the database cannot be used; the message says why
     │       ├── SessionStoreBusyError       locked too long, statement timeout, pool exhausted
@@ -60,6 +61,7 @@ __all__ = [
     "SessionStoreCorruptError",
     "SessionStoreError",
     "SessionStoreSchemaError",
+    "SessionTooLargeError",
     "SkillError",
     "StaleSessionError",
     "TemplateError",
@@ -206,6 +208,11 @@ class AlreadyExistsError(SessionError, ValueError):
 
 class StaleSessionError(SessionError, ValueError):
     """The session object is older than the stored session: re-read it before appending."""
+
+
+class SessionTooLargeError(SessionError, ValueError):
+    """An event, or the state a session would have after it, is larger than the service's size
+    cap; nothing was written. ``yadk serve`` answers it with 413."""
 
 
 class ImmutableEventError(SessionError, TypeError):

@@ -163,12 +163,12 @@ async def test_postgres_old_schema_is_refused_until_upgraded_and_newer_always(
             "SELECT indexname FROM pg_indexes WHERE schemaname = %s", (schema,)
         ).fetchall()
         assert {"sessions_by_update", "memories_by_seq"} <= {name for (name,) in indexes}
-        # Version 5: events no longer reference their session by a foreign key.
+        # Version 6: events reference their session by a foreign key (dropped in 5, back in 6).
         keys = admin.execute(
             "SELECT conname FROM pg_constraint WHERE contype = 'f' AND conrelid = to_regclass(%s)",
             (f"{schema}.events",),
         ).fetchall()
-        assert keys == []
+        assert keys == [("events_app_name_user_id_session_id_fkey",)]
     upgraded = PostgresSessionService(postgres_url)
     old = await upgraded.get_session(app_name="app", user_id="u", session_id="old")
     assert old is not None and old.state == {"k": 1}

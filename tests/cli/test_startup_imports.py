@@ -60,11 +60,10 @@ NOT_FOR_INSPECT = (
     # Built or imported on first use, and inspect never uses them (issue 13, item 15):
     "yadk.agents._parallel",  # the workflow agents, for a tree of LlmAgents
     "yadk.agents._workflow",
-    "yadk.sessions._frozen",  # the frozen event twins, until an event is read back
     "yadk._docx",  # until an artifact is a DOCX
     "yadk.config._schema",  # the JSON Schema and validate's tree walk
     "yadk.config._validate",
-    "pydantic.type_adapter",  # the list[Event] validator, until events are read back
+    "pydantic.type_adapter",  # the stored-event validator, until events are read back
     "difflib",  # until a did-you-mean is needed
     "html",
     "mimetypes",

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from yadk.errors import ImmutableEventError, SessionStoreCorruptError
+from yadk.errors import ImmutableEventError
 from yadk.events import Event
 from yadk.sessions import BaseSessionService, PostgresSessionService, SqliteSessionService, _codec
 from yadk.sessions._event_cache import EventCache
@@ -138,50 +138,46 @@ def test_the_cache_evicts_the_least_recently_read_sessions() -> None:
 
 
 @pytest.mark.parametrize("read", ["get", "recent", "refresh"])
-async def test_a_long_read_parses_in_slices_with_the_loop_free_between(
+async def test_a_long_read_parses_on_a_worker_thread(
     two_services: tuple[BaseSessionService, BaseSessionService], read: str
 ) -> None:
-    """Parsing is CPU work that holds the GIL: both stores parse on the event loop, 200 rows at
-    a time, and let other coroutines run between the slices."""
+    """Parsing is CPU work: rows past ``OFF_LOOP_BYTES`` are parsed on a worker thread, so the
+    event loop goes on serving other sessions; a few rows are parsed on the loop."""
+    import threading
+
     writer, reader = two_services
     session = await writer.create_session(app_name="app", user_id="u", session_id="s")
     held = await reader.get_session(app_name="app", user_id="u", session_id="s")
+    long_text = "x" * 400
     for n in range(450):
-        await writer.append_event(session, _said(f"m{n}"))
+        await writer.append_event(session, _said(f"m{n} {long_text}"))
 
-    ticks = 0
-    seen: list[tuple[int, int]] = []  # (rows in the slice, ticks when it was parsed)
+    seen: list[tuple[int, bool]] = []  # (rows parsed, on the loop's thread)
     parse = _codec.load_events
+    loop_thread = threading.get_ident()
 
-    def counting(rows: Any, *args: Any) -> list[Event]:
-        seen.append((len(rows), ticks))
+    def recording(rows: Any, *args: Any) -> list[Event]:
+        seen.append((len(rows), threading.get_ident() == loop_thread))
         return parse(rows, *args)
 
-    async def ticker() -> None:
-        nonlocal ticks
-        while True:
-            ticks += 1
-            await asyncio.sleep(0)
-
-    asyncio_task = asyncio.create_task(ticker())
-    try:
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(_codec, "load_events", counting)
-            if read == "get":
-                got = await reader.get_session(app_name="app", user_id="u", session_id="s")
-            elif read == "recent":
-                got = await reader.get_session(
-                    app_name="app", user_id="u", session_id="s", num_recent_events=450
-                )
-            else:
-                assert held is not None and await reader.refresh_session(held)
-                got = held
-    finally:
-        asyncio_task.cancel()
-    assert got is not None and _texts(got.events) == [f"m{n}" for n in range(450)]
-    assert [n for n, _ in seen] == [200, 200, 50]
-    marks = [t for _, t in seen]
-    assert marks[0] < marks[1] < marks[2]  # other work ran between the slices
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_codec, "load_events", recording)
+        if read == "get":
+            got = await reader.get_session(app_name="app", user_id="u", session_id="s")
+        elif read == "recent":
+            got = await reader.get_session(
+                app_name="app", user_id="u", session_id="s", num_recent_events=450
+            )
+        else:
+            assert held is not None and await reader.refresh_session(held)
+            got = held
+        assert got is not None
+        assert _texts(got.events) == [f"m{n} {long_text}" for n in range(450)]
+        assert seen == [(450, False)]
+        seen.clear()
+        await writer.append_event(session, _said("one more"))
+        assert await reader.refresh_session(got)
+        assert seen == [(1, True)]
 
 
 async def test_reads_at_once_of_one_session_agree_when_the_cache_moves_under_one(
@@ -210,49 +206,3 @@ async def test_reads_at_once_of_one_session_agree_when_the_cache_moves_under_one
         assert parsed == [5, 25]
     else:
         assert parsed in ([5], [5, 5])
-
-
-async def test_the_collector_stays_paused_from_the_first_slice_to_the_last() -> None:
-    """A read's slices are one batch of long-lived objects: collections at the slice
-    boundaries walked them again and again (5-7 ms of a first read, measured), so the collector
-    is off from the first slice to the last, on again after, also for a read that fails or is
-    cancelled; other coroutines still run between the slices."""
-    import gc
-
-    rows = [_codec.dump_event(_said(f"m{n}"), {}) for n in range(450)]
-    seen: list[bool] = []
-
-    async def watcher() -> None:
-        while True:
-            seen.append(gc.isenabled())
-            await asyncio.sleep(0)
-
-    assert gc.isenabled()
-    watching = asyncio.create_task(watcher())
-    await asyncio.sleep(0)
-    seen.clear()
-    events = await _codec.load_events_sliced(rows, "here")
-    assert _texts(events) == [f"m{n}" for n in range(450)]
-    assert seen[:2] == [False, False]  # after the first slice, after the second
-    assert gc.isenabled()
-
-    broken = [*rows[:300], "{not json", *rows[300:]]
-    with pytest.raises(SessionStoreCorruptError, match="event 301 of 451"):
-        await _codec.load_events_sliced(broken, "here")
-    assert gc.isenabled()
-
-    reading = asyncio.create_task(_codec.load_events_sliced(rows, "here"))
-    await asyncio.sleep(0)  # the first slice parsed, the read waits for its next turn
-    assert not gc.isenabled()
-    reading.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await reading
-    assert gc.isenabled()
-    watching.cancel()
-
-    gc.disable()  # a program that turned the collector off keeps it off
-    try:
-        await _codec.load_events_sliced(rows, "here")
-        assert not gc.isenabled()
-    finally:
-        gc.enable()

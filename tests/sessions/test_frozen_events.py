@@ -149,12 +149,26 @@ async def test_stored_parts_can_build_new_events_for_another_session() -> None:
     assert got is not None and got.events[0].content == read.events[0].content
 
 
-async def test_listing_sessions_parses_no_events() -> None:
-    service, _ = await _stored(_event())
-    session = await service.get_session(app_name="app", user_id="u", session_id="s")
-    assert session is not None
-    await service.append_event(session, Event(author="agent"))
-    listed = await service.list_sessions(app_name="app")
-    assert [len(s.events) for s in listed.sessions] == [0]
-    record = service._sessions[("app", "u", "s")]
-    assert len(record.unread) == 1  # parsed by the next read that needs it, not by the listing
+async def test_an_appended_event_is_stored_as_a_frozen_copy_not_serialised() -> None:
+    appended = _event()
+    service, read = await _stored(appended)
+    stored = read.events[0]
+    assert type(stored) is not Event and isinstance(stored, Event)
+    assert stored == appended and stored is not appended
+    # The state shares the stored event's frozen values; each read gets its own containers.
+    assert read.state == {"k": [1]} and type(read.state["k"]) is list
+    read.state["k"].append(2)
+    again = await service.get_session(app_name="app", user_id="u", session_id="s")
+    assert again is not None and again.state == {"k": [1]}
+    assert again.events[0] is stored
+
+
+async def test_values_json_holds_only_converted_are_stored_as_a_database_gives_them() -> None:
+    service = InMemorySessionService()
+    session = await service.create_session(app_name="app", user_id="u", session_id="s")
+    await service.append_event(
+        session, Event(author="a", actions=EventActions(state_delta={"t": (1, 2), "m": {1: "x"}}))
+    )
+    read = await service.get_session(app_name="app", user_id="u", session_id="s")
+    assert read is not None and read.state == {"t": [1, 2], "m": {"1": "x"}}
+    assert read.events[0].actions.state_delta == {"t": [1, 2], "m": {"1": "x"}}

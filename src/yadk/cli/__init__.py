@@ -22,7 +22,6 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from yadk._gc import collector_paused
 from yadk.cli._common import (
     EXIT_FAILURE,
     EXIT_USAGE,
@@ -889,20 +888,16 @@ def run() -> NoReturn:
 
 
 def _import_command(module_name: str, *, whole_process: bool) -> Any:
-    """The command's module. In a process that runs just this command, the cyclic garbage
-    collector is paused while the module and the engine behind it are imported, and what they
-    built is then frozen (``gc.freeze``): module-level objects live as long as the process, and
-    without this the collector walks those ~60,000 objects again and again while the command
-    starts (measured: 6% of ``yadk inspect``). The price is the few hundred objects of cyclic
-    garbage the imports leave (734 for inspect, serve and run together), never collected.
-    ``main()`` called from other code leaves the collector alone."""
+    """The command's module. In a process that runs just this command, what the imports built
+    is then frozen (``gc.freeze``): module-level objects live as long as the process, so later
+    collections need not walk them again. ``main()`` called from other code leaves the
+    collector alone."""
     if not whole_process:
         return importlib.import_module(module_name)
-    with collector_paused():
-        try:
-            return importlib.import_module(module_name)
-        finally:
-            gc.freeze()
+    try:
+        return importlib.import_module(module_name)
+    finally:
+        gc.freeze()
 
 
 def _main(argv: Sequence[str] | None, *, whole_process: bool) -> int:

@@ -15,7 +15,7 @@ from fastapi.responses import Response
 
 from yadk.agents import BaseAgent
 from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
-from yadk.errors import SessionStoreError
+from yadk.errors import SessionStoreError, SessionTooLargeError
 from yadk.memory import BaseMemoryService
 from yadk.models import BaseLlm
 from yadk.reload import ChangeSource, WatchfilesChanges
@@ -162,6 +162,10 @@ def create_app(
         assert isinstance(error, SessionStoreError)
         logger.warning("%s %s: %s", request.method, printable(request.url.path), error.message)
         return json_response({"detail": f"The session store cannot be used: {error.message}"}, 503)
+    @app.exception_handler(SessionTooLargeError)
+    async def answer_too_large(_: Request, error: Exception) -> Response:
+        assert isinstance(error, SessionTooLargeError)
+        return json_response({"detail": error.message}, 413)
 
     # Routes are matched in this order, one pattern after another: the turns first (~40 us of
     # matching per turn when they came after the metadata, session and artifact routes).

@@ -10,7 +10,7 @@ from fastapi import APIRouter, Body
 from fastapi.responses import Response
 from pydantic import ValidationError
 
-from yadk.errors import AlreadyExistsError, SessionError, SessionStoreError
+from yadk.errors import AlreadyExistsError, SessionError, SessionStoreError, SessionTooLargeError
 from yadk.events import Event, EventActions
 from yadk.serve._json import json_response
 from yadk.serve._problems import Problem
@@ -128,8 +128,8 @@ def session_routes(served: Served) -> APIRouter:
             session = await existing(app_name, user_id, session_id)
             try:
                 await served.sessions.append_event(session, event)
-            except SessionStoreError:
-                raise  # the store cannot be used (503), not a conflict with this session
+            except (SessionStoreError, SessionTooLargeError):
+                raise  # the store cannot be used (503), or the session would be too large (413)
             except SessionError as exc:
                 raise Problem(409, exc.message) from None
         return json_response(session_json(session))

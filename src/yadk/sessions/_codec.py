@@ -6,11 +6,10 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from pydantic import ValidationError
 
-from yadk._gc import collector_paused
 from yadk.errors import SessionError, SessionStoreCorruptError
 from yadk.events import Event
 from yadk.sessions._state import State
@@ -22,9 +21,10 @@ __all__ = [
     "dump_event",
     "dump_state",
     "load_events",
-    "load_events_sliced",
+    "load_events_off_loop",
     "load_state",
     "prepare_reader",
+    "refuse_key",
     "stored_delta",
     "written_by",
 ]
@@ -102,59 +102,46 @@ def load_state(text: str | bytes, where: str) -> dict[str, Any]:
 
 def prepare_reader() -> None:
     """Import and build the stored-row reader now: the first ``load_events`` of a process
-    otherwise does it (some 20 ms, measured), holding up the read that needed it."""
-    from yadk.sessions._stored_events import stored_events_reader
+    otherwise does it, holding up the read that needed it."""
+    from yadk.sessions._frozen import parse_frozen_events
 
-    stored_events_reader()
-
-
-# Rows parsed between two turns of the event loop by ``load_events_sliced``: 1.5-3 ms of work.
-SLICE = 200
+    parse_frozen_events("[]")
 
 
-async def load_events_sliced(rows: Sequence[str | bytes], where: str) -> list[Event]:
-    """``load_events(rows, where)`` on the event loop, ``SLICE`` rows at a time with the loop
-    free between slices: parsing is CPU work (some 7 µs a row, holding the GIL), and a first
-    read of 1,000 events in one go would hold every other session's work up for that long.
-    The collector stays paused from the first slice to the last: the slices are one batch of
-    long-lived objects, and collections at each boundary walked them again and again (5-7 ms of
-    a first read of 1,000 events after other long reads, measured)."""
+# Stored rows past this many bytes are parsed on a worker thread (``load_events_off_loop``):
+# parsing is CPU work, and a long session's rows parsed on the event loop would hold every
+# other request up for as long.
+OFF_LOOP_BYTES = 64 * 1024
+
+
+async def load_events_off_loop(rows: Sequence[str | bytes], where: str) -> list[Event]:
+    """``load_events(rows, where)``, on a worker thread when the rows are large enough for the
+    parse to hold the event loop up (see ``OFF_LOOP_BYTES``), on the loop otherwise (a thread
+    hop costs more than parsing a few rows)."""
+    if sum(map(len, rows)) <= OFF_LOOP_BYTES:
+        return load_events(rows, where)
     import asyncio
 
-    events: list[Event] = []
-    with collector_paused():
-        for first in range(0, len(rows), SLICE):
-            if first:
-                await asyncio.sleep(0)
-            events += load_events(rows[first : first + SLICE], where, first, len(rows))
-    return events
+    return await asyncio.to_thread(load_events, rows, where)
 
 
-def load_events(
-    rows: Sequence[str | bytes], where: str, first: int = 0, total: int | None = None
-) -> list[Event]:
+def load_events(rows: Sequence[str | bytes], where: str) -> list[Event]:
     """The frozen events of stored rows, parsed in one pass; a bad row is named by its
-    position (``rows`` may be a slice of ``total`` rows that starts at row ``first``)."""
+    position."""
     if not rows:
         return []
     parts = [r if isinstance(r, str) else r.decode("utf-8", "replace") for r in rows]
     text = "[" + ",".join(parts) + "]"
-    # Imported by the first read: the frozen twins and the stored-row reader are models a
-    # command that reads no event back (``yadk inspect``) need not build.
-    from yadk.sessions._frozen import freeze_loaded
-    from yadk.sessions._stored_events import stored_events_reader
+    # Imported by the first read: the frozen twins are models a command that reads no event
+    # back (``yadk inspect``) need not build.
+    from yadk.sessions._frozen import freeze_event, parse_frozen_events
 
-    read = stored_events_reader()
-    if read is not None:
-        try:
-            # Some 10,000 objects for 1,000 events: collections while they are made walked the
-            # events the cache keeps too (a third of a first read's time, measured).
-            with collector_paused():
-                return read(text)
-        except (ValidationError, ValueError):
-            pass  # not in the shape yadk writes: the models may still accept it
     try:
-        return freeze_loaded(_events_adapter().validate_json(text))
+        return parse_frozen_events(text)
+    except (ValidationError, ValueError):
+        pass  # not in the shape yadk writes: the models may still accept it
+    try:
+        return [freeze_event(e) for e in _events_adapter().validate_json(text)]
     except (ValidationError, ValueError):
         pass
     for index, part in enumerate(parts):
@@ -163,9 +150,7 @@ def load_events(
         except (ValidationError, ValueError) as exc:
             reason = exc.errors()[0]["msg"] if isinstance(exc, ValidationError) else str(exc)
             raise SessionStoreCorruptError(
-                _corrupt(
-                    f"event {first + index + 1} of {total or len(parts)} read from {where}", reason
-                )
+                _corrupt(f"event {index + 1} of {len(parts)} read from {where}", reason)
             ) from None
     raise SessionStoreCorruptError(_corrupt(where, "the events do not parse together"))
 
@@ -175,12 +160,17 @@ def _raise_for_key(values: dict[str, Any], what: str) -> None:
         try:
             json.dumps(value, allow_nan=False)
         except (TypeError, ValueError):
-            raise SessionError(
-                f"State key {key!r} in {what} holds a value of type {type(value).__name__}, which"
-                " cannot be stored: state values must be JSON (str, int, float, bool, None, and lists and"
-                " dicts of them). Store an id or a dict instead, or use a 'temp:' key for values"
-                " that live only during the invocation."
-            ) from None
+            refuse_key(key, value, what)
+
+
+def refuse_key(key: str, value: Any, what: str) -> NoReturn:
+    """Refuse a state value JSON cannot hold, naming its key and where it came from."""
+    raise SessionError(
+        f"State key {key!r} in {what} holds a value of type {type(value).__name__}, which"
+        " cannot be stored: state values must be JSON (str, int, float, bool, None, and lists"
+        " and dicts of them). Store an id or a dict instead, or use a 'temp:' key for values"
+        " that live only during the invocation."
+    )
 
 
 def _corrupt(where: str, reason: object) -> str:

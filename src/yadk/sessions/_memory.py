@@ -1,24 +1,28 @@
 """InMemorySessionService: sessions in process memory, with ADK's scoping rules.
 
-Events are stored as the JSON a durable store would write (so values a database could not hold
-are refused here too, naming the key), and parsed once, by the first read that needs them, into
-frozen events (``_frozen``) that every later read shares: a read of 1,000 events copies 1,000
-references, not 1,000 events, and no caller can change what is stored (or what another reader
-sees): an edit raises ``ImmutableEventError``. State is handed out as a
-fresh copy of the JSON a durable store would write, and values a database could not hold are
-refused here too, naming the key.
+An appended event is copied once into a frozen event (``_frozen``) that every later read shares:
+a read of 1,000 events copies 1,000 references, not 1,000 events, and no caller can change what
+is stored (or what another reader sees): an edit raises ``ImmutableEventError``. Nothing is
+serialised: state is kept as the frozen values of the events that set it, and each read hands
+out a copy of the state whose containers (lists, dicts) are the reader's own. Values a database
+could not hold are refused here too, naming the key, and the size caps of ``_limits`` apply as
+they do on the durable stores.
 """
 
 from __future__ import annotations
 
 import itertools
-import json
 import time
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from yadk.errors import AlreadyExistsError, SessionNotFoundError, StaleSessionError
+from yadk.errors import (
+    AlreadyExistsError,
+    SessionError,
+    SessionNotFoundError,
+    StaleSessionError,
+)
 from yadk.events import Event
 from yadk.sessions._base import (
     BaseSessionService,
@@ -27,29 +31,49 @@ from yadk.sessions._base import (
     apply_event,
     select_events,
 )
-from yadk.sessions._codec import (
-    dump_event,
-    dump_state,
-    load_events,
-    load_state,
-    stored_delta,
-)
+from yadk.sessions._codec import refuse_key, written_by
+from yadk.sessions._limits import SizeLimits, plain_json
 from yadk.sessions._session import Session
-from yadk.sessions._state import merge_scopes, split_scopes
+from yadk.sessions._state import State, merge_scopes, split_scopes
 
 __all__ = ["InMemorySessionService"]
 
 _epochs = itertools.count(1)
+_TEMP = State.TEMP_PREFIX
+
+
+class _Scope:
+    """One scope's state (a session's, a user's, an app's): frozen values, shared with the
+    events that set them, and about the size of each as JSON, kept up to date so that the
+    state cap costs an append only the keys it writes."""
+
+    __slots__ = ("sizes", "total", "values")
+
+    def __init__(self) -> None:
+        self.values: dict[str, Any] = {}
+        self.sizes: dict[str, int] = {}
+        self.total = 0
+
+    def growth(self, delta: dict[str, Any], sizes: dict[str, int]) -> int:
+        """How many bytes ``delta`` (with ``sizes``) would add."""
+        if not delta:
+            return 0
+        old = self.sizes.get
+        return sum(sizes[key] - old(key, 0) for key in delta)
+
+    def update(self, delta: dict[str, Any], sizes: dict[str, int]) -> None:
+        if not delta:
+            return
+        self.total += self.growth(delta, sizes)
+        self.values.update(delta)
+        for key in delta:
+            self.sizes[key] = sizes[key]
 
 
 @dataclass
 class _Record:
-    # The session-scoped state, each value as its JSON text (a copy no caller can change).
-    state: dict[str, str]
-    # The JSON of the whole ``state``, written when a read needs it (None: changed since).
-    state_json: str | None = None
-    events: list[Event] = field(default_factory=list)  # frozen, parsed from ``unread``
-    unread: list[str] = field(default_factory=list)  # the JSON of the events appended since
+    state: _Scope
+    events: list[Event] = field(default_factory=list)  # frozen
     timestamps: list[float] = field(default_factory=list)
     event_ids: set[str] = field(default_factory=set)
     last_update_time: float = 0.0
@@ -58,34 +82,24 @@ class _Record:
 
     @property
     def version(self) -> int:
-        return len(self.events) + len(self.unread)
-
-    def read(self, where: str) -> list[Event]:
-        """All the events, frozen; the ones appended since the last read are parsed now."""
-        if self.unread:
-            self.events += load_events(self.unread, where)
-            self.unread = []
-        return self.events
-
-    def update_state(self, delta: dict[str, Any]) -> None:
-        for key, value in delta.items():
-            self.state[key] = json.dumps(value, ensure_ascii=False)
-        self.state_json = None
-
-    def state_text(self) -> str:
-        if self.state_json is None:
-            pairs = (f"{json.dumps(k, ensure_ascii=False)}:{v}" for k, v in self.state.items())
-            self.state_json = "{" + ",".join(pairs) + "}"
-        return self.state_json
+        return len(self.events)
 
 
 class InMemorySessionService(BaseSessionService):
-    """Keeps sessions in memory; reads share the stored (frozen) events."""
+    """Keeps sessions in memory; reads share the stored (frozen) events.
 
-    def __init__(self) -> None:
+    ``max_event_bytes`` and ``max_state_bytes`` cap one event and a session's state (see
+    ``yadk.sessions._limits``; default from ``YADK_MAX_EVENT_BYTES`` / ``YADK_MAX_STATE_BYTES``,
+    else 1 MiB and 16 MiB).
+    """
+
+    def __init__(
+        self, *, max_event_bytes: int | None = None, max_state_bytes: int | None = None
+    ) -> None:
+        self.limits = SizeLimits.resolve(max_event_bytes, max_state_bytes)
         self._sessions: dict[tuple[str, str, str], _Record] = {}
-        self._app_state: dict[str, str] = {}
-        self._user_state: dict[tuple[str, str], str] = {}
+        self._app_state: dict[str, _Scope] = {}
+        self._user_state: dict[tuple[str, str], _Scope] = {}
 
     async def create_session(
         self,
@@ -112,11 +126,22 @@ class InMemorySessionService(BaseSessionService):
         key = (app_name, user_id, session_id)
         if key in self._sessions:
             raise AlreadyExistsError(f"Session with id {session_id!r} already exists.")
-        app_delta, user_delta, session_state = split_scopes(state or {})
-        dump_state(session_state)  # refuses values a database could not hold, naming the key
-        record = _Record(state={}, last_update_time=time.time())
-        record.update_state(session_state)
-        self._merge_scopes(app_name, user_id, app_delta, user_delta)
+        plain, sizes, total = _plain_delta(state or {}, "the state")
+        app_delta, user_delta, session_state = split_scopes(plain)
+        app, user = self._scopes(app_name, user_id)
+        grown = (
+            total
+            + app.total
+            + app.growth(app_delta, _sizes(app_delta, sizes, State.APP_PREFIX))
+            + user.total
+            + user.growth(user_delta, _sizes(user_delta, sizes, State.USER_PREFIX))
+        )
+        if grown > self.limits.max_state_bytes:
+            self.limits.refuse_state(grown, session_id, "as created with that state")
+        record = _Record(state=_Scope(), last_update_time=time.time())
+        record.state.update(_frozen(session_state), _sizes(session_state, sizes, ""))
+        app.update(_frozen(app_delta), _sizes(app_delta, sizes, State.APP_PREFIX))
+        user.update(_frozen(user_delta), _sizes(user_delta, sizes, State.USER_PREFIX))
         self._sessions[key] = record
         return self._snapshot(key, record, None, None)
 
@@ -147,7 +172,7 @@ class InMemorySessionService(BaseSessionService):
         have = session.storage_version
         if have is None or have > record.version or session.storage_epoch != record.epoch:
             return await super().refresh_session(session)
-        session.events.extend(record.read(f"session {session.id!r}")[have:])
+        session.events.extend(record.events[have:])
         session.state = self._state(key, record)
         session.last_update_time = record.last_update_time
         session.storage_version = record.version
@@ -190,37 +215,81 @@ class InMemorySessionService(BaseSessionService):
                 f" (copy is version {session.storage_version}, stored is {record.version});"
                 " read it again with get_session() before appending."
             )
-        delta = stored_delta(event)
-        record.unread.append(dump_event(event, delta))
-        app_delta, user_delta, session_delta = split_scopes(delta)
-        if session_delta:
-            record.update_state(session_delta)
-        self._merge_scopes(session.app_name, session.user_id, app_delta, user_delta)
-        record.timestamps.append(event.timestamp)
-        record.event_ids.add(event.id)
-        record.last_update_time = event.timestamp
-        apply_event(session, event)
+        delta = event.actions.state_delta
+        plain, sizes, delta_size = _plain_delta(delta, "", event)
+        size = delta_size + _content_size(event)
+        if size > self.limits.max_event_bytes:
+            self.limits.refuse_event(size, event.id, written_by(event))
+        if plain:
+            app_delta, user_delta, session_delta = split_scopes(plain)
+            app, user = self._scopes(session.app_name, session.user_id)
+            app_sizes = _sizes(app_delta, sizes, State.APP_PREFIX)
+            user_sizes = _sizes(user_delta, sizes, State.USER_PREFIX)
+            session_sizes = _sizes(session_delta, sizes, "")
+            grown = (
+                record.state.total
+                + record.state.growth(session_delta, session_sizes)
+                + app.total
+                + app.growth(app_delta, app_sizes)
+                + user.total
+                + user.growth(user_delta, user_sizes)
+            )
+            if grown > self.limits.max_state_bytes:
+                self.limits.refuse_state(
+                    grown, session.id, f"after event {event.id} ({written_by(event)})"
+                )
+        # Imported by the first append: a command that stores no event (``yadk inspect``)
+        # need not build the frozen twins.
+        from yadk.sessions._frozen import freeze_event
+
+        apply_event(session, event)  # trims the temp: keys from the event's delta
+        stored = event
+        if any(plain[k] is not v for k, v in delta.items() if k in plain):
+            # A value JSON holds only converted (a tuple, a number key): stored as a database
+            # would give it back.
+            kept = {k: plain[k] for k in event.actions.state_delta}
+            stored = event.model_copy(
+                update={"actions": event.actions.model_copy(update={"state_delta": kept})}
+            )
+        frozen = freeze_event(stored)
+        record.events.append(frozen)
+        record.timestamps.append(frozen.timestamp)
+        record.event_ids.add(frozen.id)
+        record.last_update_time = frozen.timestamp
+        if plain:
+            # The frozen event's values: state shares them rather than copying them again.
+            app_delta, user_delta, session_delta = split_scopes(frozen.actions.state_delta)
+            record.state.update(session_delta, session_sizes)
+            app.update(app_delta, app_sizes)
+            user.update(user_delta, user_sizes)
         session.storage_version = record.version
         return event
 
-    def _merge_scopes(
-        self, app_name: str, user_id: str, app_delta: dict[str, Any], user_delta: dict[str, Any]
-    ) -> None:
-        if app_delta:
-            app = load_state(self._app_state.get(app_name, "{}"), "app state")
-            app.update(app_delta)
-            self._app_state[app_name] = dump_state(app)
-        if user_delta:
-            user = load_state(self._user_state.get((app_name, user_id), "{}"), "user state")
-            user.update(user_delta)
-            self._user_state[(app_name, user_id)] = dump_state(user)
+    def _scopes(self, app_name: str, user_id: str) -> tuple[_Scope, _Scope]:
+        app = self._app_state.get(app_name)
+        if app is None:
+            app = self._app_state[app_name] = _Scope()
+        user = self._user_state.get((app_name, user_id))
+        if user is None:
+            user = self._user_state[(app_name, user_id)] = _Scope()
+        return app, user
 
     def _state(self, key: tuple[str, str, str], record: _Record) -> dict[str, Any]:
-        return merge_scopes(
-            load_state(self._app_state.get(key[0], "{}"), "app state"),
-            load_state(self._user_state.get(key[:2], "{}"), "user state"),
-            load_state(record.state_text(), f"session {key[2]!r}"),
+        """The session's merged state, its containers the caller's own (the stored values are
+        frozen and shared with the stored events)."""
+        from yadk.sessions._frozen import thaw
+
+        app = self._app_state.get(key[0])
+        user = self._user_state.get(key[:2])
+        merged = merge_scopes(
+            app.values if app is not None else _NONE,
+            user.values if user is not None else _NONE,
+            record.state.values,
         )
+        for name, value in merged.items():
+            if not (type(value) in _SCALARS or value is None):
+                merged[name] = thaw(value)
+        return merged
 
     def _snapshot(
         self,
@@ -229,8 +298,7 @@ class InMemorySessionService(BaseSessionService):
         num_recent_events: int | None,
         after_timestamp: float | None,
     ) -> Session:
-        # list_sessions asks for no events: nothing appended since is parsed for it.
-        stored = [] if num_recent_events == 0 else record.read(f"session {key[2]!r}")
+        stored = record.events
         if num_recent_events is None and after_timestamp is None:
             events = list(stored)
         else:
@@ -251,3 +319,75 @@ class InMemorySessionService(BaseSessionService):
             storage_version=record.version,
             storage_epoch=record.epoch,
         )
+
+
+_NONE: dict[str, Any] = {}
+_SCALARS = frozenset({str, int, float, bool})
+
+
+def _plain_delta(
+    delta: dict[str, Any], what: str, event: Event | None = None
+) -> tuple[dict[str, Any], dict[str, int], int]:
+    """The stored part of ``delta`` (no ``temp:`` keys) as a JSON store would give it back,
+    about the size as JSON of each entry, and of them all; a value JSON cannot hold is
+    refused, naming its key (and ``what`` holds it: the event's author when given)."""
+    plain: dict[str, Any] = {}
+    sizes: dict[str, int] = {}
+    total = 2
+    for key, value in delta.items():
+        if key.startswith(_TEMP):
+            continue
+        try:
+            plain[key], length = plain_json(value)
+        except (TypeError, ValueError):
+            where = what if event is None else f"event {event.id} ({written_by(event)})"
+            refuse_key(key, value, where)
+        sizes[key] = size = len(key) + 4 + length
+        total += size
+    return plain, sizes, total
+
+
+def _sizes(scoped: dict[str, Any], sizes: dict[str, int], prefix: str) -> dict[str, int]:
+    """The sizes of a scope's part of a delta (its keys have lost ``prefix``)."""
+    if not prefix:
+        return sizes
+    return {key: sizes[prefix + key] for key in scoped}
+
+
+def _frozen(values: dict[str, Any]) -> dict[str, Any]:
+    from yadk.sessions._frozen import freeze_json
+
+    return {key: freeze_json(value) for key, value in values.items()}
+
+
+def _content_size(event: Event) -> int:
+    """About the size as JSON of what an event carries besides its state delta: its parts'
+    texts, bytes, call arguments and results, and its metadata."""
+    size = 0
+    if event.content is not None:
+        for part in event.content.parts:
+            if part.text is not None:
+                size += len(part.text)
+            if part.inline_data is not None and part.inline_data.data is not None:
+                size += len(part.inline_data.data) * 4 // 3
+            if part.function_call is not None:
+                size += _size(part.function_call.args, event)
+            if part.function_response is not None:
+                size += _size(part.function_response.response, event)
+            if part.executable_code is not None:
+                size += len(part.executable_code.code or "")
+            if part.code_execution_result is not None:
+                size += len(part.code_execution_result.output or "")
+    for metadata in (event.custom_metadata, event.usage_metadata, event.grounding_metadata):
+        if metadata:
+            size += _size(metadata, event)
+    return size
+
+
+def _size(value: Any, event: Event) -> int:
+    try:
+        return plain_json(value)[1]
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise SessionError(
+            f"Event {event.id} cannot be stored: its content and metadata must be JSON ({exc})."
+        ) from None

@@ -15,6 +15,9 @@ Schema versions:
        server's work per append. Every event is inserted by the statement that updates (and
        so locks) its session row, and deleting a session deletes its events in the same
        transaction, which is what the key's cascade did.
+    6  the foreign key is back (ON DELETE CASCADE): the database itself refuses an event of no
+       session, whatever client wrote it. Events of no session (none yadk wrote) are deleted
+       first, as the key requires.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from yadk.errors import (
 __all__ = ["SCHEMA_VERSION", "PgDatabase", "is_postgres_url"]
 
 T = TypeVar("T")
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 _NAME = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
 _CREATE_V1 = """
@@ -104,6 +107,15 @@ CREATE TABLE IF NOT EXISTS {s}.memories (
     # A memory search reads only the rows after the last seq it saw: an index, not a scan.
     4: "CREATE INDEX IF NOT EXISTS memories_by_seq ON {s}.memories (app_name, user_id, seq)",
     5: "ALTER TABLE {s}.events DROP CONSTRAINT IF EXISTS events_app_name_user_id_session_id_fkey",
+    6: """
+DELETE FROM {s}.events e WHERE NOT EXISTS (
+    SELECT 1 FROM {s}.sessions s
+    WHERE s.app_name = e.app_name AND s.user_id = e.user_id AND s.id = e.session_id
+);
+ALTER TABLE {s}.events ADD CONSTRAINT events_app_name_user_id_session_id_fkey
+    FOREIGN KEY (app_name, user_id, session_id)
+    REFERENCES {s}.sessions (app_name, user_id, id) ON DELETE CASCADE
+""",
 }
 
 

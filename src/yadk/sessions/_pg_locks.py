@@ -23,16 +23,16 @@ import logging
 from typing import Any
 
 from yadk.sessions._pg import PgDatabase
-from yadk.sessions._pg_direct import DirectStatement
+from yadk.sessions._pg_statement import Statement
 
 __all__ = ["PgTurnLocks"]
 
 logger = logging.getLogger("yadk.sessions.postgres")
 
 _Key = tuple[str, str, str]
-# Sent through libpq directly (``_pg_direct``): two of a served turn's five round trips.
-_TRY_LOCK = DirectStatement("SELECT pg_try_advisory_lock(hashtextextended(%(name)s, 0))")
-_UNLOCK = DirectStatement("SELECT pg_advisory_unlock(hashtextextended(%(name)s, 0))")
+# Prepared statements: two of a served turn's five round trips.
+_TRY_LOCK = Statement("SELECT pg_try_advisory_lock(hashtextextended(%(name)s, 0))")
+_UNLOCK = Statement("SELECT pg_advisory_unlock(hashtextextended(%(name)s, 0))")
 
 
 class PgTurnLocks:
@@ -50,12 +50,12 @@ class PgTurnLocks:
 
     async def try_lock(self, key: _Key) -> bool:
         """Take the session's lock if no other process holds it; never waits."""
-        return await self._scalar(_TRY_LOCK, self._name(key), retry=True) == "t"
+        return await self._scalar(_TRY_LOCK, self._name(key), retry=True) is True
 
     async def unlock(self, key: _Key) -> None:
         """Release the lock taken by ``try_lock`` (once per successful ``try_lock``)."""
         try:
-            held = await self._scalar(_UNLOCK, self._name(key), retry=False) == "t"
+            held = await self._scalar(_UNLOCK, self._name(key), retry=False) is True
         except Exception as exc:  # the server dropped the connection: the lock went with it
             logger.warning("turn lock of session %r not released cleanly: %s", key[2], exc)
             return
@@ -72,7 +72,7 @@ class PgTurnLocks:
         if conn is not None:
             await conn.close()
 
-    async def _scalar(self, statement: DirectStatement, name: str, *, retry: bool) -> str | None:
+    async def _scalar(self, statement: Statement, name: str, *, retry: bool) -> Any:
         for attempt in (1, 2):
             conn = self._conn
             if conn is None or conn.closed:  # connected once, then only when it drops

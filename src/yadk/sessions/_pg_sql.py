@@ -4,17 +4,16 @@ The append statement comes in shapes: the version and creation-stamp checks only
 session copy has them, the ``state ||`` merge only when the event changes session keys, and the
 ``app:``/``user:`` merges only when it changes those scopes. An append is one durable commit, so
 the server's work per statement is most of what it costs beyond the commit: a CTE or a jsonb
-merge that does nothing is still executed for every event. Each shape is a fixed text, sent
-through libpq directly (``_pg_direct``): prepared once per connection, the server keeps its plan.
+merge that does nothing is still executed for every event. Each shape is a fixed text, run as a
+prepared statement (``_pg_statement``): prepared once per connection, the server keeps its plan.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
-from yadk.sessions._pg_direct import FLOAT8, INT8, DirectStatement
+from yadk.sessions._pg_statement import Statement
 
 __all__ = ["REFRESH_DATA", "SessionSql", "refresh_columns", "session_columns"]
 
@@ -28,7 +27,7 @@ class SessionSql:
     def __init__(self, table: Callable[[str], str]) -> None:
         self.sessions, self.events = table("sessions"), table("events")
         self.apps, self.users = table("app_states"), table("user_states")
-        self._appends: dict[tuple[bool, bool, bool, bool, bool], DirectStatement] = {}
+        self._appends: dict[tuple[bool, bool, bool, bool, bool], Statement] = {}
         columns = (
             "s.state, s.update_time, s.version, a.state AS app_state, u.state AS user_state,"
             " s.create_time"
@@ -38,32 +37,30 @@ class SessionSql:
             LEFT JOIN {self.apps} a ON a.app_name = s.app_name
             LEFT JOIN {self.users} u ON u.app_name = s.app_name AND u.user_id = s.user_id
             WHERE s.app_name = %(a)s AND s.user_id = %(u)s AND s.id = %(i)s"""
-        # Sent through libpq, its columns read back by ``session_columns``.
-        self.session_row = DirectStatement(f"SELECT {columns}{joins}")
+        # Its columns read back by ``session_columns``.
+        self.session_row = Statement(f"SELECT {columns}{joins}")
         # The row and the events stored after ``since`` in one round trip (and one snapshot):
         # a first row of the session's columns (``refresh_columns``), then one row per event
         # (``REFRESH_DATA``); none when nothing is new or the session was created again
         # (another stamp), no row at all when it is gone.
-        self.refresh = DirectStatement(
+        self.refresh = Statement(
             f"""
             WITH r AS (SELECT {columns}{joins})
             SELECT 0::bigint AS seq, r.*, NULL::text AS data FROM r
             UNION ALL
             SELECT e.seq, NULL, NULL, NULL, NULL, NULL, NULL, e.data
             FROM r JOIN {self.events} e
-                ON r.version > %(since)s AND r.create_time = %(epoch)s
+                ON r.version > %(since)s::bigint AND r.create_time = %(epoch)s::float8
                 AND e.app_name = %(a)s AND e.user_id = %(u)s AND e.session_id = %(i)s
-                AND e.seq > %(since)s AND e.seq <= r.version
-            ORDER BY seq""",
-            {"since": INT8, "epoch": FLOAT8},
+                AND e.seq > %(since)s::bigint AND e.seq <= r.version
+            ORDER BY seq"""
         )
         # A session's stored events after one version up to another: what a first read (and a
         # read after another process appended) fetches, 1,000 rows in one go.
-        self.events_between = DirectStatement(
+        self.events_between = Statement(
             f"""SELECT data FROM {self.events} WHERE app_name = %(a)s AND user_id = %(u)s
-                AND session_id = %(i)s AND seq > %(since)s AND seq <= %(version)s
-                ORDER BY seq""",
-            {"since": INT8, "version": INT8},
+                AND session_id = %(i)s AND seq > %(since)s::bigint AND seq <= %(version)s::bigint
+                ORDER BY seq"""
         )
         self.create = f"""
             WITH {self.merge_ctes()}
@@ -98,7 +95,7 @@ class SessionSql:
 
     def append(
         self, *, expected: bool, epoch: bool, delta: bool, app: bool, user: bool
-    ) -> DirectStatement:
+    ) -> Statement:
         """The append statement of one shape: it bumps the version (checked against
         %(expected)s and the stamp %(epoch)s when given), merges %(delta)s into the session
         state and %(app)s/%(user)s into the scope rows when given, stores the event, and
@@ -106,8 +103,7 @@ class SessionSql:
         shape = (expected, epoch, delta, app, user)
         statement = self._appends.get(shape)
         if statement is None:
-            types = {"expected": INT8, "epoch": FLOAT8, "t": FLOAT8}
-            statement = DirectStatement(self._build_append(*shape), types)
+            statement = Statement(self._build_append(*shape))
             self._appends[shape] = statement
         return statement
 
@@ -119,7 +115,7 @@ class SessionSql:
         return f"""
             WITH bumped AS (
                 UPDATE {self.sessions}
-                SET version = version + 1, update_time = %(t)s{merge}
+                SET version = version + 1, update_time = %(t)s::float8{merge}
                 WHERE app_name = %(a)s AND user_id = %(u)s AND id = %(i)s{checks}
                 RETURNING version
             ){"," if scopes else ""}{scopes}
@@ -128,22 +124,22 @@ class SessionSql:
             RETURNING seq"""
 
 
-def refresh_columns(texts: list[bytes | None]) -> tuple[Any, ...]:
+def refresh_columns(row: tuple[Any, ...]) -> tuple[Any, ...]:
     """The session's columns from the first row of ``SessionSql.refresh`` (see
     ``session_columns``): it starts with the row's sort key and ends with the event column."""
-    return session_columns(texts[1:REFRESH_DATA])
+    return session_columns(row[1:REFRESH_DATA])
 
 
-def session_columns(texts: list[bytes | None]) -> tuple[Any, ...]:
-    """The session row's columns (``SessionSql.session_row``, as text) as Python values: the
-    session, app and user states (jsonb, NULL for a scope with no row yet), update time,
+def session_columns(row: tuple[Any, ...]) -> tuple[Any, ...]:
+    """The session row's columns (``SessionSql.session_row``) as Python values: the session,
+    app and user states (psycopg loads jsonb; NULL for a scope with no row yet), update time,
     version and creation stamp."""
-    state, update_time, version, app, user, created = texts
+    state, update_time, version, app, user, created = row
     return (
-        json.loads(state) if state is not None else {},
+        state if state is not None else {},
         float(update_time or 0),
         int(version or 0),
-        json.loads(app) if app is not None else None,
-        json.loads(user) if user is not None else None,
+        app,
+        user,
         float(created or 0),
     )

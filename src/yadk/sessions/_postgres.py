@@ -26,11 +26,12 @@ from yadk.sessions._base import (
 from yadk.sessions._codec import (
     dump_event,
     dump_state,
-    load_events_sliced,
+    load_events_off_loop,
     prepare_reader,
     stored_delta,
 )
 from yadk.sessions._event_cache import EventCache
+from yadk.sessions._limits import SizeLimits, check_append, check_created
 from yadk.sessions._pg import PgDatabase
 from yadk.sessions._pg_locks import PgTurnLocks
 from yadk.sessions._pg_sql import REFRESH_DATA, SessionSql, refresh_columns, session_columns
@@ -47,7 +48,9 @@ class PostgresSessionService(BaseSessionService):
     ``postgresql://`` URL (``?schema=NAME`` picks the schema, default ``yadk``).
 
     Opens its connection pool on first use, inside the event loop that uses it; see
-    ``PgDatabase`` for the pool, timeouts and reconnects.
+    ``PgDatabase`` for the pool, timeouts and reconnects. ``max_event_bytes`` /
+    ``max_state_bytes`` cap one event and a session's state (see ``_limits``); ``cache_bytes``
+    bounds the parsed events kept between reads (``_event_cache``).
     """
 
     def __init__(
@@ -59,7 +62,11 @@ class PostgresSessionService(BaseSessionService):
         statement_timeout: float = 30.0,
         migrate: bool = False,
         database: PgDatabase | None = None,
+        max_event_bytes: int | None = None,
+        max_state_bytes: int | None = None,
+        cache_bytes: int | None = None,
     ) -> None:
+        self.limits = SizeLimits.resolve(max_event_bytes, max_state_bytes)
         self.db = database or PgDatabase(
             url,
             pool_size=pool_size,
@@ -69,7 +76,7 @@ class PostgresSessionService(BaseSessionService):
         )
         self.sql = SessionSql(self.db.table)
         self._sessions, self._events = self.sql.sessions, self.sql.events
-        self._parsed = EventCache()  # used on the event loop only
+        self._parsed = EventCache(max_bytes=cache_bytes)  # used on the event loop only
         self._turn_locks: PgTurnLocks | None = None
 
     def turn_locks(self) -> PgTurnLocks:
@@ -99,6 +106,7 @@ class PostgresSessionService(BaseSessionService):
 
         session_id = (session_id or "").strip() or str(uuid.uuid4())
         app_delta, user_delta, session_state = split_scopes(state or {})
+        check_created(self.limits, session_id, state or {})
         params = {
             "a": app_name,
             "u": user_id,
@@ -174,11 +182,11 @@ class PostgresSessionService(BaseSessionService):
             params = {**_named(key), "since": since, "version": version}
             found = await self.sql.events_between.column(conn, params)
             parsed = await self._parse(key, found)
-            events = self._parsed.update(key, epoch, version, events, parsed)
+            events = self._parsed.update(key, epoch, version, events, parsed, sum(map(len, found)))
         return events
 
     async def _parse(self, key: _Key, rows: Sequence[str | bytes]) -> list[Event]:
-        return await load_events_sliced(rows, f"session {key[2]!r} in {self.db.display}")
+        return await load_events_off_loop(rows, f"session {key[2]!r} in {self.db.display}")
 
     def _session(self, key: _Key, row: tuple[Any, ...], events: list[Event]) -> Session:
         return Session(
@@ -291,6 +299,8 @@ class PostgresSessionService(BaseSessionService):
         if event.partial:
             return event
         delta = stored_delta(event)
+        data = dump_event(event, delta)
+        check_append(self.limits, session.id, session.state, event.id, data, delta, event)
         app_delta, user_delta, session_delta = split_scopes(delta)
         params = {
             "a": session.app_name,
@@ -300,7 +310,7 @@ class PostgresSessionService(BaseSessionService):
             "epoch": session.storage_epoch,
             "t": event.timestamp,
             "eid": event.id,
-            "data": dump_event(event, delta),
+            "data": data,
             "delta": dump_state(session_delta) if session_delta else None,
             "app": dump_state(app_delta) if app_delta else None,
             "user": dump_state(user_delta) if user_delta else None,

@@ -4,8 +4,8 @@ Every database call runs on the service's own thread (one connection, one thread
 so a write that waits for another process's lock never stalls the event loop; the wait is bounded
 by ``busy_timeout``, after which the caller gets ``SessionStoreBusyError``. SQLite failures become
 ``SessionStoreError`` subclasses whose message says what to do. The thread returns stored rows;
-the event loop parses them into events a slice at a time (``load_events_sliced``), since parsing
-in the thread would hold the GIL, and so the loop, for as long in one go.
+large ones are parsed into events on a worker thread (``load_events_off_loop``), small ones on the
+event loop.
 
 Each ``append_event`` is one transaction: it checks the session's version (a writer holding an
 older copy gets ``StaleSessionError``), stores the event, merges the delta into the session, user
@@ -44,13 +44,14 @@ from yadk.sessions._base import (
 from yadk.sessions._codec import (
     dump_event,
     dump_state,
-    load_events_sliced,
+    load_events_off_loop,
     load_state,
     prepare_reader,
     stored_delta,
 )
 from yadk.sessions._event_cache import EventCache
 from yadk.sessions._file_locks import FileTurnLocks
+from yadk.sessions._limits import SizeLimits, check_append, check_created
 from yadk.sessions._session import Session
 from yadk.sessions._sqlite_schema import prepare_schema, translate_error
 from yadk.sessions._state import merge_scopes, split_scopes
@@ -85,16 +86,26 @@ class SqliteSessionService(BaseSessionService):
     ``busy_timeout`` (seconds) bounds how long a write waits for another connection's lock.
     An existing file with an older schema is refused unless ``migrate=True`` (what
     ``yadk db upgrade`` does); a file written by a newer yadk is always refused.
+    ``max_event_bytes`` / ``max_state_bytes`` cap one event and a session's state (see
+    ``_limits``); ``cache_bytes`` bounds the parsed events kept between reads (``_event_cache``).
     """
 
     def __init__(
-        self, db: str | os.PathLike[str], *, busy_timeout: float = 5.0, migrate: bool = False
+        self,
+        db: str | os.PathLike[str],
+        *,
+        busy_timeout: float = 5.0,
+        migrate: bool = False,
+        max_event_bytes: int | None = None,
+        max_state_bytes: int | None = None,
+        cache_bytes: int | None = None,
     ) -> None:
         self.path = sqlite_path(db)
+        self.limits = SizeLimits.resolve(max_event_bytes, max_state_bytes)
         self.busy_timeout = busy_timeout
         self._turn_locks: FileTurnLocks | None = None
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="yadk-sqlite")
-        self._events = EventCache()  # used on the event loop only
+        self._events = EventCache(max_bytes=cache_bytes)  # used on the event loop only
         try:
             self._conn = self._open(migrate)
         except BaseException:
@@ -127,6 +138,7 @@ class SqliteSessionService(BaseSessionService):
             conn.execute(f"PRAGMA busy_timeout = {int(self.busy_timeout * 1000)}")
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=NORMAL")
+            conn.execute("PRAGMA foreign_keys=ON")  # per connection: events need their session
             prepare_schema(conn, self.path, migrate=migrate)
         except sqlite3.Error as exc:
             if conn is not None:
@@ -186,6 +198,7 @@ class SqliteSessionService(BaseSessionService):
         session_id = (session_id or "").strip() or str(uuid.uuid4())
         app_delta, user_delta, session_state = split_scopes(state or {})
         rows = (dump_state(app_delta), dump_state(user_delta), dump_state(session_state))
+        check_created(self.limits, session_id, state or {})
         key = (app_name, user_id, session_id)
         await self._run(self._create, key, app_delta, user_delta, rows[2])
         found = await self.get_session(app_name=app_name, user_id=user_id, session_id=session_id)
@@ -229,7 +242,7 @@ class SqliteSessionService(BaseSessionService):
             if found is None:
                 return None
             row, state, rows = found
-            events = await load_events_sliced(rows, self._where(key))
+            events = await load_events_off_loop(rows, self._where(key))
         else:
             read = await self._read_all(key)
             if read is None:
@@ -267,8 +280,9 @@ class SqliteSessionService(BaseSessionService):
                 if held != since:
                     hint = None
                     continue
-            parsed = await load_events_sliced(rows, self._where(key))
-            return row, state, self._events.update(key, epoch, version, kept, parsed)
+            parsed = await load_events_off_loop(rows, self._where(key))
+            size = sum(map(len, rows))
+            return row, state, self._events.update(key, epoch, version, kept, parsed, size)
         raise AssertionError("a read from the start does not use the cache")
 
     def _rows_after(
@@ -341,7 +355,7 @@ class SqliteSessionService(BaseSessionService):
         state, update_time, version, epoch, rows = found
         if version < session.storage_version or epoch != session.storage_epoch:
             return await super().refresh_session(session)  # deleted and created again
-        session.events.extend(await load_events_sliced(rows, self._where(key)))
+        session.events.extend(await load_events_off_loop(rows, self._where(key)))
         session.state = state
         session.last_update_time = update_time
         session.storage_version = version
@@ -427,6 +441,7 @@ class SqliteSessionService(BaseSessionService):
             return event
         delta = stored_delta(event)
         event_json = dump_event(event, delta)
+        check_append(self.limits, session.id, session.state, event.id, event_json, delta, event)
         key = (session.app_name, session.user_id, session.id)
         seq = await self._run(
             self._append,

@@ -4,6 +4,8 @@ what each SQLite failure means for the person running yadk.
 Schema versions:
     1  app_states, user_states, sessions, events (yadk before schema versions; user_version 0)
     2  events.event_id with a unique index per session, so appending a stored event is a no-op
+    3  events carry a foreign key to their session (ON DELETE CASCADE): the database itself
+       refuses an event of no session. Connections turn ``PRAGMA foreign_keys`` on.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ __all__ = [
     "upgrade_file",
 ]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 _TABLES_V1 = {
     "app_states": ["app_name", "state"],
@@ -73,6 +75,31 @@ _MIGRATIONS = {
     2: """
 ALTER TABLE events ADD COLUMN event_id TEXT;
 UPDATE events SET event_id = json_extract(data, '$.id');
+CREATE UNIQUE INDEX events_by_id ON events (app_name, user_id, session_id, event_id);
+""",
+    # SQLite adds a foreign key only by building the table again. Events of no session (none
+    # yadk wrote: a session's delete takes its events) would fail the key: they go.
+    3: """
+DELETE FROM events WHERE NOT EXISTS (
+    SELECT 1 FROM sessions s
+    WHERE s.app_name = events.app_name AND s.user_id = events.user_id AND s.id = events.session_id
+);
+CREATE TABLE events_with_key (
+    app_name TEXT NOT NULL,
+    user_id TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    timestamp REAL NOT NULL,
+    data TEXT NOT NULL,
+    event_id TEXT,
+    PRIMARY KEY (app_name, user_id, session_id, seq),
+    FOREIGN KEY (app_name, user_id, session_id)
+        REFERENCES sessions (app_name, user_id, id) ON DELETE CASCADE
+);
+INSERT INTO events_with_key (app_name, user_id, session_id, seq, timestamp, data, event_id)
+    SELECT app_name, user_id, session_id, seq, timestamp, data, event_id FROM events;
+DROP TABLE events;
+ALTER TABLE events_with_key RENAME TO events;
 CREATE UNIQUE INDEX events_by_id ON events (app_name, user_id, session_id, event_id);
 """,
 }

@@ -1,4 +1,4 @@
-"""Stored rows are read straight into frozen events (``_stored_events``); rows in any other shape
+"""Stored rows are validated straight into the frozen twins (``_frozen``); rows in any other shape
 the models accept still load, through the models, and a damaged row is still named."""
 
 from __future__ import annotations
@@ -14,8 +14,15 @@ from pydantic import BaseModel
 from yadk.errors import ImmutableEventError, SessionStoreCorruptError
 from yadk.events import Event, EventActions
 from yadk.sessions._codec import dump_event, load_events
-from yadk.sessions._frozen import EMPTY_DICT, FrozenDict, FrozenIds, FrozenList, is_frozen
-from yadk.sessions._stored_events import stored_events_reader
+from yadk.sessions._frozen import (
+    EMPTY_DICT,
+    FrozenDict,
+    FrozenIds,
+    FrozenList,
+    freeze_event,
+    is_frozen,
+    parse_frozen_events,
+)
 from yadk.types import (
     Blob,
     CodeExecutionResult,
@@ -100,11 +107,6 @@ def _assert_frozen_throughout(value: Any) -> None:
         assert type(value) is FrozenIds
 
 
-def test_the_stored_row_reader_is_built_on_this_pydantic() -> None:
-    # None would mean every read takes the slower way through the models (a pydantic change).
-    assert stored_events_reader() is not None
-
-
 def test_rows_read_back_as_equal_events_frozen_throughout() -> None:
     read = load_events(_rows(EVENTS), "test")
     assert read == EVENTS
@@ -115,11 +117,18 @@ def test_rows_read_back_as_equal_events_frozen_throughout() -> None:
     assert read[1].content.parts[0].thought_signature == b"\x00sig"  # type: ignore[union-attr]
 
 
-def test_the_fast_reader_and_the_models_agree() -> None:
-    reader = stored_events_reader()
-    assert reader is not None
+def test_the_twins_and_the_models_agree() -> None:
     text = "[" + ",".join(_rows(EVENTS)) + "]"
-    assert reader(text) == [Event.model_validate_json(row) for row in _rows(EVENTS)]
+    assert parse_frozen_events(text) == [Event.model_validate_json(row) for row in _rows(EVENTS)]
+
+
+def test_an_appended_event_frozen_equals_it_frozen_throughout() -> None:
+    for event in EVENTS:
+        frozen = freeze_event(event)
+        assert frozen == event and frozen is not event
+        _assert_frozen_throughout(frozen)
+        assert frozen.model_dump() == event.model_dump()
+        assert freeze_event(frozen) is frozen
 
 
 def test_left_out_fields_take_frozen_defaults() -> None:
@@ -138,10 +147,8 @@ def test_left_out_fields_take_frozen_defaults() -> None:
     ],
 )
 def test_rows_in_other_accepted_shapes_load_through_the_models(row: str) -> None:
-    reader = stored_events_reader()
-    assert reader is not None
     with pytest.raises(ValueError):
-        reader(f"[{row}]")
+        parse_frozen_events(f"[{row}]")
     (event,) = load_events([row], "test")
     assert event == Event.model_validate_json(row)
     _assert_frozen_throughout(event)
@@ -154,6 +161,7 @@ def test_a_damaged_row_is_named_by_its_position() -> None:
         load_events(rows, "test")
 
 
+@pytest.mark.subprocess
 def test_prepare_builds_the_reader_before_the_first_read(tmp_path: Any) -> None:
     # In a fresh process: this one's reader was built by the tests before.
     import subprocess
@@ -163,11 +171,11 @@ def test_prepare_builds_the_reader_before_the_first_read(tmp_path: Any) -> None:
 import asyncio, sys
 from yadk.sessions import SqliteSessionService
 from yadk.sessions import PostgresSessionService  # noqa: F401 - imports without a server
-assert "yadk.sessions._stored_events" not in sys.modules
+assert "yadk.sessions._frozen" not in sys.modules
 store = SqliteSessionService({str(tmp_path / "s.db")!r})
 asyncio.run(store.prepare())
-from yadk.sessions._stored_events import stored_events_reader
-info = stored_events_reader.cache_info()
+from yadk.sessions._frozen import _frozen_events_adapter
+info = _frozen_events_adapter.cache_info()
 assert info.currsize == 1 and info.misses == 1, info
 asyncio.run(store.aclose())
 print("ok")
