@@ -172,6 +172,8 @@ DOCUMENTED: dict[str, set[str]] = {
         "GetSessionConfig",
         "ListSessionsResponse",
         "open_session_service",
+        # docs/cli.md (yadk db): the default local store upgrades itself, copied aside first.
+        "upgrade_local_store",
     },
     # docs/engine.md and docs/multi_agent.md: Agent = LlmAgent, RunConfig.
     "yadk.agents": {"Agent", "RunConfig"},

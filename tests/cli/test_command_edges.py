@@ -158,3 +158,33 @@ def test_the_scaffolds_scripted_model_answers_any_number_of_messages(cli: Cli) -
     assert code == 0, err
     catch_all = "[my_agent]: I'm a scripted model and only know a few lines. Run me with --model"
     assert sum(line.startswith(catch_all) for line in out.splitlines()) == 4
+
+
+def _old_default_store() -> Path:
+    from tests.sessions.test_foreign_key import _sqlite_v2
+
+    store = Path(".yadk/sessions.db")
+    store.parent.mkdir()
+    _sqlite_v2(store)
+    return store
+
+
+def test_the_default_store_of_an_older_yadk_upgrades_itself_once(cli: Cli) -> None:
+    store = _old_default_store()
+    code, out, err = cli("sessions", "list", "--app", "app")
+    assert code == 0 and out.startswith("app\tu\ts\t")
+    assert err == (
+        "yadk: upgraded the session store .yadk/sessions.db from schema 2 to 3 (written by an"
+        " older yadk); the old file is kept as .yadk/sessions.db.v2.bak\n"
+    )
+    assert Path(".yadk/sessions.db.v2.bak").is_file()
+    _, _, again = cli("sessions", "list", "--app", "app")
+    assert "upgraded" not in again
+    assert store.is_file()
+
+
+def test_a_store_named_with_db_still_asks_for_yadk_db_upgrade(cli: Cli) -> None:
+    store = _old_default_store()
+    code, _, err = cli("sessions", "list", "--app", "app", "--db", str(store))
+    assert code == 1 and "yadk db upgrade --db .yadk/sessions.db" in err
+    assert not Path(".yadk/sessions.db.v2.bak").exists()

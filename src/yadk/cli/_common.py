@@ -28,6 +28,7 @@ __all__ = [
     "listen",
     "llm_agents",
     "load_agent",
+    "local_store",
     "not_loaded",
     "not_utf8",
     "parse_artifacts",
@@ -282,3 +283,20 @@ def listen(host: str, port: int, *, backlog: int = 128) -> socket.socket:
     listener.listen(backlog)
     listener.setblocking(False)
     return listener
+
+
+def local_store(db: str | None, default: str) -> str:
+    """The store to open: ``--db`` as given, or the default local file, which is first
+    upgraded in place (copied aside, and said so) when an older yadk wrote it."""
+    if db is not None:
+        return db
+    from yadk.errors import YadkError
+    from yadk.sessions import upgrade_local_store
+
+    try:
+        note = upgrade_local_store(default)
+    except YadkError as exc:
+        raise CommandError(f"{default}: {exc.message}") from None
+    if note is not None:
+        print(f"yadk: {note}", file=sys.stderr)
+    return default

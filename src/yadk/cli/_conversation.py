@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from yadk.agents import BaseAgent, RunConfig
 from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
-from yadk.cli._common import CommandError
+from yadk.cli._common import CommandError, local_store
 from yadk.cli._live import LivePrinter
 from yadk.cli._transcript import event_lines
 from yadk.errors import YadkError
@@ -56,7 +56,7 @@ _QUIET_WAIT = 0.2
 def open_stores(db: str | None) -> Stores:
     """The stores ``--db`` names (default .yadk/sessions.db, artifacts in an ``artifacts/``
     folder beside it; ``:memory:`` keeps both in memory), or a ``CommandError`` saying why not."""
-    target = db or DEFAULT_DB
+    target = local_store(db, DEFAULT_DB)
     try:
         return engine_open_stores(target)
     except YadkError as exc:

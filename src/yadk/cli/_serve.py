@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError, listen
+from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError, listen, local_store
 
 if TYPE_CHECKING:
     from yadk.serve._limits import Limits
@@ -85,7 +85,7 @@ def _serve(
     from yadk.serve._logs import configure_logging
 
     configure_logging(args.log_format)
-    db = args.db or DEFAULT_DB
+    db = local_store(args.db, DEFAULT_DB)
     _check_workers(args, db)
     options = {
         "path": str(path),

@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError, file_error, not_utf8
+from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError, file_error, local_store, not_utf8
 from yadk.cli._conversation import DEFAULT_DB
 from yadk.cli._transcript import event_lines
 from yadk.errors import YadkError
@@ -38,7 +38,7 @@ def execute(args: argparse.Namespace) -> int:
         if problem is not None:
             raise CommandError(problem, exit_code=EXIT_USAGE)
     try:
-        stores = open_stores(args.db or DEFAULT_DB)
+        stores = open_stores(local_store(args.db, DEFAULT_DB))
     except YadkError as exc:
         raise CommandError(f"--db {args.db or DEFAULT_DB}: {exc.message}") from None
     try:

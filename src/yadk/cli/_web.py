@@ -10,7 +10,14 @@ import webbrowser
 from pathlib import Path
 from typing import Any
 
-from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError, listen, resolve_model_option
+from yadk.cli._common import (
+    EXIT_OK,
+    EXIT_USAGE,
+    CommandError,
+    listen,
+    local_store,
+    resolve_model_option,
+)
 
 __all__ = ["LOOPBACK", "execute"]
 
@@ -40,7 +47,7 @@ def execute(args: argparse.Namespace) -> int:
     from yadk.serve._webapp import create_web_app
     from yadk.stores import open_stores
 
-    stores = open_stores(args.db or DEFAULT_DB)
+    stores = open_stores(local_store(args.db, DEFAULT_DB))
     try:
         app = create_web_app(
             path,

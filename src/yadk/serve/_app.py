@@ -162,6 +162,7 @@ def create_app(
         assert isinstance(error, SessionStoreError)
         logger.warning("%s %s: %s", request.method, printable(request.url.path), error.message)
         return json_response({"detail": f"The session store cannot be used: {error.message}"}, 503)
+
     @app.exception_handler(SessionTooLargeError)
     async def answer_too_large(_: Request, error: Exception) -> Response:
         assert isinstance(error, SessionTooLargeError)

@@ -10,7 +10,7 @@ from yadk.errors import AlreadyExistsError, SessionNotFoundError, StaleSessionEr
 if TYPE_CHECKING:
     from yadk.sessions._base import BaseSessionService, GetSessionConfig, ListSessionsResponse
     from yadk.sessions._memory import InMemorySessionService
-    from yadk.sessions._open import open_session_service
+    from yadk.sessions._open import open_session_service, upgrade_local_store
     from yadk.sessions._postgres import PostgresSessionService
     from yadk.sessions._session import Session
     from yadk.sessions._sqlite import SqliteSessionService
@@ -29,6 +29,7 @@ __all__ = [
     "StaleSessionError",
     "State",
     "open_session_service",
+    "upgrade_local_store",
 ]
 
 # Loaded on first use: an in-memory session (yadk inspect) needs neither sqlite3 nor psycopg.
@@ -40,6 +41,7 @@ __getattr__, __dir__ = lazy_facade(
         "ListSessionsResponse": "yadk.sessions._base",
         "InMemorySessionService": "yadk.sessions._memory",
         "open_session_service": "yadk.sessions._open",
+        "upgrade_local_store": "yadk.sessions._open",
         "PostgresSessionService": "yadk.sessions._postgres",
         "Session": "yadk.sessions._session",
         "SqliteSessionService": "yadk.sessions._sqlite",
