@@ -48,3 +48,23 @@ def test_agent_py_in_a_tree_counts_only_when_it_defines_root_agent(tmp_path: Pat
     assert python_agent_file(folder, mentions_root_agent=True) is None
     (folder / "agent.py").write_text("from yadk import Agent\nroot_agent = Agent(name='a')\n")
     assert python_agent_file(folder, mentions_root_agent=True) == folder / "agent.py"
+
+
+def test_a_scripted_path_in_agent_code_is_relative_to_the_agent_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from yadk.config import load_agent
+
+    folder = tmp_path / "scripted_code"
+    folder.mkdir()
+    (folder / "turns.yaml").write_text("turns:\n  - text: hi\n")
+    (folder / "agent.py").write_text(
+        "from yadk import Agent\n"
+        "helper = Agent(name='helper', model='scripted:turns.yaml', instruction='x')\n"
+        "root_agent = Agent(name='root', model='scripted:turns.yaml', instruction='x',"
+        " sub_agents=[helper])\n"
+    )
+    monkeypatch.chdir(tmp_path)  # not the agent folder: a path relative to here would miss
+    root = load_agent(folder)
+    assert root.model == f"scripted:{folder / 'turns.yaml'}"  # type: ignore[attr-defined]
+    assert root.sub_agents[0].model == f"scripted:{folder / 'turns.yaml'}"  # type: ignore[attr-defined]

@@ -73,6 +73,24 @@ def _names(target: ast.expr) -> list[str]:
     return []
 
 
+def _anchor_scripted_models(root: Any, folder: Path) -> None:
+    """``model="scripted:turns.yaml"`` in agent code names a file beside the code, as
+    ``model: scripted:turns.yaml`` in a config names one beside the config (not one in the
+    folder the command runs in)."""
+    pending, seen = [root], set()
+    while pending:
+        agent = pending.pop()
+        if id(agent) in seen:
+            continue
+        seen.add(id(agent))
+        model = getattr(agent, "model", None)
+        if isinstance(model, str) and model.startswith("scripted:"):
+            path = Path(model.removeprefix("scripted:"))
+            if path.parts and not path.is_absolute():
+                agent.model = f"scripted:{folder / path}"
+        pending.extend(getattr(agent, "sub_agents", None) or ())
+
+
 def _read(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
@@ -132,6 +150,7 @@ def load_python_agent(file: Path) -> tuple[Any, set[str]]:
             f"`root_agent` is {what}, expected a yadk agent.",
             "Build it with yadk's API: `from yadk import LlmAgent` (google-adk's arguments).",
         )
+    _anchor_scripted_models(agent, folder)
     prefixes = (str(folder) + os.sep, os.path.realpath(folder) + os.sep)
     modules = {
         name
