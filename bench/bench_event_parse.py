@@ -1,4 +1,4 @@
-"""Reading 1,000 stored event rows into frozen events, the bulk of a store's first read (issue 14).
+"""Reading 1,000 stored event rows into frozen events, the bulk of a store's first read.
 
 Two ways, both in this process, alternated so a machine whose speed drifts favours neither:
 - the stored-row reader (``sessions/_stored_events``): validator-free stand-ins whose schema

@@ -1,4 +1,4 @@
-"""Multi-agent speed (issue 7).
+"""Multi-agent speed: parallel fan-out and sequential overhead.
 
 Targets: a ParallelAgent of 8 sub-agents whose model takes 200 ms each finishes in about 200 ms
 (not 1.6 s); a 10-stage SequentialAgent pipeline costs under 2 ms per stage when the model is

@@ -1,4 +1,4 @@
-"""PostgreSQL speed, side by side with google-adk 2.13's DatabaseSessionService (issue 14).
+"""PostgreSQL speed, side by side with google-adk 2.13's DatabaseSessionService.
 
 On the same server (``YADK_BENCH_POSTGRES_URL``, default postgresql://postgres@127.0.0.1:5432/test),
 each side in a schema of its own that is dropped afterwards:

@@ -1,4 +1,4 @@
-"""Runner overhead per turn as history grows (issues 2 and 10).
+"""Runner overhead per turn as history grows.
 
 Targets: <= 2 ms/turn at 200 turns with ScriptedModel; turn ~1,000 within 1.5x of turn ~10 on
 the in-memory and the SQLite session service (a turn pays for what is new, not the history).

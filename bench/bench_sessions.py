@@ -1,4 +1,4 @@
-"""Session service speed, side by side with google-adk 2.13 (issues 2, 10 and 14).
+"""Session service speed, side by side with google-adk 2.13.
 
 - append_event throughput and get_session of a 1,000-event session, in memory and on SQLite
   (google-adk: InMemorySessionService, DatabaseSessionService on sqlite+aiosqlite);

@@ -1,6 +1,6 @@
 """Skills: loading a skill with 100 resource files, and the per-turn cost of the skill listing.
 
-Targets (issue 6): loading a skill with 100 resources < 10 ms; ``list_skills`` and the
+Targets: loading a skill with 100 resources < 10 ms; ``list_skills`` and the
 system-instruction listing computed once per skill-set version, not per turn.
 Run: python bench/bench_skills.py
 """

@@ -1,4 +1,4 @@
-"""Whole-process start-up of the commands people run most (issue 13, item 15).
+"""Whole-process start-up of the commands people run most.
 
 Targets on a small clean tree (the ``yadk new`` scaffold): ``yadk validate`` <= 0.25 s and
 ``yadk inspect`` <= 0.35 s as whole processes (``python -c pass`` is about 20 ms). google-adk has

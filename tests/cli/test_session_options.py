@@ -1,5 +1,5 @@
 """What run and dev share: --artifact, slash commands on piped input, one default store and
-a storage error that names the state key and its writer (issue 13, items 3, 5, 12)."""
+a storage error that names the state key and its writer."""
 
 from __future__ import annotations
 

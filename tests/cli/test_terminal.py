@@ -1,5 +1,5 @@
 """The ``yadk run`` / ``yadk dev`` prompt in a real pseudo-terminal: Ctrl-C, line editing,
-history, slash commands and the redraw after a reload notice (issue 13, items 1-4)."""
+history, slash commands and the redraw after a reload notice."""
 
 from __future__ import annotations
 

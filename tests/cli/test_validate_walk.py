@@ -1,4 +1,4 @@
-"""``yadk validate .`` at a repository root (issue 13, item 9): every agent folder and skill at
+"""``yadk validate .`` at a repository root: every agent folder and skill at
 any depth, skipping hidden folders, ``node_modules`` and what ``.gitignore`` lists; diagnostics
 name files by relative path, never ``.``; eval files outside agent folders are still checked."""
 

@@ -155,7 +155,7 @@ def test_importing_the_config_layer_stays_light() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     added, heavy = result.stdout.splitlines()
-    # No engine and no pydantic: `yadk validate` needs neither (issue 13, item 15).
+    # No engine and no pydantic: `yadk validate` needs neither.
     allowed = ("'yadk.config", "'yadk._yaml", "'yadk._files", "'yadk.errors", "'yaml", "'_yaml")
     allowed += ("'_cython", "'cython_runtime")  # PyYAML's C loader
     assert [m for m in added[1:-1].split(", ") if not m.startswith(allowed)] == []

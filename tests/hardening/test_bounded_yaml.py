@@ -1,4 +1,4 @@
-"""Issue 12 items 5, 10 and 11 for YAML: every hostile document is a located, named problem in
+"""YAML within bounds: every hostile document is a located, named problem in
 each format that reads YAML (configs, SKILL.md frontmatter, example files, scripted models), never
 a hang, a traceback or an ``internal-error``."""
 

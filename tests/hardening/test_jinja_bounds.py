@@ -1,4 +1,4 @@
-"""Issue 12 items 4, 9 and 11 for Jinja2: templates read state but never change it, at any depth;
+"""Jinja2 within bounds: templates read state but never change it, at any depth;
 rendering is bounded in time and output size; every failure while rendering is a TemplateError
 naming the agent (TEMPLATE_ERROR in a run), never an internal error."""
 

@@ -1,4 +1,4 @@
-"""Issue 12 item 7: the skill-script timeout holds whatever the script starts. A ``setsid``
+"""The skill-script timeout holds whatever the script starts. A ``setsid``
 grandchild that keeps stdout open neither stalls the call nor survives it."""
 
 from __future__ import annotations
