@@ -13,7 +13,8 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.serve.conftest import message, sse_events
+from tests.manual_clock import ManualClock
+from tests.serve.conftest import HeldSessions, message, sse_events
 
 from yadk.sessions import SqliteSessionService
 
@@ -174,36 +175,50 @@ async def test_fifty_clients_at_once_lose_nothing(
 async def test_a_second_turn_on_a_busy_session_waits_then_runs_in_order(
     make_client: Callable[..., Any],
 ) -> None:
-    async with make_client(busy_wait=10) as client:
+    sessions = HeldSessions()
+    clock = ManualClock()
+    running = make_client(busy_wait=10, session_service=sessions)
+    running.app.state.served.locks.clock = clock
+    async with running as client:
         await new_session(client)
-        first = asyncio.create_task(client.post("/run", json=message("slow 0.5")))
-        await asyncio.sleep(0.1)
-        second = await client.post("/run", json=message("second"))
-        assert texts((await first).json()) == ["echo: slow 0.5"]
-        assert texts(second.json()) == ["echo: second"]
+        first = asyncio.create_task(client.post("/run", json=message("hold")))
+        await sessions.holding.wait()
+        second = asyncio.create_task(client.post("/run", json=message("second")))
+        await clock.waiting()  # the second turn waits for the session
+        sessions.go.set()
+        assert texts((await first).json()) == ["echo: hold"]
+        assert texts((await second).json()) == ["echo: second"]
         stored = (await client.get(f"{S}/s1")).json()["events"]
-        assert texts(stored) == ["slow 0.5", "echo: slow 0.5", "second", "echo: second"]
+        assert texts(stored) == ["hold", "echo: hold", "second", "echo: second"]
 
 
 @pytest.mark.parametrize("route", ["/run", "/run_sse"])
 async def test_a_session_busy_for_longer_than_the_wait_answers_409(
     make_client: Callable[..., Any], route: str
 ) -> None:
-    async with make_client(busy_wait=0.2) as client:
+    sessions = HeldSessions()
+    clock = ManualClock()
+    running = make_client(busy_wait=0.2, session_service=sessions)
+    running.app.state.served.locks.clock = clock
+    async with running as client:
         await new_session(client)
-        first = asyncio.create_task(client.post("/run", json=message("slow 0.8")))
-        await asyncio.sleep(0.1)
-        second = await client.post(route, json=message("second"))
+        first = asyncio.create_task(client.post("/run", json=message("hold")))
+        await sessions.holding.wait()
+        pending = asyncio.create_task(client.post(route, json=message("second")))
+        await clock.waiting()
+        clock.advance(0.2)
+        second = await pending
         assert second.status_code == 409
         assert second.json() == {
             "detail": "Session 's1' is busy: another invocation was still running on it after"
             " 0.2 s. Wait for it to finish (or use another session), then send again."
         }
+        sessions.go.set()
         await first
         other = await client.post(route, json=message("third"))
         assert other.status_code == 200
         stored = (await client.get(f"{S}/s1")).json()["events"]
-        assert texts(stored) == ["slow 0.8", "echo: slow 0.8", "third", "echo: third"]
+        assert texts(stored) == ["hold", "echo: hold", "third", "echo: third"]
 
 
 async def _call_and_disconnect(
