@@ -25,6 +25,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from _compare import record, write_results
+
 from yadk._gc import collector_paused
 from yadk.events import Event, EventActions
 from yadk.sessions._codec import _events_adapter, dump_event
@@ -110,6 +112,8 @@ def main() -> None:
         times["stored-row reader"]
     )
     print(f"  the stored-row reader is {ratio:.2f}x as fast")
+    for name, values in times.items():
+        record(f"{N_EVENTS:,} stored rows, {name}", statistics.median(values) * 1000, "ms")
     if args.instructions:
         if shutil.which("valgrind") is None:
             print("  (valgrind not found: no instruction counts)")
@@ -118,9 +122,11 @@ def main() -> None:
         counts = {name: (_instructions(name) - base) / 5 for name in ways}
         for name, count in counts.items():
             print(f"  {name:<22} {count / 1e6:7.1f} M instructions per {N_EVENTS:,} rows")
+            record(f"{N_EVENTS:,} stored rows, {name}", count / 1e6, "M instructions")
         fewer = 1 - counts["stored-row reader"] / counts["models, then freeze"]
         print(f"  the stored-row reader executes {fewer:.0%} fewer instructions")
 
 
 if __name__ == "__main__":
     main()
+    write_results(__file__)

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import report, run_adk
+from _compare import report, run_adk, write_results
 
 from yadk import LlmAgent, ParallelAgent, Runner, SequentialAgent
 from yadk.models import ScriptedModel
@@ -153,3 +153,4 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+    write_results(__file__)

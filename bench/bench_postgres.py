@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import report, run_adk
+from _compare import report, run_adk, write_results
 from _cpu_quota import CpuQuota
 from bench_serve import Connection, Server, yadk_app
 
@@ -595,3 +595,4 @@ def serve_with_quotas(cores: float, clients: int, turns: int, repeats: int = 3) 
 
 if __name__ == "__main__":
     main()
+    write_results(__file__)

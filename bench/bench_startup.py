@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import ADK_PYTHON, adk_available, report
+from _compare import ADK_PYTHON, adk_available, report, write_results
 
 RUNS = 7
 PLAIN = """\
@@ -145,3 +145,4 @@ def _print_instructions(label: str, argv: list[str], root: Path) -> None:
 
 if __name__ == "__main__":
     main()
+    write_results(__file__)
