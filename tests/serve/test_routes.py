@@ -124,7 +124,7 @@ async def test_a_state_patch_waits_for_a_busy_session_too(
 
 def test_turns_are_the_first_routes_matched(make_client: Callable[..., Any]) -> None:
     """Routes are tried one pattern after another: /run and /run_sse, the requests that come
-    most often, are tried first (matching the other routes first cost ~40 us per turn)."""
+    most often, are tried first, not after every other pattern."""
     from starlette.routing import Match
 
     app = make_client().app

@@ -712,9 +712,8 @@ def _import_command(module_name: str, *, whole_process: bool) -> Any:
     """The command's module. In a process that runs just this command, the cyclic garbage
     collector is paused while the module and the engine behind it are imported, and what they
     built is then frozen (``gc.freeze``): module-level objects live as long as the process, and
-    without this the collector walks those ~60,000 objects again and again while the command
-    starts (measured: 6% of ``yadk inspect``). The price is the few hundred objects of cyclic
-    garbage the imports leave (734 for inspect, serve and run together), never collected.
+    without this the collector walks those objects again and again while the command starts.
+    The price is the few hundred objects of cyclic garbage the imports leave, never collected.
     ``main()`` called from other code leaves the collector alone."""
     if not whole_process:
         return importlib.import_module(module_name)

@@ -40,7 +40,7 @@ def _events_adapter() -> TypeAdapter[list[Event]]:
 
 
 # One encoder for every state dump: json.dumps with arguments of its own builds a new encoder
-# on every call, which cost about as much as the encoding of a small delta (measured).
+# on every call, work repeated for every small delta.
 _encode_state = json.JSONEncoder(ensure_ascii=False, allow_nan=False).encode
 
 
@@ -102,23 +102,23 @@ def load_state(text: str | bytes, where: str) -> dict[str, Any]:
 
 def prepare_reader() -> None:
     """Import and build the stored-row reader now: the first ``load_events`` of a process
-    otherwise does it (some 20 ms, measured), holding up the read that needed it."""
+    otherwise does it, holding up the read that needed it."""
     from yadk.sessions._stored_events import stored_events_reader
 
     stored_events_reader()
 
 
-# Rows parsed between two turns of the event loop by ``load_events_sliced``: 1.5-3 ms of work.
+# Rows parsed between two turns of the event loop by ``load_events_sliced``: enough that the
+# slicing costs little, few enough that other sessions' work waits only briefly.
 SLICE = 200
 
 
 async def load_events_sliced(rows: Sequence[str | bytes], where: str) -> list[Event]:
     """``load_events(rows, where)`` on the event loop, ``SLICE`` rows at a time with the loop
-    free between slices: parsing is CPU work (some 7 µs a row, holding the GIL), and a first
-    read of 1,000 events in one go would hold every other session's work up for that long.
+    free between slices: parsing is CPU work (holding the GIL), and a first read of 1,000
+    events in one go would hold every other session's work up for all of it.
     The collector stays paused from the first slice to the last: the slices are one batch of
-    long-lived objects, and collections at each boundary walked them again and again (5-7 ms of
-    a first read of 1,000 events after other long reads, measured)."""
+    long-lived objects, and collections at each boundary would walk them again and again."""
     import asyncio
 
     events: list[Event] = []
@@ -147,8 +147,8 @@ def load_events(
     read = stored_events_reader()
     if read is not None:
         try:
-            # Some 10,000 objects for 1,000 events: collections while they are made walked the
-            # events the cache keeps too (a third of a first read's time, measured).
+            # Ten or so objects an event: collections while they are made would walk the
+            # events the cache keeps too, again and again.
             with collector_paused():
                 return read(text)
         except (ValidationError, ValueError):

@@ -1,7 +1,7 @@
 """The parsed events of recently read sessions, kept by a durable session service.
 
-Parsing stored JSON into events is most of what ``get_session`` costs (some 6 µs an event, see
-``_stored_events``). Stored events never change (a store only appends them, and deletes them with
+Parsing stored JSON into events is most of what ``get_session`` costs (see ``_stored_events``
+and ``bench/bench_event_parse.py``). Stored events never change (a store only appends them, and deletes them with
 their session), so a service may keep the frozen events it parsed and, on the next read of that
 session, parse only the rows stored after them, also when another process appended those rows.
 

@@ -98,7 +98,7 @@ def _stand_in(model: type[BaseModel], stand_ins: _Models) -> type[BaseModel]:
     return create_model(
         f"Stored{model.__name__}",
         # Field names repeat in every row, values (ids, texts) hardly: caching the values'
-        # strings costs more than it saves (measured: 8% of a read).
+        # strings would fill the cache with strings seen once.
         __config__=ConfigDict(extra="forbid", cache_strings="keys"),
         __module__=__name__,
         **fields,
