@@ -11,6 +11,9 @@ import pytest
 import yadk.models
 from yadk.sessions import InMemorySessionService, Session
 
+# Markers from the fixtures a test uses, and the check that a test starting a program says so.
+pytest_plugins = ["tests.suite_parts"]
+
 # No test may reach a real model service: backends refuse unless a test opts in explicitly.
 yadk.models.ALLOW_MODEL_REQUESTS = False
 

@@ -13,8 +13,8 @@ import httpx
 import pytest
 
 from yadk.artifacts import InMemoryArtifactService
-from yadk.serve import create_app
 from yadk.events import Event
+from yadk.serve import create_app
 from yadk.sessions import InMemorySessionService, Session
 
 AGENTS = Path(__file__).parent / "agents"
