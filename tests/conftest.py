@@ -34,10 +34,16 @@ POSTGRES_URL = os.environ.get("YADK_TEST_POSTGRES_URL", "postgresql://postgres@1
 
 
 @pytest.fixture
-def postgres_url() -> Iterator[str]:
+def postgres_url(request: pytest.FixtureRequest) -> Iterator[str]:
     """A database URL with a schema of its own (``?schema=``), dropped after the test, so
     parallel runs and tests never see each other's rows."""
     import psycopg
+
+    if request.node.get_closest_marker("postgres") is None:
+        pytest.fail(
+            f"{request.node.nodeid} uses PostgreSQL without the `postgres` marker: add"
+            " @pytest.mark.postgres (or pytest.param(..., marks=pytest.mark.postgres))."
+        )
 
     schema = f"t_{os.getpid()}_{uuid.uuid4().hex[:10]}"
     try:

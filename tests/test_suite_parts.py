@@ -26,7 +26,9 @@ def test_every_collected_test_that_uses_postgres_or_a_browser_is_marked(
             needs.append("postgres")
         if used & suite_parts.BROWSER_FIXTURES:
             needs += ["browser", "subprocess"]
-        unmarked += [f"{item.nodeid}: {mark}" for mark in needs if not item.get_closest_marker(mark)]
+        unmarked += [
+            f"{item.nodeid}: {mark}" for mark in needs if not item.get_closest_marker(mark)
+        ]
     assert unmarked == []
 
 
@@ -40,6 +42,22 @@ def test_markers_follow_from_fixtures() -> None:
     assert suite_parts.marks_from_fixtures(["tmp_path", "postgres_url"]) == ["postgres"]
     assert suite_parts.marks_from_fixtures(["tab", "tmp_path"]) == ["browser", "subprocess"]
     assert suite_parts.marks_from_fixtures(["tmp_path", "session"]) == []
+
+
+@pytest.mark.parametrize(
+    ("case", "marks"),
+    [
+        ("postgres", ["postgres"]),
+        ("postgres-get", ["postgres"]),
+        ("postgresql", ["postgres"]),
+        ("sqlite", []),
+        ("memory-recent", []),
+        ("postgres_like", []),
+    ],
+    ids=["a", "b", "c", "d", "e", "f"],  # ids of their own: these cases use no database
+)
+def test_a_case_named_for_postgres_is_marked(case: str, marks: list[str]) -> None:
+    assert suite_parts.marks_from_case(case) == marks
 
 
 def test_a_test_that_starts_a_program_without_the_marker_fails(

@@ -44,6 +44,7 @@ HINT_TAIL = (
 
 
 @pytest.mark.skipif(not ADK_PYTHON.exists(), reason="needs google-adk 2.13 in /opt/adkvenv")
+@pytest.mark.subprocess
 def test_google_adk_objects_are_named_as_such(tmp_path: Path) -> None:
     shop = tmp_path / "shop"
     shop.mkdir()

@@ -13,6 +13,8 @@ import pytest
 
 from yadk.cli._dotenv import parse_dotenv
 
+pytestmark = pytest.mark.subprocess
+
 ROOT = """\
 name: envbot
 model: scripted:turns.yaml

@@ -147,6 +147,7 @@ def _turn_held(db: Path | str, seconds: float) -> Iterator[None]:
 
 
 @pytest.mark.parametrize("store", ["sqlite", "postgresql"])
+@pytest.mark.subprocess
 def test_a_message_waits_for_another_process_turn_on_the_session(
     cli: Cli, bot: Path, tmp_path: Path, store: str, request: pytest.FixtureRequest
 ) -> None:
@@ -168,6 +169,7 @@ def test_a_message_waits_for_another_process_turn_on_the_session(
 
 
 @pytest.mark.parametrize("command", ["run", "dev"])
+@pytest.mark.subprocess
 def test_a_session_busy_past_the_wait_is_an_error_and_nothing_is_sent(
     cli: Cli, bot: Path, tmp_path: Path, command: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

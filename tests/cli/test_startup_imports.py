@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.subprocess
+
 # Validate checks files: it needs no engine, no pydantic model, no network stack, no event loop.
 NOT_FOR_VALIDATE = (
     "asyncio",

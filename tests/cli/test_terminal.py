@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+pytestmark = pytest.mark.subprocess
+
 Start = Callable[..., Any]  # the ``terminal`` fixture: starts a conftest.Terminal
 
 ROOT = (

@@ -9,7 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from yadk.cli._discover import discover
+
+pytestmark = pytest.mark.subprocess
 
 GOOD = "name: good\nmodel: gemini-2.5-flash\ninstruction: Hi.\n"
 TYPO = "name: {name}\nmodel: gemini-2.5-flash\ninstruction: Hi.\ndescriptin: A typo.\n"

@@ -141,6 +141,7 @@ def test_reload_modules_picks_up_edited_code(write_tree: WriteTree) -> None:
     assert load_agent_with_sources(folder, reload_modules=True).agent.tools[0]("x") == "new"
 
 
+@pytest.mark.subprocess
 def test_importing_the_config_layer_stays_light() -> None:
     code = (
         "import sys, yadk\n"

@@ -12,6 +12,8 @@ import pytest
 
 from yadk.config import validate_paths
 
+pytestmark = pytest.mark.subprocess
+
 
 def yadk(*argv: str | bytes, cwd: Path, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
     env = {k: v for k, v in os.environ.items() if k != "YADK_DEBUG"}

@@ -14,10 +14,13 @@ import pytest
 from yadk.skills import SkillToolset
 from yadk.testing import tool_context
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("setsid") is None or not os.path.isdir("/proc"),
-    reason="needs setsid and /proc (Linux)",
-)
+pytestmark = [
+    pytest.mark.subprocess,
+    pytest.mark.skipif(
+        shutil.which("setsid") is None or not os.path.isdir("/proc"),
+        reason="needs setsid and /proc (Linux)",
+    ),
+]
 
 SKILL_MD = "---\nname: slow\ndescription: Starts things.\n---\nRun the scripts.\n"
 

@@ -18,6 +18,8 @@ import httpx
 import pytest
 from tests.serve.conftest import AGENTS, message, sse_events
 
+pytestmark = pytest.mark.subprocess
+
 YADK = [sys.executable, "-m", "yadk.cli"]
 S = "/apps/echo/users/u1/sessions"
 

@@ -73,6 +73,7 @@ async def _hold_write_lock(db: Path) -> asyncio.subprocess.Process:
     return proc
 
 
+@pytest.mark.subprocess
 async def test_a_lock_held_by_another_process_does_not_stall_the_loop(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
     service = SqliteSessionService(db, busy_timeout=30)
@@ -92,6 +93,7 @@ async def test_a_lock_held_by_another_process_does_not_stall_the_loop(tmp_path: 
     assert s.state == {"k": 1}
 
 
+@pytest.mark.subprocess
 async def test_a_lock_held_past_busy_timeout_is_a_clear_error(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
     service = SqliteSessionService(db, busy_timeout=0.2)
@@ -123,6 +125,7 @@ async def test_disk_full(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(shutil.which("chattr") is None, reason="needs chattr")
+@pytest.mark.subprocess
 async def test_immutable_file(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
     SqliteSessionService(db).close()
@@ -213,6 +216,7 @@ async def test_older_schema_is_refused_until_migrated(tmp_path: Path) -> None:
     await service.aclose()
 
 
+@pytest.mark.subprocess
 async def test_turn_locks_exclude_another_process_until_it_lets_go(tmp_path: Path) -> None:
     import subprocess
     import sys

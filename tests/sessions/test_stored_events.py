@@ -154,6 +154,7 @@ def test_a_damaged_row_is_named_by_its_position() -> None:
         load_events(rows, "test")
 
 
+@pytest.mark.subprocess
 def test_prepare_builds_the_reader_before_the_first_read(tmp_path: Any) -> None:
     # In a fresh process: this one's reader was built by the tests before.
     import subprocess

@@ -16,6 +16,8 @@ from yadk.skills._resources import Script
 from yadk.skills._scripts import script_argv
 from yadk.testing import tool_context
 
+pytestmark = pytest.mark.subprocess
+
 ECHO = "import json, os, sys\nprint(json.dumps({'argv': sys.argv, 'cwd': os.getcwd()}))\n"
 
 
