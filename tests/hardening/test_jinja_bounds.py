@@ -130,6 +130,7 @@ async def test_a_mutating_template_leaves_memory_and_sqlite_in_agreement(tmp_pat
     ],
 )
 @pytest.mark.parametrize("with_artifacts", [False, True], ids=["sync", "async"])
+@pytest.mark.slow
 async def test_rendering_is_bounded(template: str, reason: str, with_artifacts: bool) -> None:
     if with_artifacts:  # naming artifact() compiles the template for async rendering
         template += "{% if false %}{{ artifact('a') }}{% endif %}"

@@ -66,6 +66,7 @@ async def test_dropped_idle_connection_is_replaced(keepalive_server: FakeServer)
     assert first.client_port != second.client_port
 
 
+@pytest.mark.slow
 async def test_proxy_from_environment(server: FakeServer, monkeypatch: pytest.MonkeyPatch) -> None:
     # The fake server plays the proxy: it receives the absolute URL of the real target.
     monkeypatch.setenv("HTTP_PROXY", server.url)
@@ -173,6 +174,7 @@ def drip(total: int) -> Iterator[bytes]:
         yield body[i : i + 1]
 
 
+@pytest.mark.slow
 async def test_a_dripping_server_hits_the_deadline(server: FakeServer) -> None:
     server.reply(chunks=drip(1000), interval=0.05, content_type="application/json")
     message = await failure(local(server, timeout=5, deadline=0.6))
@@ -183,6 +185,7 @@ async def test_a_dripping_server_hits_the_deadline(server: FakeServer) -> None:
     assert await asyncio.to_thread(server.disconnected.wait, 5)  # cut mid-drip (50 s long)
 
 
+@pytest.mark.slow
 async def test_deadline_covers_retries(server: FakeServer) -> None:
     for _ in range(5):
         server.reply(status=503, body={"error": {"message": "busy"}}, headers={"Retry-After": "30"})
@@ -372,6 +375,7 @@ async def test_retry_options_status_codes(server: FakeServer) -> None:
     assert len(server.requests) == 3
 
 
+@pytest.mark.slow
 async def test_retry_options_camel_case_and_waits(server: FakeServer) -> None:
     server.reply(BUSY, status=429)
     server.reply(BUSY, status=429)

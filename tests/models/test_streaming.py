@@ -218,6 +218,7 @@ async def test_cancelling_a_stream_closes_the_connection(server: FakeServer) -> 
     assert time.perf_counter() - started < 5  # the stream had 10 s left
 
 
+@pytest.mark.slow
 async def test_a_slow_stream_hits_the_deadline(server: FakeServer) -> None:
     server.reply(chunks=sse(*(chunk({"content": "x"}) for _ in range(100))), interval=0.05)
     llm = OpenAIChat("m", base_url=server.url, retries=0, deadline=1.0)
