@@ -4,7 +4,6 @@ a hang, a traceback or an ``internal-error``."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -50,11 +49,9 @@ IDS = [case[0] for case in HOSTILE]
 def test_the_bounded_reader_names_and_locates_each_problem(
     text: str, rule: str, line: int, column: int
 ) -> None:
-    started = time.monotonic()
     with pytest.raises(bounded.YamlProblem) as caught:
         bounded.load(text)
     assert (caught.value.rule, caught.value.line, caught.value.column) == (rule, line, column)
-    assert time.monotonic() - started < 5
 
 
 def test_the_limits_leave_ordinary_documents_alone() -> None:
@@ -90,7 +87,6 @@ def _skill(tmp_path: Path, metadata: str) -> Path:
 @pytest.mark.parametrize(("text", "rule", "line", "column"), [c[1:] for c in HOSTILE], ids=IDS)
 def test_skill_md_metadata(tmp_path: Path, text: str, rule: str, line: int, column: int) -> None:
     folder = _skill(tmp_path, text)
-    started = time.monotonic()
     if rule == "yaml-too-deep":
         column -= 1  # the frontmatter's `metadata:` mapping is one level of the 100
     problems = validate_paths([folder])
@@ -100,7 +96,6 @@ def test_skill_md_metadata(tmp_path: Path, text: str, rule: str, line: int, colu
     with pytest.raises(SkillError) as caught:
         load_skill_from_dir(folder)
     assert f"SKILL.md:{line + 4}:{column + 2}" in str(caught.value)
-    assert time.monotonic() - started < 10
 
 
 @pytest.mark.parametrize(

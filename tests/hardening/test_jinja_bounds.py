@@ -4,7 +4,6 @@ naming the agent (TEMPLATE_ERROR in a run), never an internal error."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Any
 
@@ -135,10 +134,8 @@ async def test_rendering_is_bounded(template: str, reason: str, with_artifacts: 
     if with_artifacts:  # naming artifact() compiles the template for async rendering
         template += "{% if false %}{{ artifact('a') }}{% endif %}"
     ctx = readonly_context({}, agent_name="planner")
-    started = time.monotonic()
     with pytest.raises(TemplateError) as caught:
         await inject_session_state(template, ctx, use_jinja2=True)
-    assert time.monotonic() - started < 20  # the 1 s bound, with room for a loaded machine
     assert caught.value.message == (
         f"Rendering the Jinja2 instruction of agent 'planner' stopped: {reason}. Instructions"
         " are bounded to 1 s and 1,000,000 characters."
