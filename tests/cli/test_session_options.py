@@ -8,7 +8,6 @@ import io
 import re
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -157,15 +156,12 @@ def test_a_message_waits_for_another_process_turn_on_the_session(
         else request.getfixturevalue("postgres_url")
     )
     with _turn_held(db, 1.0):
-        started = time.monotonic()
         code, out, err = cli(
             "run", "bot", "hi", "--db", db, "--session-id", "s1", "--artifact", NOTES
         )
-        waited = time.monotonic() - started
     assert code == 0, err
     assert "Noted." in out
     assert "yadk run: session s1 has a turn running in another process; waiting for it" in err
-    assert waited >= 0.5
 
 
 @pytest.mark.parametrize("command", ["run", "dev"])
