@@ -34,13 +34,17 @@ def run_adk(snippet: str, timeout: float = 600) -> dict | None:
     """Run ``snippet`` with google-adk's Python; it must print one JSON object last."""
     if not adk_available():
         return None
-    proc = subprocess.run(
-        [ADK_PYTHON, "-c", textwrap.dedent(snippet)],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        env={**os.environ, "PYTHONWARNINGS": "ignore"},
-    )
+    try:
+        proc = subprocess.run(
+            [ADK_PYTHON, "-c", textwrap.dedent(snippet)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env={**os.environ, "PYTHONWARNINGS": "ignore"},
+        )
+    except subprocess.TimeoutExpired:  # yadk's figures still count: print and record them
+        print(f"  (google-adk side still running after {timeout:g} s: stopped)")
+        return None
     if proc.returncode != 0:
         print(f"  (google-adk side failed: {proc.stderr.strip().splitlines()[-1:]})")
         return None
