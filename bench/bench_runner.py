@@ -153,8 +153,8 @@ def main() -> None:
     adk_long = run_adk(adk_snippet(LONG_TURNS, median=True), timeout=1200)
     for name, (first, last) in long.items():
         print(f"\n{name} sessions, {LONG_TURNS} turns (median ms/turn of each window)")
-        report("turns 5-15", first, adk_long and adk_long["first"], "ms/turn")
-        report(f"last {WINDOW} turns", last, adk_long and adk_long["last"], "ms/turn")
+        report(f"{name}, turns 5-15", first, adk_long and adk_long["first"], "ms/turn")
+        report(f"{name}, last {WINDOW} turns", last, adk_long and adk_long["last"], "ms/turn")
     if adk_long:
         print(
             f"\ngoogle-adk (in memory): turn ~1000 / turn ~10 ="
