@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import report, run_adk
+from _compare import report, run_adk, write_results
 
 N_CONCURRENT = 64
 DELAY = 0.5
@@ -372,3 +372,4 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+    write_results(__file__)

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _compare import ADK_PYTHON, adk_available, report, run_adk
+from _compare import ADK_PYTHON, adk_available, report, run_adk, write_results
 
 CITIES = [
     "Lisbon",
@@ -239,4 +239,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    write_results(__file__)
+    sys.exit(code)

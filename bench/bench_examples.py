@@ -19,11 +19,13 @@ import textwrap
 import timeit
 from typing import Any
 
+from _compare import record, write_results
+from yadk.tools._example_tool import ExampleTool
+
 from yadk.examples import convert_examples_to_text
 from yadk.examples._example import coerce_examples
 from yadk.models import LlmRequest
 from yadk.testing import tool_context
-from yadk.tools._example_tool import ExampleTool
 
 N_EXAMPLES = 50
 MODEL = "gemini-2.5-flash"
@@ -151,6 +153,19 @@ def main() -> int:
     print(f"  yadk render (uncached)          {yadk['render'] * 1e6:9.1f} us")
     print(f"  yadk ExampleTool, first turn    {yadk['tool_first_turn'] * 1e6:9.1f} us")
     print(f"  yadk ExampleTool, cached turn   {yadk['tool_cached_turn'] * 1e6:9.1f} us")
+    adk_render = adk["render"] if adk is not None else None
+    record(
+        "few-shot block, render (uncached)",
+        yadk["render"] * 1e6,
+        "us",
+        adk_value=None if adk_render is None else adk_render * 1e6,
+    )
+    record(
+        "few-shot block, per turn (cached)",
+        yadk["tool_cached_turn"] * 1e6,
+        "us",
+        adk_value=None if adk_render is None else adk_render * 1e6,
+    )
     if adk is not None:
         adk_render = adk["render"]
         print(f"  google-adk render (every turn)  {adk_render * 1e6:9.1f} us")
@@ -160,4 +175,6 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    code = main()
+    write_results(__file__)
+    sys.exit(code)

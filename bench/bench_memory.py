@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _compare import report, run_adk
+from _compare import report, run_adk, write_results
 
 from yadk.events import Event
 from yadk.memory import (
@@ -161,3 +161,4 @@ async def main() -> None:
 
 if __name__ == "__main__":
     asyncio.run(main())
+    write_results(__file__)

@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import ADK_PYTHON, adk_available, report, run_adk
+from _compare import ADK_PYTHON, adk_available, report, run_adk, write_results
 
 N_CALLS = 300
 N_IMPORTS = 5
@@ -206,3 +206,4 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+    write_results(__file__)

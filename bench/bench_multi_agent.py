@@ -1,4 +1,4 @@
-"""Multi-agent speed (issue 7).
+"""Multi-agent speed: parallel fan-out and sequential overhead.
 
 Targets: a ParallelAgent of 8 sub-agents whose model takes 200 ms each finishes in about 200 ms
 (not 1.6 s); a 10-stage SequentialAgent pipeline costs under 2 ms per stage when the model is
@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import report, run_adk
+from _compare import report, run_adk, write_results
 
 from yadk import LlmAgent, ParallelAgent, Runner, SequentialAgent
 from yadk.models import ScriptedModel
@@ -153,3 +153,4 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+    write_results(__file__)

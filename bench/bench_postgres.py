@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import report, run_adk
+from _compare import record, report, run_adk, write_results
 from _cpu_quota import CpuQuota
 from bench_serve import Connection, Server, yadk_app
 
@@ -543,6 +543,9 @@ def main() -> None:
         one = measure_serve(1, args.clients, args.turns)
         two = measure_serve(2, args.clients, args.turns)
         kept = measure_serve(2, args.clients, args.turns, sticky=True)
+        record(
+            "serve, 2 replicas sharing the cores, over 1", two.turns_per_s / one.turns_per_s, "x"
+        )
         print(
             f"yadk serve --db postgresql, {args.clients} clients x {args.turns} turns:"
             f" 1 replica {one.turns_per_s:,.0f} turns/s, 2 replicas (clients alternating)"
@@ -615,6 +618,8 @@ def serve_with_quotas(cores: float, clients: int, turns: int, repeats: int = 3) 
         f" (clients alternating) {two:,.0f} turns/s = {two / one:.2f}x (target >= 1.6x);"
         f" failed turns {sum(r.failures for r in ones)}/{sum(r.failures for r in twos)}"
     )
+    record(f"serve, 1 replica held to {cores:g} cores", one, "turns/s")
+    record(f"serve, 2 replicas each held to {cores:g} cores, over 1", two / one, "x")
     runs = zip(ones, twos, strict=True)
     print(
         "  each run, 1 replica / 2 replicas in turns/s (cores the replicas used): "
@@ -626,3 +631,4 @@ def serve_with_quotas(cores: float, clients: int, turns: int, repeats: int = 3) 
 
 if __name__ == "__main__":
     main()
+    write_results(__file__)

@@ -1,4 +1,4 @@
-"""Runner overhead per turn as history grows (issues 2 and 10).
+"""Runner overhead per turn as history grows.
 
 Targets: <= 2 ms/turn at 200 turns with ScriptedModel; turn ~1,000 within 1.5x of turn ~10 on
 the in-memory and the SQLite session service (a turn pays for what is new, not the history).
@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import report, run_adk
+from _compare import report, run_adk, write_results
 
 from yadk import LlmAgent, Runner
 from yadk.models import ScriptedModel
@@ -153,8 +153,8 @@ def main() -> None:
     adk_long = run_adk(adk_snippet(LONG_TURNS, median=True), timeout=1200)
     for name, (first, last) in long.items():
         print(f"\n{name} sessions, {LONG_TURNS} turns (median ms/turn of each window)")
-        report("turns 5-15", first, adk_long and adk_long["first"], "ms/turn")
-        report(f"last {WINDOW} turns", last, adk_long and adk_long["last"], "ms/turn")
+        report(f"{name}, turns 5-15", first, adk_long and adk_long["first"], "ms/turn")
+        report(f"{name}, last {WINDOW} turns", last, adk_long and adk_long["last"], "ms/turn")
     if adk_long:
         print(
             f"\ngoogle-adk (in memory): turn ~1000 / turn ~10 ="
@@ -164,3 +164,4 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+    write_results(__file__)

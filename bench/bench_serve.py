@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 import httpx
-from _compare import ADK_PYTHON, adk_available, report
+from _compare import ADK_PYTHON, adk_available, report, write_results
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -294,3 +294,4 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+    write_results(__file__)

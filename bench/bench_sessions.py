@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import report, run_adk
+from _compare import report, run_adk, write_results
 
 from yadk.events import Event, EventActions
 from yadk.sessions import BaseSessionService, InMemorySessionService, SqliteSessionService
@@ -253,3 +253,4 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+    write_results(__file__)

@@ -1,6 +1,6 @@
 """Skills: loading a skill with 100 resource files, and the per-turn cost of the skill listing.
 
-Targets (issue 6): loading a skill with 100 resources < 10 ms; ``list_skills`` and the
+Targets: loading a skill with 100 resources < 10 ms; ``list_skills`` and the
 system-instruction listing computed once per skill-set version, not per turn.
 Run: python bench/bench_skills.py
 """
@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import report, run_adk
+from _compare import report, run_adk, write_results
 
 from yadk.models import LlmRequest
 from yadk.skills import SkillToolset, load_skill_from_dir
@@ -189,3 +189,4 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+    write_results(__file__)

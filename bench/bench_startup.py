@@ -1,4 +1,4 @@
-"""Whole-process start-up of the commands people run most (issue 13, item 15).
+"""Whole-process start-up of the commands people run most.
 
 Targets on a small clean tree (the ``yadk new`` scaffold): ``yadk validate`` <= 0.25 s and
 ``yadk inspect`` <= 0.35 s as whole processes (``python -c pass`` is about 20 ms). google-adk has
@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import ADK_PYTHON, adk_available, report
+from _compare import ADK_PYTHON, adk_available, report, write_results
 
 RUNS = 7
 PLAIN = """\
@@ -145,3 +145,4 @@ def _print_instructions(label: str, argv: list[str], root: Path) -> None:
 
 if __name__ == "__main__":
     main()
+    write_results(__file__)

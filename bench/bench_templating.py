@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _compare import ADK_PYTHON, report
+from _compare import ADK_PYTHON, report, write_results
 
 # 13 placeholders (two optional, two prefixed) and one JSON example that stays literal.
 PLACEHOLDERS_13 = (
@@ -228,3 +228,4 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+    write_results(__file__)

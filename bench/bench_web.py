@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from _compare import record, write_results
 
 ROOT = Path(__file__).resolve().parent.parent
 DESK = ROOT / "tests" / "web" / "desk"
@@ -334,6 +335,7 @@ def _line(
     floor = "" if cpu else "   < 50 ms"
     shown = f"{yadk:>8.1f} {unit}" if yadk or cpu else floor
     text = f"{label:<48} yadk {shown}  ({target})"
+    record(label.strip(), yadk, unit, adk_value=adk)
     if adk is not None:
         other = f"{adk:>8.1f} {unit}" if adk or cpu else floor
         text += f" | google-adk {other}"
@@ -412,3 +414,4 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+    write_results(__file__)

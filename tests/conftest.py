@@ -11,6 +11,9 @@ import pytest
 import yadk.models
 from yadk.sessions import InMemorySessionService, Session
 
+# Markers from the fixtures a test uses, and the check that a test starting a program says so.
+pytest_plugins = ["tests.suite_parts"]
+
 # No test may reach a real model service: backends refuse unless a test opts in explicitly.
 yadk.models.ALLOW_MODEL_REQUESTS = False
 
@@ -31,10 +34,16 @@ POSTGRES_URL = os.environ.get("YADK_TEST_POSTGRES_URL", "postgresql://postgres@1
 
 
 @pytest.fixture
-def postgres_url() -> Iterator[str]:
+def postgres_url(request: pytest.FixtureRequest) -> Iterator[str]:
     """A database URL with a schema of its own (``?schema=``), dropped after the test, so
     parallel runs and tests never see each other's rows."""
     import psycopg
+
+    if request.node.get_closest_marker("postgres") is None:
+        pytest.fail(
+            f"{request.node.nodeid} uses PostgreSQL without the `postgres` marker: add"
+            " @pytest.mark.postgres (or pytest.param(..., marks=pytest.mark.postgres))."
+        )
 
     schema = f"t_{os.getpid()}_{uuid.uuid4().hex[:10]}"
     try:

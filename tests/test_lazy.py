@@ -53,6 +53,7 @@ def test_unknown_names_and_dir() -> None:
 
 
 @pytest.mark.parametrize("name", FACADES)
+@pytest.mark.subprocess
 def test_importing_a_facade_imports_none_of_its_modules(name: str) -> None:
     code = (
         "import sys\n"

@@ -120,7 +120,7 @@ CONTRACT: dict[str, set[str]] = {
     },
     "yadk.config": {"load_agent", "validate_paths", "Diagnostic", "agent_config_json_schema"},
     "yadk.testing": {"ScriptedModel", "readonly_context", "tool_context"},
-    # issue 17 (docs/eval.md): eval sets, their criteria, running and scoring them.
+    # docs/eval.md: eval sets, their criteria, running and scoring them.
     "yadk.eval": {
         "CaseResult",
         "EvalCase",
@@ -145,7 +145,7 @@ CONTRACT: dict[str, set[str]] = {
         "trajectory_matches",
     },
     "yadk.errors": {"YadkError", "ConfigError", "TemplateError", "SkillError", "ModelError"},
-    # issue 16 (docs/tools.md, Code execution): google-adk's code_executors, built-in only.
+    # docs/tools.md, Code execution: google-adk's code_executors, built-in only.
     "yadk.code_executors": {"BaseCodeExecutor", "BuiltInCodeExecutor"},
 }
 

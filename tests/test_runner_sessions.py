@@ -1,9 +1,9 @@
-"""The runner keeps each session between turns and reads only what is new: the per-turn cost
-does not grow with history, and what others appended in between is seen."""
+"""The runner keeps each session between turns and reads only what is new (so the per-turn cost
+does not grow with history: bench/bench_runner.py measures it), and what others appended in
+between is seen."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -57,21 +57,3 @@ async def test_each_turn_reads_only_the_new_events(
     assert events[-1].text.startswith("answer")
     stored = await service.get_session(app_name="app", user_id="u", session_id=session.id)
     assert stored is not None and [e.author for e in stored.events][-3:] == ["ops", "user", "bot"]
-
-
-async def test_turn_cost_stays_flat_as_history_grows(service: BaseSessionService) -> None:
-    turns = 400
-    runner = _runner(service, turns)
-    session = await service.create_session(app_name="app", user_id="u")
-    times = []
-    for i in range(turns):
-        start = time.perf_counter()
-        async for _ in runner.run_async(user_id="u", session_id=session.id, new_message=f"q{i}"):
-            pass
-        times.append(time.perf_counter() - start)
-    # The fastest turn of each window is the least disturbed by other processes on the machine.
-    early = min(times[10:60])
-    late = min(times[-50:])
-    # Re-reading the whole session each turn made turn 400 ~10x turn 10 on SQLite; the bench
-    # holds the tight figure (1.5x), this only catches a return to linear cost on a busy machine.
-    assert late < early * 4 + 0.002, (early, late)

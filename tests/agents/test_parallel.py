@@ -8,7 +8,8 @@ latencies here make both orders agree).
 from __future__ import annotations
 
 import asyncio
-import time
+from collections import defaultdict
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -26,13 +27,15 @@ from _multi_agent import (
     say,
     user,
 )
+from tests.manual_clock import until
 
 from yadk import LlmAgent, LoopAgent, ParallelAgent, SequentialAgent
 from yadk.agents import CallbackContext, RunConfig
 from yadk.errors import CallbackError
-from yadk.models import ScriptedModel
+from yadk.models import BaseLlm, LlmRequest, LlmResponse, ScriptedModel
 from yadk.sessions import BaseSessionService, InMemorySessionService, SqliteSessionService
 from yadk.tools import ToolContext, exit_loop
+from yadk.types import Content, Part
 
 
 def note(text: str, tool_context: ToolContext) -> str:
@@ -136,25 +139,64 @@ def fan_out(
     return ParallelAgent(name="par", sub_agents=subs), scripted
 
 
-async def test_events_come_in_sub_agent_order_whatever_the_latencies() -> None:
+class Gates:
+    """Model calls that answer ``<agent> done`` only once the test opens that agent's gate:
+    ``started`` lists the calls in flight, ``cancelled`` the calls cancelled while waiting."""
+
+    def __init__(self) -> None:
+        self.open: defaultdict[str, asyncio.Event] = defaultdict(asyncio.Event)
+        self.started: list[str] = []
+        self.cancelled: list[str] = []
+
+    def agent(self, name: str) -> LlmAgent:
+        return LlmAgent(name=name, model=GatedModel(name, self))
+
+
+class GatedModel(BaseLlm):
+    model = "gated"
+
+    def __init__(self, name: str, gates: Gates) -> None:
+        self.name = name
+        self.gates = gates
+
+    async def generate_content_async(
+        self, llm_request: LlmRequest, stream: bool = False
+    ) -> AsyncIterator[LlmResponse]:
+        self.gates.started.append(self.name)
+        try:
+            await self.gates.open[self.name].wait()
+        except asyncio.CancelledError:
+            self.gates.cancelled.append(self.name)
+            raise
+        yield LlmResponse(content=Content(role="model", parts=[Part(text=f"{self.name} done")]))
+
+
+# Bounds a test that would otherwise hang on a gate never opened; no test depends on its length.
+HANG = 60
+
+
+async def test_events_come_in_sub_agent_order_whatever_order_the_answers_come_in() -> None:
     names = ["s0", "s1", "s2", "s3"]
-    delays = [0.3, 0.2, 0.1, 0.0]
-    par, _ = fan_out(
-        [say(n, f"{n} done", delay=d) for n, d in zip(names, delays, strict=True)], names
-    )
-    started = time.perf_counter()
-    events = await Conversation(par).send("go")
-    elapsed = time.perf_counter() - started
+    gates = Gates()
+    par = ParallelAgent(name="par", sub_agents=[gates.agent(n) for n in names])
+    sending = asyncio.ensure_future(Conversation(par).send("go"))
+    await until(lambda: len(gates.started) == len(names))  # all four calls in flight at once
+    for name in reversed(names):  # the last branch answers first
+        gates.open[name].set()
+        await asyncio.sleep(0)
+    events = await asyncio.wait_for(sending, HANG)
     assert authors(events) == [(n, f"par.{n}", f"{n} done") for n in names]
-    assert elapsed < 0.5  # concurrent: about the slowest branch, not the sum (0.6 s)
 
 
-async def test_eight_slow_branches_take_as_long_as_one() -> None:
+async def test_eight_branches_wait_on_their_models_at_once() -> None:
     names = [f"s{i}" for i in range(8)]
-    par, _ = fan_out([say(n, "done", delay=0.2) for n in names], names)
-    started = time.perf_counter()
-    events = await Conversation(par).send("go")
-    assert time.perf_counter() - started < 0.5  # sequential would be 1.6 s
+    gates = Gates()
+    par = ParallelAgent(name="par", sub_agents=[gates.agent(n) for n in names])
+    sending = asyncio.ensure_future(Conversation(par).send("go"))
+    await until(lambda: len(gates.started) == len(names))  # not one after another
+    for name in names:
+        gates.open[name].set()
+    events = await asyncio.wait_for(sending, HANG)
     assert [e.author for e in events] == names
 
 
@@ -236,25 +278,29 @@ def failing(callback_context: CallbackContext) -> None:
 
 @pytest.mark.parametrize("raise_errors", [False, True])
 async def test_a_failing_branch_cancels_the_others(raise_errors: bool) -> None:
-    scripted = ScriptedModel([say("fast", "fast done"), say("slow", "never", delay=5)])
+    scripted = ScriptedModel([say("fast", "fast done")])
+    gates = Gates()
     par = ParallelAgent(
         name="par",
         sub_agents=[
             LlmAgent(name="fast", model=scripted),
-            LlmAgent(name="slow", model=scripted),
+            gates.agent("slow"),  # never answers
             LlmAgent(name="broken", model=scripted, before_agent_callback=failing),
         ],
     )
     chat = Conversation(par, run_config=RunConfig(raise_errors=raise_errors))
-    started = time.perf_counter()
     seen: list[Any] = []
+
+    async def read() -> None:
+        async for event in chat.events("go"):
+            seen.append(event)
+
     if raise_errors:
         with pytest.raises(CallbackError, match="boom"):
-            async for event in chat.events("go"):
-                seen.append(event)
+            await asyncio.wait_for(read(), HANG)
     else:
-        seen = [e async for e in chat.events("go")]
-    assert time.perf_counter() - started < 1
+        await asyncio.wait_for(read(), HANG)
+    assert gates.cancelled == gates.started  # the slow call, if it started, was cancelled
     what = authors([e for e in seen if e.author != "user"])
     assert what[0] == ("fast", "par.fast", "fast done")
     if not raise_errors:
@@ -283,17 +329,18 @@ async def test_a_branch_failing_before_the_others_start_still_ends_the_fan_out()
 
 
 async def test_escalation_by_a_sub_agent_stops_the_other_branches_and_the_loop() -> None:
-    scripted = ScriptedModel([call("quitter", "exit_loop"), say("slow", "never", delay=5)])
+    scripted = ScriptedModel([call("quitter", "exit_loop")])
+    gates = Gates()
     par = ParallelAgent(
         name="par",
         sub_agents=[
-            LlmAgent(name="slow", model=scripted),
+            gates.agent("slow"),  # never answers
             LlmAgent(name="quitter", model=scripted, tools=[exit_loop]),
         ],
     )
-    started = time.perf_counter()
-    events = await Conversation(LoopAgent(name="loop", sub_agents=[par])).send("go")
-    assert time.perf_counter() - started < 1
+    chat = Conversation(LoopAgent(name="loop", sub_agents=[par]))
+    events = await asyncio.wait_for(chat.send("go"), HANG)
+    assert gates.cancelled == ["slow"]
     assert authors(events) == [
         ("quitter", "par.quitter", "exit_loop()"),
         ("quitter", "par.quitter", "exit_loop->{'result': None}"),
@@ -301,10 +348,9 @@ async def test_escalation_by_a_sub_agent_stops_the_other_branches_and_the_loop()
 
 
 async def test_a_consumer_that_stops_reading_leaves_no_branch_running() -> None:
-    par, _ = fan_out(
-        [say("a", "a done"), say("b", "never", delay=5), say("c", "never", delay=5)],
-        ["a", "b", "c"],
-    )
+    gates = Gates()
+    gates.open["a"].set()  # b and c never answer
+    par = ParallelAgent(name="par", sub_agents=[gates.agent(n) for n in ("a", "b", "c")])
     chat = Conversation(par)
     events = chat.events("go")
     async for event in events:
@@ -312,11 +358,9 @@ async def test_a_consumer_that_stops_reading_leaves_no_branch_running() -> None:
             break
     await events.aclose()  # type: ignore[attr-defined]
     # The runner's generators are closed by the event loop's async-generator finalizer, which
-    # takes a few loop iterations; the branches must then be cancelled, long before their 5 s.
-    deadline = time.perf_counter() + 1
-    while time.perf_counter() < deadline and _other_tasks():
-        await asyncio.sleep(0.01)
-    assert _other_tasks() == []
+    # takes a few loop iterations; the branches waiting on their models must then be cancelled.
+    await until(lambda: not _other_tasks())
+    assert sorted(gates.cancelled) == sorted(set(gates.started) - {"a"})
 
 
 def _other_tasks() -> list[asyncio.Task[Any]]:

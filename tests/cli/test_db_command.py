@@ -91,6 +91,7 @@ def test_upgrade_a_version_1_postgres_schema_adds_memories(cli: Cli, postgres_ur
     assert asyncio.run(search()) == 0
 
 
+@pytest.mark.subprocess
 async def test_postgres_old_schema_is_refused_until_upgraded_and_newer_always(
     cli: Cli, postgres_url: str, tmp_path: Path
 ) -> None:

@@ -400,7 +400,7 @@ async def test_a_reload_shows_the_warnings_of_the_new_agent(
     bot: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # A terminal session loads with run_checks (as `yadk dev` does): the reloaded agent's
-    # warnings follow the reload notice, located as validate prints them (issue 13, item 7).
+    # warnings follow the reload notice, located as validate prints them.
     model = ScriptedModel([{"text": "One."}, {"text": "Two."}])
     changes = ScriptedChanges()
     typo = edit(

@@ -1,4 +1,4 @@
-"""``.env`` loading in yadk run (issue 13, item 14): the agent folder's nearest ``.env``, then the
+"""``.env`` loading in yadk run: the agent folder's nearest ``.env``, then the
 working directory's; a variable already set is never overridden; only names are reported."""
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from yadk.cli._dotenv import parse_dotenv
+
+pytestmark = pytest.mark.subprocess
 
 ROOT = """\
 name: envbot

@@ -1,5 +1,5 @@
 """A failing tool, callback or model in yadk run: one line naming the exception and the user's
-file:line, the traceback with --verbose / YADK_DEBUG=1, and a non-zero exit (issue 13, item 13)."""
+file:line, the traceback with --verbose / YADK_DEBUG=1, and a non-zero exit."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+pytestmark = pytest.mark.subprocess
 
 ROOT = """\
 name: raiser

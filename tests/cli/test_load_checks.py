@@ -1,4 +1,4 @@
-"""What the loader finds, as the command line shows it (issue 13, items 7, 10, 11 and 12):
+"""What the loader finds, as the command line shows it:
 load-time warnings in run and dev, located template errors at run time, import errors at the
 Python line, agents without a model, missing API keys, callbacks returning the wrong type, and
 the validate summary. Every case runs the real ``yadk`` in a subprocess."""
@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+pytestmark = pytest.mark.subprocess
 
 # API keys of the real backends are removed, so the key checks see what CI sees.
 _KEY_VARS = ("GOOGLE_API_KEY", "GEMINI_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY")

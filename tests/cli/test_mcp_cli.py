@@ -16,6 +16,8 @@ from yadk.cli._dev import dev_loop
 from yadk.models import ScriptedModel
 from yadk.reload import AgentReloader, ScriptedChanges
 
+pytestmark = pytest.mark.subprocess
+
 Cli = Callable[..., tuple[int, str, str]]
 
 

@@ -1,4 +1,4 @@
-"""What `yadk validate` and `yadk inspect` import (issue 13, item 15): a guard on start-up time
+"""What `yadk validate` and `yadk inspect` import: a guard on start-up time
 that is not a timing assertion. The figures themselves are in bench/bench_startup.py.
 
 Each test runs the real command in a fresh interpreter, as ``python -m yadk.cli`` does, and reads
@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+pytestmark = pytest.mark.subprocess
 
 # Validate checks files: it needs no engine, no pydantic model, no network stack, no event loop.
 NOT_FOR_VALIDATE = (
@@ -57,7 +59,7 @@ NOT_FOR_INSPECT = (
     "yadk.models._gemini",
     "yadk.runner",
     "yadk.serve",
-    # Built or imported on first use, and inspect never uses them (issue 13, item 15):
+    # Built or imported on first use, and inspect never uses them:
     "yadk.agents._parallel",  # the workflow agents, for a tree of LlmAgents
     "yadk.agents._workflow",
     "yadk._docx",  # until an artifact is a DOCX

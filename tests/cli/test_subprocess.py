@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.subprocess
+
 ANSWER = (
     '[support_desk] called lookup_order(order_id="A-1001")\n'
     '[support_desk] lookup_order -> {"order_id": "A-1001", "item": "Trail running shoes",'

@@ -1,5 +1,5 @@
 """The ``yadk run`` / ``yadk dev`` prompt in a real pseudo-terminal: Ctrl-C, line editing,
-history, slash commands and the redraw after a reload notice (issue 13, items 1-4)."""
+history, slash commands and the redraw after a reload notice."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+pytestmark = pytest.mark.subprocess
 
 Start = Callable[..., Any]  # the ``terminal`` fixture: starts a conftest.Terminal
 

@@ -72,6 +72,7 @@ def test_a_yadk_error_is_its_message(cli: Cli, monkeypatch: pytest.MonkeyPatch) 
     assert cli("schema") == (1, "", "yadk schema: error: script exhausted after 2 turns\n")
 
 
+@pytest.mark.subprocess
 def test_a_real_process_prints_no_traceback() -> None:
     code = (
         "import sys, yadk.cli._schema as s\n"

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.subprocess
+
 ADK_PYTHON = Path("/opt/adkvenv/bin/python")
 SRC = Path(__file__).resolve().parents[2] / "src"
 

@@ -1,4 +1,4 @@
-"""``yadk validate .`` at a repository root (issue 13, item 9): every agent folder and skill at
+"""``yadk validate .`` at a repository root: every agent folder and skill at
 any depth, skipping hidden folders, ``node_modules`` and what ``.gitignore`` lists; diagnostics
 name files by relative path, never ``.``; eval files outside agent folders are still checked."""
 
@@ -9,7 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from yadk.cli._discover import discover
+
+pytestmark = pytest.mark.subprocess
 
 GOOD = "name: good\nmodel: gemini-2.5-flash\ninstruction: Hi.\n"
 TYPO = "name: {name}\nmodel: gemini-2.5-flash\ninstruction: Hi.\ndescriptin: A typo.\n"

@@ -62,7 +62,7 @@ def test_loads_like_google_adk(tree: str) -> None:
 
 
 # What the caller must provide: a required placeholder nothing in the tree writes is a warning
-# (issue 13, item 6), also for a plain ADK config without a `state:` block.
+# also for a plain ADK config without a `state:` block.
 CALLER_KEYS = {"study_loop": [("writer.yaml", 4, 46, "placeholder-unknown-key", "warning")]}
 
 

@@ -141,6 +141,7 @@ def test_reload_modules_picks_up_edited_code(write_tree: WriteTree) -> None:
     assert load_agent_with_sources(folder, reload_modules=True).agent.tools[0]("x") == "new"
 
 
+@pytest.mark.subprocess
 def test_importing_the_config_layer_stays_light() -> None:
     code = (
         "import sys, yadk\n"
@@ -155,7 +156,7 @@ def test_importing_the_config_layer_stays_light() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     added, heavy = result.stdout.splitlines()
-    # No engine and no pydantic: `yadk validate` needs neither (issue 13, item 15).
+    # No engine and no pydantic: `yadk validate` needs neither.
     allowed = ("'yadk.config", "'yadk._yaml", "'yadk._files", "'yadk.errors", "'yaml", "'_yaml")
     allowed += ("'yadk._model_names",)  # model name rules only: re
     allowed += ("'yadk._script_format",)  # the scripted model file's rules, shared with the engine

@@ -269,7 +269,7 @@ def test_missing_or_invalid_script_is_a_diagnostic(write_tree: WriteTree) -> Non
             "name: a\ninstruction: hi\nmodel: scripted:turns.yaml\n",
             **{"my_agent/turns.yaml": "turns:\n  - txt: typo\n"},
         )
-    # Located in the scripted file itself, with a did-you-mean (issue 13, item 8).
+    # Located in the scripted file itself, with a did-you-mean.
     (diagnostic,) = caught.value.diagnostics
     assert (Path(diagnostic.path).name, diagnostic.line, diagnostic.column) == ("turns.yaml", 2, 5)
     assert (diagnostic.rule, diagnostic.message, diagnostic.hint) == (

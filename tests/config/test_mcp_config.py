@@ -237,6 +237,7 @@ def test_a_remote_server_needs_no_trust_and_is_not_contacted(write_tree: WriteTr
     assert toolset.use_mcp_resources and toolset.tool_list_cache_ttl_seconds == 60
 
 
+@pytest.mark.subprocess
 async def test_a_config_runs_against_a_real_server(
     write_tree: WriteTree, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

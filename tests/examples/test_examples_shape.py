@@ -120,6 +120,7 @@ EXAMPLE = st.one_of(
     max_examples=300, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
 )
 @given(data=st.lists(EXAMPLE, max_size=2))
+@pytest.mark.slow
 def test_check_examples_agrees_with_the_model(data: list[Any]) -> None:
     try:
         coerce_examples(data)

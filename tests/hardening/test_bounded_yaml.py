@@ -1,10 +1,9 @@
-"""Issue 12 items 5, 10 and 11 for YAML: every hostile document is a located, named problem in
+"""YAML within bounds: every hostile document is a located, named problem in
 each format that reads YAML (configs, SKILL.md frontmatter, example files, scripted models), never
 a hang, a traceback or an ``internal-error``."""
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -53,11 +52,9 @@ def test_the_bounded_reader_names_and_locates_each_problem(
 ) -> None:
     if parser == "pure-python":
         monkeypatch.setattr(bounded, "CParser", None)
-    started = time.monotonic()
     with pytest.raises(bounded.YamlProblem) as caught:
         bounded.load(text)
     assert (caught.value.rule, caught.value.line, caught.value.column) == (rule, line, column)
-    assert time.monotonic() - started < 5
 
 
 def test_the_limits_leave_ordinary_documents_alone() -> None:
@@ -93,7 +90,6 @@ def _skill(tmp_path: Path, metadata: str) -> Path:
 @pytest.mark.parametrize(("text", "rule", "line", "column"), [c[1:] for c in HOSTILE], ids=IDS)
 def test_skill_md_metadata(tmp_path: Path, text: str, rule: str, line: int, column: int) -> None:
     folder = _skill(tmp_path, text)
-    started = time.monotonic()
     if rule == "yaml-too-deep":
         column -= 1  # the frontmatter's `metadata:` mapping is one level of the 100
     problems = validate_paths([folder])
@@ -103,7 +99,6 @@ def test_skill_md_metadata(tmp_path: Path, text: str, rule: str, line: int, colu
     with pytest.raises(SkillError) as caught:
         load_skill_from_dir(folder)
     assert f"SKILL.md:{line + 4}:{column + 2}" in str(caught.value)
-    assert time.monotonic() - started < 10
 
 
 @pytest.mark.parametrize(

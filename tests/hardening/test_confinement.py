@@ -1,4 +1,4 @@
-"""Issue 12 items 3, 6 and 11 for files: every file a config or a skill names is read through one
+"""Files within bounds: every file a config or a skill names is read through one
 helper, so it stays inside its folder (symlinks resolved), is a regular file (a FIFO never hangs
 a load) and is at most the documented size; bad paths and bad bytes are located problems."""
 

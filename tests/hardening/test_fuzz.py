@@ -168,6 +168,7 @@ def _fuzz_settings() -> settings:
 
 @_fuzz_settings()
 @given(text=mutated(SEEDS["config"]), raw=st.booleans())
+@pytest.mark.slow
 def test_configs(tmp_path_factory: pytest.TempPathFactory, text: str, raw: bool) -> None:
     folder = tmp_path_factory.mktemp("fuzz") / "desk"
     folder.mkdir()

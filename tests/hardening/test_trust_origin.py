@@ -1,4 +1,4 @@
-"""Issue 12 item 1: the trust policy judges an object by the module that defines it, not by the
+"""The trust policy judges an object by the module that defines it, not by the
 dotted name a config uses. Standard-library functions re-exported by installed packages are
 refused by ``validate``, ``validate --import``, loading and ``yadk run``, at file:line:col."""
 

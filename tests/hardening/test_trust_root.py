@@ -1,4 +1,4 @@
-"""Issue 12 item 2: trust comes from the project root the user runs in (or ``--trust``), never
+"""Trust comes from the project root the user runs in (or ``--trust``), never
 from inside the folder being loaded; a nested pyproject.toml narrows, never widens. A trusted
 standard-library module, or a malformed ``[tool.yadk]``, is reported at its line and column."""
 

@@ -71,6 +71,7 @@ class Reply:
     interval: float = 0.0
     reset: bool = False
     content_type: str = "application/json"
+    together: threading.Barrier | None = None
 
 
 def sse(*events: Any, done: bool = False) -> list[bytes]:
@@ -114,9 +115,11 @@ class FakeServer:
         interval: float = 0.0,
         reset: bool = False,
         content_type: str | None = None,
+        together: threading.Barrier | None = None,
     ) -> None:
         """Queue a reply; ``drop_connection`` closes a kept-alive connection without saying so;
-        ``chunks`` are written one by one, ``interval`` seconds apart, without a length."""
+        ``chunks`` are written one by one, ``interval`` seconds apart, without a length;
+        ``together``: answered only once every party of the barrier is waiting on it."""
         if content_type is None:
             content_type = "text/event-stream" if chunks is not None else "application/json"
         self.replies.append(
@@ -131,6 +134,7 @@ class FakeServer:
                 interval,
                 reset,
                 content_type,
+                together,
             )
         )
 
@@ -162,6 +166,8 @@ def _handler(server: FakeServer) -> type[BaseHTTPRequestHandler]:
                 )
             )
             reply = server.replies.popleft() if server.replies else Reply(500, {"error": "none"})
+            if reply.together is not None:
+                reply.together.wait()
             if reply.reset:
                 self.connection.setsockopt(
                     socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00"

@@ -631,6 +631,7 @@ async def test_missing_key_fails_before_sending(server: FakeServer) -> None:
         ({}, None),
     ],
 )
+@pytest.mark.slow
 async def test_key_and_base_url_from_environment(
     server: FakeServer,
     monkeypatch: pytest.MonkeyPatch,

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
@@ -65,6 +66,7 @@ async def test_dropped_idle_connection_is_replaced(keepalive_server: FakeServer)
     assert first.client_port != second.client_port
 
 
+@pytest.mark.slow
 async def test_proxy_from_environment(server: FakeServer, monkeypatch: pytest.MonkeyPatch) -> None:
     # The fake server plays the proxy: it receives the absolute URL of the real target.
     monkeypatch.setenv("HTTP_PROXY", server.url)
@@ -139,17 +141,17 @@ def test_backoff_doubles_with_jitter() -> None:
         assert len(delays) > 40  # jittered, not in step
 
 
-async def test_64_concurrent_calls_take_about_one_call(server: FakeServer) -> None:
+async def test_64_concurrent_calls_are_at_the_server_at_once(server: FakeServer) -> None:
+    # No reply goes out before all 64 requests are in: calls made one after another (or a few
+    # at a time) would leave the barrier short, and it breaks after its timeout. How long 64
+    # calls take is measured by bench/bench_backends.py.
+    together = threading.Barrier(64, timeout=60)
     for _ in range(64):
-        server.reply(ANSWER, delay=0.5)
+        server.reply(ANSWER, together=together)
     model = local(server)
-    started = time.perf_counter()
     answers = await asyncio.gather(*(ask(model) for _ in range(64)))
-    elapsed = time.perf_counter() - started
     assert answers == ["ok"] * 64
-    # Generous for a loaded machine: calls one after another would take 32 s, the old
-    # thread-pool transport took 5.5 s.
-    assert elapsed < 3.0, f"64 calls of 0.5 s took {elapsed:.2f} s"
+    assert not together.broken
 
 
 async def test_cancelling_a_call_closes_its_connection(server: FakeServer) -> None:
@@ -157,12 +159,11 @@ async def test_cancelling_a_call_closes_its_connection(server: FakeServer) -> No
     task = asyncio.create_task(ask(local(server)))
     while not server.requests:
         await asyncio.sleep(0.01)
-    started = time.perf_counter()
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+    # The server sees the client go while it still holds the answer back (for 10 s).
     assert await asyncio.to_thread(server.disconnected.wait, 5)
-    assert time.perf_counter() - started < 5  # the answer was 10 s away
     assert server.disconnects == 1
 
 
@@ -173,26 +174,24 @@ def drip(total: int) -> Iterator[bytes]:
         yield body[i : i + 1]
 
 
+@pytest.mark.slow
 async def test_a_dripping_server_hits_the_deadline(server: FakeServer) -> None:
     server.reply(chunks=drip(1000), interval=0.05, content_type="application/json")
-    started = time.perf_counter()
     message = await failure(local(server, timeout=5, deadline=0.6))
     assert message == (
         f"{SERVICE} at {server.url}: the call did not finish within its deadline of 0.6 s."
         " Set YADK_MODEL_DEADLINE (seconds) to allow longer calls, or pass deadline= to the model."
     )
-    assert 0.5 < time.perf_counter() - started < 10  # the drip would take 50 s
-    assert await asyncio.to_thread(server.disconnected.wait, 5)
+    assert await asyncio.to_thread(server.disconnected.wait, 5)  # cut mid-drip (50 s long)
 
 
+@pytest.mark.slow
 async def test_deadline_covers_retries(server: FakeServer) -> None:
     for _ in range(5):
         server.reply(status=503, body={"error": {"message": "busy"}}, headers={"Retry-After": "30"})
-    started = time.perf_counter()
     message = await failure(local(server, retries=4, deadline=1.0))
     assert "did not finish within its deadline of 1 s" in message
-    assert time.perf_counter() - started < 10  # not the 30 s the server asked to wait
-    assert len(server.requests) <= 1
+    assert len(server.requests) <= 1  # no retry after the 30 s the server asked to wait
 
 
 def huge(total: int, size: int = 1 << 16) -> Iterator[bytes]:
@@ -210,10 +209,8 @@ CAP_MESSAGE = (
 async def test_a_huge_body_hits_the_size_cap(server: FakeServer) -> None:
     # 300 MB announced by no Content-Length: read in chunks, stopped past the cap.
     server.reply(chunks=huge(300 * 1024 * 1024), content_type="application/json")
-    started = time.perf_counter()
     message = await failure(local(server, max_response_bytes=1024 * 1024))
     assert message == CAP_MESSAGE.format(url=server.url)
-    assert time.perf_counter() - started < 20
     assert await asyncio.to_thread(server.disconnected.wait, 10)
     assert server.bytes_sent < 100 * 1024 * 1024
 
@@ -295,25 +292,16 @@ async def test_shared_clients_per_loop_closed_with_it() -> None:
     assert await client_for() is not first
 
 
-async def test_the_event_loop_keeps_ticking_during_a_slow_call(server: FakeServer) -> None:
-    server.reply(ANSWER, delay=1.5)
-    lags: list[float] = []
-    done = asyncio.Event()
-
-    async def tick() -> None:
-        while not done.is_set():
-            start = time.perf_counter()
-            await asyncio.sleep(0.01)
-            lags.append(time.perf_counter() - start - 0.01)
-
-    ticker = asyncio.create_task(tick())
-    try:
-        assert await ask(local(server)) == "ok"
-    finally:
-        done.set()
-        await ticker
-    assert len(lags) > 20
-    assert max(lags) < 0.5  # a blocking request would freeze the loop for 1.5 s
+async def test_the_event_loop_runs_while_a_call_waits_for_its_answer(server: FakeServer) -> None:
+    # The server holds the answer back for a minute, until this coroutine releases it: a call
+    # that blocked the loop would be done (a minute later) before the coroutine ran again.
+    server.reply(ANSWER, delay=60)
+    call = asyncio.ensure_future(ask(local(server)))
+    while not server.requests:
+        await asyncio.sleep(0.01)
+    assert not call.done()
+    server.release.set()
+    assert await call == "ok"
 
 
 # --- generate_content_config.http_options.retry_options (google-genai's HttpRetryOptions) -----
@@ -387,6 +375,7 @@ async def test_retry_options_status_codes(server: FakeServer) -> None:
     assert len(server.requests) == 3
 
 
+@pytest.mark.slow
 async def test_retry_options_camel_case_and_waits(server: FakeServer) -> None:
     server.reply(BUSY, status=429)
     server.reply(BUSY, status=429)

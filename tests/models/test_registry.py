@@ -127,6 +127,7 @@ def test_register_model_provider_pattern_and_decorator() -> None:
         register_model(factory=Echo)
 
 
+@pytest.mark.subprocess
 def test_importing_models_stays_light() -> None:
     code = textwrap.dedent(
         """
@@ -143,6 +144,7 @@ def test_importing_models_stays_light() -> None:
     assert (out.returncode, out.stdout, out.stderr) == (0, "[]\nTrue False\n", "")
 
 
+@pytest.mark.subprocess
 def test_entry_point_plugin(tmp_path: Path) -> None:
     (tmp_path / "yadk_echo_plugin.py").write_text(
         textwrap.dedent(
@@ -194,6 +196,7 @@ def install_plugin(root: Path, dist: str, entry: str, module: str, code: str) ->
     (info / "entry_points.txt").write_text(f"[yadk.models]\n{entry} = {module}\n", encoding="utf-8")
 
 
+@pytest.mark.subprocess
 def test_a_broken_plugin_is_reported_for_its_models_and_blocks_no_other(tmp_path: Path) -> None:
     # "aaa" sorts (and loads) before "echo": its failure must not stop echo from loading.
     install_plugin(

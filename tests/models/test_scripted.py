@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from pathlib import Path
 from typing import Any
 
@@ -95,12 +94,18 @@ async def test_agent_filter() -> None:
 
 
 async def test_delay_is_awaited_without_blocking_the_loop() -> None:
-    model = ScriptedModel([{"text": "slow", "delay": 0.2}, {"text": "also slow", "delay": 0.2}])
-    started = time.perf_counter()
-    results = await asyncio.gather(answer(model, request("a")), answer(model, request("b")))
-    elapsed = time.perf_counter() - started
-    assert sorted(content_text(r) for r in results) == ["also slow", "slow"]
-    assert 0.2 <= elapsed < 0.35  # both delays overlap
+    # A minute's delay: had it blocked the loop, both calls would be done (a minute later)
+    # before this coroutine ran again.
+    model = ScriptedModel([{"text": "slow", "delay": 60}, {"text": "also slow", "delay": 60}])
+    calls = [asyncio.ensure_future(answer(model, request(x))) for x in "ab"]
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert [c.done() for c in calls] == [False, False]
+    for c in calls:
+        c.cancel()
+    await asyncio.gather(*calls, return_exceptions=True)
+    quick = ScriptedModel([{"text": "soon", "delay": 0.001}])
+    assert content_text(await answer(quick, request("c"))) == "soon"
 
 
 def content_text(response: LlmResponse) -> str:

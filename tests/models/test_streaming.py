@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import time
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -210,14 +209,14 @@ async def test_cancelling_a_stream_closes_the_connection(server: FakeServer) -> 
 
     task = asyncio.create_task(consume())
     await asyncio.wait_for(first.wait(), 5)
-    started = time.perf_counter()
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+    # The server sees the client go while the stream still had 10 s to run.
     assert await asyncio.to_thread(server.disconnected.wait, 5)
-    assert time.perf_counter() - started < 5  # the stream had 10 s left
 
 
+@pytest.mark.slow
 async def test_a_slow_stream_hits_the_deadline(server: FakeServer) -> None:
     server.reply(chunks=sse(*(chunk({"content": "x"}) for _ in range(100))), interval=0.05)
     llm = OpenAIChat("m", base_url=server.url, retries=0, deadline=1.0)
@@ -358,9 +357,8 @@ async def test_cancelling_an_invocation_closes_the_model_request(
     task = asyncio.create_task(invoke())
     while not (seen[1:] if streaming else server.requests):
         await asyncio.sleep(0.01)
-    started = time.perf_counter()
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+    # The server sees the client go while the answer was still 10 s away.
     assert await asyncio.to_thread(server.disconnected.wait, 5)
-    assert time.perf_counter() - started < 5  # the answer was 10 s away

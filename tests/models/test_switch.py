@@ -45,6 +45,7 @@ def test_initial_value_from_environment(
     assert allowed_by_environment() is expected
 
 
+@pytest.mark.subprocess
 def test_environment_is_read_at_import() -> None:
     code = "import yadk.models; print(yadk.models.ALLOW_MODEL_REQUESTS)"
     env = {"YADK_ALLOW_MODEL_REQUESTS": "0", "PATH": ""}

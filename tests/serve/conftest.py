@@ -3,6 +3,7 @@ temporary folder, an app with in-memory stores, and an in-process ASGI client.""
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -12,8 +13,9 @@ import httpx
 import pytest
 
 from yadk.artifacts import InMemoryArtifactService
+from yadk.events import Event
 from yadk.serve import create_app
-from yadk.sessions import InMemorySessionService
+from yadk.sessions import InMemorySessionService, Session
 
 AGENTS = Path(__file__).parent / "agents"
 
@@ -57,6 +59,23 @@ def make_client(apps_dir: Path) -> Callable[..., Any]:
 async def client(make_client: Callable[..., Any]) -> AsyncIterator[httpx.AsyncClient]:
     async with make_client() as running:
         yield running
+
+
+class HeldSessions(InMemorySessionService):
+    """In-memory sessions that hold a turn whose answer is ``echo: hold`` before storing it, so
+    the session stays busy until the test sets ``go``; ``holding`` is set once it waits."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.holding = asyncio.Event()
+        self.go = asyncio.Event()
+
+    async def append_event(self, session: Session, event: Event) -> Event:
+        parts = event.content.parts if event.content is not None else []
+        if any(part.text == "echo: hold" for part in parts or []) and not event.partial:
+            self.holding.set()
+            await self.go.wait()
+        return await super().append_event(session, event)
 
 
 def message(text: str, session: str = "s1", **extra: Any) -> dict[str, Any]:

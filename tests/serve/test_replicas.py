@@ -19,6 +19,8 @@ import httpx
 import pytest
 from tests.serve.test_server import YADK, Server
 
+pytestmark = pytest.mark.subprocess
+
 AGENT = """\
 name: tally
 description: Adds what each turn brings to a running total.

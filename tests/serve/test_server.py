@@ -18,6 +18,8 @@ import httpx
 import pytest
 from tests.serve.conftest import AGENTS, message, sse_events
 
+pytestmark = pytest.mark.subprocess
+
 YADK = [sys.executable, "-m", "yadk.cli"]
 S = "/apps/echo/users/u1/sessions"
 
@@ -106,18 +108,17 @@ def test_a_conversation_over_real_http(server: Server) -> None:
 def test_a_client_that_drops_the_stream_cancels_the_invocation(server: Server) -> None:
     with httpx.Client(base_url=server.url, timeout=30) as http:
         http.post(S, json={"sessionId": "s1"})
-        body = message("slow 30", streaming=True)
+        body = message("slow 3600", streaming=True)
         with http.stream("POST", "/run_sse", json=body) as stream:
             first = next(stream.iter_lines())
             assert json.loads(first[6:])["partial"] is True
-        # The connection is closed: the invocation is cancelled, the session is free at once.
-        started = time.monotonic()
+        # The connection is closed: the invocation is cancelled and the session free, or this
+        # turn would wait for the hour-long one and time out.
         events = http.post("/run", json=message("next")).json()
-        assert time.monotonic() - started < 20
         assert events[0]["content"]["parts"] == [{"text": "echo: next"}]
         stored = http.get(f"{S}/s1").json()["events"]
         texts = [e["content"]["parts"][0]["text"] for e in stored]
-        assert texts == ["slow 30", "next", "echo: next"]
+        assert texts == ["slow 3600", "next", "echo: next"]
 
 
 def test_the_server_logs_each_request_and_invocation_as_json(server: Server) -> None:

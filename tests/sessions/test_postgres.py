@@ -161,6 +161,7 @@ asyncio.run(main(sys.argv[1], int(sys.argv[2])))
 """
 
 
+@pytest.mark.subprocess
 async def test_four_processes_append_200_events_each_over_20_sessions(
     service: PostgresSessionService, postgres_url: str
 ) -> None:

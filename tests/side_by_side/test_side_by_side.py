@@ -171,6 +171,7 @@ async def run_case(case: str, folder: Path) -> tuple[ScriptedModel, list[Event]]
 
 
 @pytest.mark.parametrize("case", CASES)
+@pytest.mark.subprocess
 async def test_case_runs_as_in_google_adk(
     case: str, tmp_path: Path, mcp_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import shutil
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +14,8 @@ from yadk.skills import Frontmatter, Resources, Skill, SkillToolset
 from yadk.skills._resources import Script
 from yadk.skills._scripts import script_argv
 from yadk.testing import tool_context
+
+pytestmark = pytest.mark.subprocess
 
 ECHO = "import json, os, sys\nprint(json.dumps({'argv': sys.argv, 'cwd': os.getcwd()}))\n"
 
@@ -130,11 +131,8 @@ async def test_shell_scripts_run_with_bash(toolset: SkillToolset) -> None:
 async def test_timeout_kills_the_script(make_skill, tmp_path: Path) -> None:
     make_skill("slow", files={"scripts/sleep.py": "import time\ntime.sleep(30)\n"})
     toolset = SkillToolset([tmp_path / "skills"], allow_scripts=True, script_timeout=0.5)
-    started = time.monotonic()
-
     result = await _run(toolset, skill_name="slow", file_path="scripts/sleep.py")
 
-    assert time.monotonic() - started < 10
     assert (result["stderr"], result["status"]) == ("Timed out after 0.5s", "error")
 
 

@@ -216,6 +216,7 @@ def run_python(code: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.subprocess
 def test_importing_yadk_templating_does_not_import_jinja2() -> None:
     result = run_python(
         """
@@ -227,6 +228,7 @@ def test_importing_yadk_templating_does_not_import_jinja2() -> None:
     assert result.stdout.strip() == "False", result.stderr
 
 
+@pytest.mark.subprocess
 def test_without_jinja2_the_default_engine_works_and_jinja_says_how_to_install() -> None:
     result = run_python(
         """

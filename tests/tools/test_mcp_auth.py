@@ -24,6 +24,8 @@ from yadk.tools.mcp._auth import (
 )
 from yadk.types import Content, Part
 
+pytestmark = pytest.mark.subprocess
+
 pytest.importorskip("mcp")
 
 BEARER_SCHEME = {"type": "http", "scheme": "bearer"}

@@ -22,6 +22,8 @@ from yadk.tools.mcp import (
     StreamableHTTPConnectionParams,
 )
 
+pytestmark = pytest.mark.subprocess
+
 pytest.importorskip("mcp")
 
 

@@ -12,6 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
+
+pytestmark = pytest.mark.subprocess
 
 Page = Any  # conftest.Page: one browser tab on the UI
 WebServer = Any  # conftest.WebServer

@@ -83,7 +83,7 @@ def tokenize(text: str) -> list[str]:
 
 
 # ASCII word -> its token (stemmed when longer than 3 characters). Responses repeat a small
-# vocabulary, so stemming each distinct word once makes ROUGE several times faster.
+# vocabulary, so each distinct word is stemmed once, not at every occurrence.
 _TOKENS: dict[str, str] = {}
 _TOKENS_LIMIT = 100_000
 

@@ -18,12 +18,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from yadk.sessions._base import TurnLocks
 
-__all__ = ["SessionBusy", "SessionLocks"]
+__all__ = ["Clock", "LoopClock", "SessionBusy", "SessionLocks"]
 
 logger = logging.getLogger("yadk.serve")
 
@@ -36,6 +37,30 @@ class SessionBusy(Exception):
     """The session stayed busy for the whole wait."""
 
 
+class Clock(Protocol):
+    """The time ``SessionLocks`` reads, and its two ways of waiting; tests give a manual one, so
+    a wait's end is a step of the test rather than real seconds."""
+
+    def time(self) -> float: ...
+
+    async def sleep(self, seconds: float) -> None: ...
+
+    def timeout(self, seconds: float) -> AbstractAsyncContextManager[object]: ...
+
+
+class LoopClock:
+    """The running event loop's clock: ``loop.time()``, ``asyncio.sleep``, ``asyncio.timeout``."""
+
+    def time(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+    def timeout(self, seconds: float) -> AbstractAsyncContextManager[object]:
+        return asyncio.timeout(seconds)
+
+
 @dataclass
 class _Entry:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -44,11 +69,15 @@ class _Entry:
 
 class SessionLocks:
     """Locks keyed by (app, user, session), created on demand and dropped when unused;
-    ``shared`` adds the store's cross-process locks (see the module docstring)."""
+    ``shared`` adds the store's cross-process locks (see the module docstring); ``clock`` is
+    what the wait is measured and spent on (the event loop's unless given)."""
 
-    def __init__(self, *, wait: float, shared: TurnLocks | None = None) -> None:
+    def __init__(
+        self, *, wait: float, shared: TurnLocks | None = None, clock: Clock | None = None
+    ) -> None:
         self.wait = wait
         self.shared = shared
+        self.clock: Clock = clock or LoopClock()
         self._entries: dict[_Key, _Entry] = {}
         self._unlocking: set[asyncio.Task[None]] = set()
 
@@ -62,9 +91,9 @@ class SessionLocks:
         if entry is None:
             entry = self._entries[key] = _Entry()
         entry.users += 1
-        deadline = asyncio.get_running_loop().time() + self.wait
+        deadline = self.clock.time() + self.wait
         try:
-            async with asyncio.timeout(self.wait):
+            async with self.clock.timeout(self.wait):
                 await entry.lock.acquire()
         except TimeoutError:
             self._drop(key, entry)
@@ -122,13 +151,12 @@ class SessionLocks:
             self.release(key)
 
     async def _take_shared(self, shared: TurnLocks, key: _Key, deadline: float) -> None:
-        loop = asyncio.get_running_loop()
         pause = _FIRST_POLL
         while not await _try_lock(shared, key):
-            left = deadline - loop.time()
+            left = deadline - self.clock.time()
             if left <= 0:
                 raise SessionBusy
-            await asyncio.sleep(min(pause, left))
+            await self.clock.sleep(min(pause, left))
             pause = min(pause * 2, _LAST_POLL)
 
     def _drop(self, key: _Key, entry: _Entry) -> None:
