@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from yadk.cli._common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, CommandError
 from yadk.cli._discover import discover
-from yadk.cli._dotenv import load_dotenv_files
+from yadk.cli._dotenv import load_dotenv_files, loaded_notes
 
 if TYPE_CHECKING:
     from yadk.config import Diagnostic
@@ -31,7 +31,9 @@ def execute(args: argparse.Namespace) -> int:
     targets = _targets(args.paths)
     # What `yadk run` would see: `${env:VAR}` values and API keys from the agents' .env files.
     for target in targets:
-        load_dotenv_files(target)
+        for line in loaded_notes(load_dotenv_files(target)):
+            if line.startswith("warning: "):  # a refused line; what loaded is not news here
+                print(f"yadk validate: {line}", file=sys.stderr)
     checked, eval_files = check_with_eval_sets(
         targets, import_code=args.import_code, run_checks=True
     )

@@ -15,12 +15,13 @@ from typing import Any
 
 from yadk.config._context import FileScope, Reporter
 from yadk.config._diagnostics import display_path
-from yadk.config._names import NameProblem, NameResolver, Resolution, describe
+from yadk.config._names import NameProblem, NameResolver, Resolution, describe, qualify
 from yadk.config._pyproject import effective_trust_policy
-from yadk.config._trust import TrustPolicy
+from yadk.config._reach import CodeSource, unreachable
+from yadk.config._trust import TrustPolicy, blocked_module
 from yadk.config._yaml import KeyPath
 
-__all__ = ["Expect", "LoaderBase", "expect"]
+__all__ = ["Expect", "LoaderBase", "expect", "untrusted_message"]
 
 # (check of an imported object, kinds the static check rejects, what was expected)
 Expect = tuple[Callable[[Any], bool], frozenset[str], str]
@@ -129,6 +130,34 @@ def adk_object_problem(name: str, obj: Any, expected: str) -> tuple[str, str] | 
     )
 
 
+def untrusted_message(
+    found: Resolution, refused: CodeSource, policy: TrustPolicy
+) -> tuple[str, str]:
+    """The message and hint of an ``untrusted-reference``: what was refused, and the setting
+    that would allow it."""
+    top = refused.module.split(".", 1)[0]
+    if top == "yadk":
+        return (
+            f"`{found.name}` is in `{refused.module}`, which configs cannot reach: only yadk's"
+            " public built-ins are (yadk, yadk.tools, yadk.agents, yadk.models, yadk.examples, ...).",
+            "Use the built-in by its short name (e.g. `exit_loop`, `ExampleTool`), or wrap what you"
+            " need in a function in your agent folder.",
+        )
+    if refused == found.named:
+        what = f"`{found.name}` is in `{refused.module}`"
+    else:
+        what = f"`{found.name}` is defined in `{refused.module}`"
+    where = f" ({display_path(policy.source)})" if policy.source is not None else ""
+    return (
+        f"{what}, which this config may not reach: configs reach only the agent folder's own"
+        " modules, yadk's built-ins and modules the project trusts.",
+        f"If you trust `{top}` with what a config (and a model calling its tools) may do, add"
+        f' `trusted_modules = ["{top}"]` under [tool.yadk] in the project root\'s'
+        f" pyproject.toml{where} or run `yadk --trust {top} ...`; for the project's own packages,"
+        " `trust_project = true`.",
+    )
+
+
 _ADK_CHECKED = "_yadk_adk_checked"
 
 
@@ -215,6 +244,14 @@ class LoaderBase(Reporter):
             from yadk.adk_compat import install
 
             install()  # code written for google-adk imports its types; see yadk.adk_compat
+        if self.import_code and blocked_module(qualify(name, scope.package)) is None:
+            # Judge the module a name is written under before importing it: importing an
+            # untrusted module would run its top-level code.
+            named = self.resolver.named_source(name, package=scope.package)
+            if named is not None and not self.reachable(
+                scope, at, Resolution(qualify(name, scope.package), named=named)
+            ):
+                return None
         try:
             found = self.resolver.resolve(name, package=scope.package)
         except NameProblem as problem:
@@ -223,6 +260,8 @@ class LoaderBase(Reporter):
             else:
                 message = unresolved_prefix + problem.message
                 self.error(scope, at, problem.rule, message, problem.hint)
+            return None
+        if not self.reachable(scope, at, found):
             return None
         if found.file is not None:
             check_adk_imports(self, Path(found.file))
@@ -251,6 +290,23 @@ class LoaderBase(Reporter):
             )
             return None
         return found
+
+    def reachable(self, scope: FileScope, at: KeyPath, found: Resolution) -> bool:
+        """Whether the trust policy lets the config reach ``found``; reports when not."""
+        if found.named is None:
+            return True
+        policy = self.trust_policy(scope)
+        refused = unreachable(
+            found.named,
+            found.origin,
+            qualified_name=found.name,
+            agent_folder=scope.root,
+            policy=policy,
+        )
+        if refused is None:
+            return True
+        self.error(scope, at, "untrusted-reference", *untrusted_message(found, refused, policy))
+        return False
 
     def code_problem(self, scope: FileScope, at: KeyPath, problem: NameProblem) -> None:
         """Report a problem in a Python file (a module that fails to import) once, at its own

@@ -33,9 +33,12 @@ from typing import Any, Final
 
 __all__ = [
     "ARGS_ATTRIBUTE",
+    "CODE_EXECUTION_KINDS",
     "TrustPolicy",
     "TrustProblem",
+    "allow_code_execution_on_command_line",
     "blocked_module",
+    "command_line_code_execution",
     "command_line_trust",
     "declared_args",
     "origin_module",
@@ -43,6 +46,9 @@ __all__ = [
 ]
 
 ARGS_ATTRIBUTE: Final = "yadk_config_args"
+# What a config can make run on this machine, each needing the project's opt-in
+# (`allow_code_execution` under [tool.yadk], or `--allow-code-execution KIND`).
+CODE_EXECUTION_KINDS: Final = ("skill_scripts", "stdio_mcp")
 
 # Not in sys.stdlib_module_names on every supported Python, or not standard library at all, but
 # able to execute text handed to them: dropped-from-stdlib modules that come back from PyPI,
@@ -134,13 +140,29 @@ class TrustPolicy:
     allow_args: tuple[str, ...] = ()
     source: Path | None = None
     narrowed_by: tuple[TrustPolicy, ...] = ()
-    allow_stdio_mcp_servers: bool = False
+    code_execution: frozenset[str] = frozenset()
+    trust_project: bool = False
+
+    def allows_code_execution(self, kind: str) -> bool:
+        """Whether configs may make code of ``kind`` (one of ``CODE_EXECUTION_KINDS``) run on
+        this machine: skill scripts, stdio MCP servers' commands."""
+        return kind in self.code_execution and all(
+            nested.allows_code_execution(kind) for nested in self.narrowed_by
+        )
 
     def allows_stdio_mcp_servers(self) -> bool:
         """Whether configs may declare stdio MCP servers (whose ``command`` yadk launches)."""
-        return self.allow_stdio_mcp_servers and all(
-            nested.allows_stdio_mcp_servers() for nested in self.narrowed_by
-        )
+        return self.allows_code_execution("stdio_mcp")
+
+    def trusts_project(self) -> bool:
+        """Whether configs may reach the project's own modules (files under the project root,
+        outside virtual environments and installed packages)."""
+        return self.trust_project and all(nested.trusts_project() for nested in self.narrowed_by)
+
+    def reaches(self, qualified_name: str) -> bool:
+        """Whether the project trusts ``qualified_name`` (a module, or an object by its dotted
+        name) explicitly: under ``trusted_modules``/``--trust``, or listed in ``allow_args``."""
+        return self.trusts_module(qualified_name) or self.allows_args(qualified_name)
 
     def allows_args(self, qualified_name: str) -> bool:
         """Whether the project lets ``qualified_name`` receive any ``args:``."""
@@ -191,3 +213,20 @@ def trust_on_command_line(modules: Iterable[str]) -> None:
 def command_line_trust() -> list[str]:
     """The modules ``trust_on_command_line`` trusts."""
     return list(_command_line_trust)
+
+
+# Kinds of code execution allowed on the command line (`yadk --allow-code-execution KIND`).
+_command_line_execution: list[str] = []
+
+
+def allow_code_execution_on_command_line(kinds: Iterable[str]) -> None:
+    """Allow ``kinds`` of code execution (``CODE_EXECUTION_KINDS``, or ``all``) for this process,
+    as ``[tool.yadk] allow_code_execution`` of the project root would."""
+    _command_line_execution[:] = list(kinds)
+
+
+def command_line_code_execution() -> frozenset[str]:
+    """The kinds ``allow_code_execution_on_command_line`` allows (``all`` expanded)."""
+    if "all" in _command_line_execution:
+        return frozenset(CODE_EXECUTION_KINDS)
+    return frozenset(k for k in _command_line_execution if k in CODE_EXECUTION_KINDS)
