@@ -291,6 +291,26 @@ class LoaderBase(Reporter):
             return None
         return found
 
+    def code_execution_allowed(
+        self, scope: FileScope, at: KeyPath, kind: str, *, rule: str, message: str, alternative: str
+    ) -> bool:
+        """Whether the project lets configs run code of ``kind`` on this machine (one opt-in
+        for every kind: ``allow_code_execution`` under [tool.yadk], ``--allow-code-execution``);
+        reports a located error naming the setting when not."""
+        if self.trust_policy(scope).allows_code_execution(kind):
+            return True
+        self.error(
+            scope,
+            at,
+            rule,
+            message,
+            f"If this project trusts its configs to run code, add `allow_code_execution ="
+            f' ["{kind}"]` (or `true`) under [tool.yadk] in the project root\'s pyproject.toml,'
+            f" or pass `yadk --allow-code-execution {kind} ...`; {alternative}",
+            key=True,
+        )
+        return False
+
     def reachable(self, scope: FileScope, at: KeyPath, found: Resolution) -> bool:
         """Whether the trust policy lets the config reach ``found``; reports when not."""
         if found.named is None:

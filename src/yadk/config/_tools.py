@@ -283,9 +283,20 @@ class ToolReader(GeminiToolReader):
     def skill_toolset(self, scope: FileScope, at: KeyPath, args: dict[str, Any]) -> Any:
         options = {k: v for k, v in args.items() if k != "skills"}
         if "allow_scripts" in options:
-            self.expect(
-                scope, (*at, "allow_scripts"), options["allow_scripts"], bool, "true or false"
-            )
+            where = (*at, "allow_scripts")
+            if self.expect(scope, where, options["allow_scripts"], bool, "true or false") and (
+                options["allow_scripts"]
+            ):
+                options["allow_scripts"] = self.code_execution_allowed(
+                    scope,
+                    where,
+                    "skill_scripts",
+                    rule="untrusted-skill-scripts",
+                    message="Skill scripts are not allowed in agent configs: `allow_scripts: true`"
+                    " lets the model run the skill folders' scripts as local processes.",
+                    alternative="or leave `allow_scripts` out: the model still reads the skills"
+                    " and their resources.",
+                )
         for key in ("script_timeout", "max_resource_bytes"):
             if key in options:
                 self.expect(scope, (*at, key), options[key], (int, float), "a number")
