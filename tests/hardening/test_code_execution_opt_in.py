@@ -158,7 +158,7 @@ def test_stdio_mcp_servers_use_the_same_setting(
         (
             '["shell"]',
             "[tool.yadk] allow_code_execution must be true, false or a list of"
-            " \"skill_scripts\", \"stdio_mcp\"; got 'shell'",
+            ' "skill_scripts", "stdio_mcp"; got \'shell\'',
         ),
     ],
 )

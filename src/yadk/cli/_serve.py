@@ -191,9 +191,8 @@ def _release(served: Any) -> None:
 def worker_app() -> Any:
     """The app of one ``--workers`` process (uvicorn's factory), from the options the
     command put in the environment."""
-    from yadk.serve._logs import configure_logging
-
     from yadk.config._trust import allow_code_execution_on_command_line, trust_on_command_line
+    from yadk.serve._logs import configure_logging
 
     options = json.loads(os.environ[_WORKER_ENV])
     configure_logging(options.pop("log_format"))

@@ -102,16 +102,18 @@ def summary(diagnostics: Sequence[Diagnostic], counts: Mapping[str, int]) -> str
 
 
 def diagnostic_dict(diagnostic: Diagnostic) -> dict[str, Any]:
-    """A diagnostic as JSON: every field, ``path`` absolute."""
+    """A diagnostic as JSON: every field, ``path`` absolute (secrets in URLs masked)."""
+    from yadk._secrets import mask_secrets
+
     return {
         "path": str(diagnostic.path),
         "line": diagnostic.line,
         "column": diagnostic.column,
         "rule": diagnostic.rule,
         "severity": str(diagnostic.severity),
-        "message": diagnostic.message,
-        "hint": diagnostic.hint,
-        "note": diagnostic.note,
+        "message": mask_secrets(diagnostic.message),
+        "hint": mask_secrets(diagnostic.hint),
+        "note": mask_secrets(diagnostic.note) if diagnostic.note else diagnostic.note,
     }
 
 
@@ -144,4 +146,7 @@ def github_line(diagnostic: Diagnostic) -> str:
         message += f"\n{diagnostic.note}"
     if diagnostic.hint:
         message += f"\n{diagnostic.hint}"
+    from yadk._secrets import mask_secrets
+
+    message = mask_secrets(message)
     return f"::{level} {','.join(props)}::{_escape(message)}"

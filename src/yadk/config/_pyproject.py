@@ -99,9 +99,10 @@ def _widening(nested: TrustPolicy, base: TrustPolicy, path: Path) -> list[TrustP
     for key, names in (
         ("trusted_modules", nested.trusted_modules),
         ("allow_args", nested.allow_args),
+        ("trusted_hosts", nested.trusted_hosts),
     ):
         for name in names:
-            if base.allows_args(name):
+            if base.trusts_host(name) if key == "trusted_hosts" else base.allows_args(name):
                 continue
             line, column = _locate(text, name)
             found.append(
@@ -113,8 +114,12 @@ def _widening(nested: TrustPolicy, base: TrustPolicy, path: Path) -> list[TrustP
                     f"[tool.yadk] {key} here lists {name!r}, but trust comes only from the project"
                     f" root{where} or --trust: a nested pyproject.toml can narrow it, never widen"
                     " it, so this entry has no effect.",
-                    f"To trust it, add it to the project root's [tool.yadk] {key}, or pass"
-                    f" --trust {name.split('.')[0]}.",
+                    f"To trust it, add it to the project root's [tool.yadk] {key}"
+                    + (
+                        "."
+                        if key == "trusted_hosts"
+                        else f", or pass --trust {name.split('.')[0]}."
+                    ),
                     "warning",
                 )
             )
@@ -205,6 +210,10 @@ def _read(path: Path) -> tuple[TrustPolicy | None, list[TrustProblem]]:
     if not isinstance(table, dict):
         invalid("yadk", "[tool] yadk must be a table: [tool.yadk]")
         return TrustPolicy(source=path), problems
+    hosts = table.get("trusted_hosts", [])
+    if not isinstance(hosts, list) or not all(isinstance(item, str) for item in hosts):
+        invalid("trusted_hosts", "[tool.yadk] trusted_hosts must be a list of strings")
+        hosts = []
     values: dict[str, tuple[str, ...]] = {}
     for key in ("trusted_modules", "allow_args"):
         raw = table.get(key, [])
@@ -228,6 +237,7 @@ def _read(path: Path) -> tuple[TrustPolicy | None, list[TrustProblem]]:
         source=path,
         code_execution=frozenset(kinds),
         trust_project=flags["trust_project"],
+        trusted_hosts=tuple(hosts),
     )
     return policy, problems
 

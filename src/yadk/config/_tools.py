@@ -284,8 +284,9 @@ class ToolReader(GeminiToolReader):
         options = {k: v for k, v in args.items() if k != "skills"}
         if "allow_scripts" in options:
             where = (*at, "allow_scripts")
-            if self.expect(scope, where, options["allow_scripts"], bool, "true or false") and (
-                options["allow_scripts"]
+            if (
+                self.expect(scope, where, options["allow_scripts"], bool, "true or false")
+                and (options["allow_scripts"])
             ):
                 options["allow_scripts"] = self.code_execution_allowed(
                     scope,

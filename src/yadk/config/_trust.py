@@ -142,6 +142,20 @@ class TrustPolicy:
     narrowed_by: tuple[TrustPolicy, ...] = ()
     code_execution: frozenset[str] = frozenset()
     trust_project: bool = False
+    trusted_hosts: tuple[str, ...] = ()
+
+    def trusts_host(self, host: str) -> bool:
+        """Whether configs may send ``${env:...}`` values to ``host``: a loopback address or
+        name, or a host under ``trusted_hosts`` (``api.example.com``, ``*.example.com``)."""
+        return _loopback(host) or self._lists_host(host)
+
+    def _lists_host(self, host: str) -> bool:
+        host = host.lower().rstrip(".")
+        own = any(
+            host == pattern or (pattern.startswith("*.") and host.endswith(pattern[1:]))
+            for pattern in (p.lower().rstrip(".") for p in self.trusted_hosts)
+        )
+        return own and all(nested._lists_host(host) for nested in self.narrowed_by)
 
     def allows_code_execution(self, kind: str) -> bool:
         """Whether configs may make code of ``kind`` (one of ``CODE_EXECUTION_KINDS``) run on
@@ -185,6 +199,18 @@ class TrustPolicy:
             qualified_name == module or qualified_name.startswith(module + ".")
             for module in self.trusted_modules
         )
+
+
+def _loopback(host: str) -> bool:
+    import ipaddress
+
+    name = host.lower().rstrip(".").strip("[]")
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
 @dataclasses.dataclass(frozen=True)
