@@ -85,7 +85,11 @@ def test_set_variables_are_never_overridden(project: Path) -> None:
     (project / "envbot" / ".env").write_text("ENVBOT_T_A=file\nENVBOT_T_C=file-c\n")
     done = run(project, "envbot", ENVBOT_T_A="shell")
     assert done.returncode == 0, done.stderr
-    assert tool_result(done.stdout) == {"ENVBOT_T_A": "shell", "ENVBOT_T_B": None, "ENVBOT_T_C": "file-c"}
+    assert tool_result(done.stdout) == {
+        "ENVBOT_T_A": "shell",
+        "ENVBOT_T_B": None,
+        "ENVBOT_T_C": "file-c",
+    }
     assert done.stderr.splitlines()[0] == "yadk run: loaded ENVBOT_T_C from envbot/.env"
 
 

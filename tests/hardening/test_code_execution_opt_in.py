@@ -171,7 +171,8 @@ def test_a_malformed_setting_is_located(
     )
     monkeypatch.chdir(tmp_path)
     found = validate_paths([folder])
-    assert [(Path(d.path).name, d.line, d.column, d.rule, d.message) for d in found][0] == (
+    first = found[0]
+    assert (Path(first.path).name, first.line, first.column, first.rule, first.message) == (
         "pyproject.toml",
         2,
         1,
