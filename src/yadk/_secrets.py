@@ -28,6 +28,10 @@ _SECRET_VALUE: Final = re.compile(
     r"|^(?=.*[A-Za-z])(?=.*\d)[A-Za-z0-9_\-.~+/=%]{20,}$"
 )
 _TRAILING: Final = ".,;:!?)]}"
+# Words of an environment variable's name (split at `_`) that make its value a secret.
+_SECRET_WORDS: Final = frozenset(
+    {"KEY", "APIKEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASS", "CREDENTIAL", "CREDENTIALS"}
+)
 _QUERY_PAIR: Final = re.compile(r"(?P<sep>[?&;])(?P<name>[^=&;#]+)=(?P<value>[^&;#]*)")
 
 
@@ -72,8 +76,12 @@ def mask_secrets(text: str) -> str:
 
 def _secret_values() -> list[str]:
     """Values of environment variables named like secrets (API keys, tokens, passwords), longest
-    first; short values are skipped, as they would mask ordinary words."""
+    first; short values and paths are skipped, as masking them would hide ordinary text."""
     found = {
-        value for name, value in os.environ.items() if len(value) >= 8 and _SECRET_NAME.search(name)
+        value
+        for name, value in os.environ.items()
+        if len(value) >= 8
+        and not value.startswith(("/", "~", "."))
+        and _SECRET_WORDS.intersection(name.upper().split("_"))
     }
     return sorted(found, key=len, reverse=True)

@@ -131,11 +131,23 @@ def adk_object_problem(name: str, obj: Any, expected: str) -> tuple[str, str] | 
 
 
 def untrusted_message(
-    found: Resolution, refused: CodeSource, policy: TrustPolicy
+    found: Resolution, refused: CodeSource, policy: TrustPolicy, *, agent_folder: Path
 ) -> tuple[str, str]:
     """The message and hint of an ``untrusted-reference``: what was refused, and the setting
     that would allow it."""
     top = refused.module.split(".", 1)[0]
+    own = agent_folder / (refused.module.replace(".", "/") + ".py")
+    if refused == found.named and refused.file and own.is_file():
+        # Another agent folder's module of the same name was imported first (one process
+        # serving several agents): its code is not this agent's.
+        relative = "." + found.name if "." not in refused.module else found.name
+        return (
+            f"`{found.name}` names the module `{refused.module}`, which this process already"
+            f" imported from {refused.file}, not this agent folder's {own.name}: agent folders"
+            " cannot share a bare module name.",
+            f"Write the name relative to this config (`{relative}`), or give the module a name"
+            " no other agent folder uses.",
+        )
     if top == "yadk":
         return (
             f"`{found.name}` is in `{refused.module}`, which configs cannot reach: only yadk's"
@@ -325,7 +337,12 @@ class LoaderBase(Reporter):
         )
         if refused is None:
             return True
-        self.error(scope, at, "untrusted-reference", *untrusted_message(found, refused, policy))
+        self.error(
+            scope,
+            at,
+            "untrusted-reference",
+            *untrusted_message(found, refused, policy, agent_folder=scope.root),
+        )
         return False
 
     def code_problem(self, scope: FileScope, at: KeyPath, problem: NameProblem) -> None:
