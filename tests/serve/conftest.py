@@ -29,9 +29,7 @@ def _forget_agent_modules(tmp_path_factory: pytest.TempPathFactory) -> Iterator[
     path = list(sys.path)
     yield
     sys.path[:] = path
-    places = tuple(
-        os.path.realpath(p) + os.sep for p in (tmp_path_factory.getbasetemp(), AGENTS)
-    )
+    places = tuple(os.path.realpath(p) + os.sep for p in (tmp_path_factory.getbasetemp(), AGENTS))
     for name, module in list(sys.modules.items()):
         file = getattr(module, "__file__", None) or ""
         if os.path.realpath(file).startswith(places):

@@ -325,16 +325,17 @@ class LoaderBase(Reporter):
 
     def reachable(self, scope: FileScope, at: KeyPath, found: Resolution) -> bool:
         """Whether the trust policy lets the config reach ``found``; reports when not."""
-        if found.named is None:
+        named, origin = found.named, found.origin
+        if named is None:
             return True
         if self.import_code and adk_origin(found.obj) is not None:
             # google-adk's own classes and objects are refused, with a message that says so, by
             # the checks of what each reference expects (rule `adk-object`).
-            found = dataclasses.replace(found, origin=None)
+            origin = None
         policy = self.trust_policy(scope)
         refused = unreachable(
-            found.named,
-            found.origin,
+            named,
+            origin,
             qualified_name=found.name,
             agent_folder=scope.root,
             policy=policy,

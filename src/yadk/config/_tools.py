@@ -329,10 +329,9 @@ class ToolReader(GeminiToolReader):
             where = at if isinstance(value, str) else (*at, index)
             if self.expect(scope, where, entry, str, "a folder path (a string)"):
                 folder = self.local_file(scope, where, entry, "Skill folder")
+                # A skill outside the agent folder is not read, not even to check it.
                 if folder is not None and self._skills_confined(scope, where, folder):
                     folders.append(folder)
-        if self.errors != before:
-            return None  # a skill outside the agent folder is not read, not even to check it
         found, _ = expand_skill_paths(folders)
         self.files.update(found)
         self.files.update(folders)
