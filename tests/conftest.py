@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 import uuid
 from collections.abc import Iterator
 
@@ -13,6 +14,20 @@ from yadk.sessions import InMemorySessionService, Session
 
 # No test may reach a real model service: backends refuse unless a test opts in explicitly.
 yadk.models.ALLOW_MODEL_REQUESTS = False
+
+
+@pytest.fixture(autouse=True)
+def _no_stale_agent_modules(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Forget modules (and sys.path entries) an earlier test imported from its temporary agent
+    folders: tests reuse folder names (``my_agent``, ``weather``), and a config reaches only its
+    own folder's modules, so another test's ``weather.tools`` must not answer for this one's."""
+    base = str(tmp_path_factory.getbasetemp())
+    prefixes = (base + os.sep, os.path.realpath(base) + os.sep)
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None)
+        if isinstance(file, str) and file.startswith(prefixes):
+            del sys.modules[name]
+    sys.path[:] = [entry for entry in sys.path if not (entry + os.sep).startswith(prefixes)]
 
 
 @pytest.fixture

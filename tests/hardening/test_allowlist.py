@@ -265,3 +265,34 @@ def test_an_agent_folder_cannot_opt_in_for_the_project(
         ("pyproject.toml", 2, 1, "trust-not-widened"),
         ("root_agent.yaml", 5, 11, "untrusted-reference"),
     ]
+
+
+def test_agent_folders_cannot_share_a_bare_module_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One process serving two agent folders: the second folder's `tools.search` would be the
+    first folder's module (Python imports a name once), so it is refused, saying why."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("first", "second"):
+        folder = tmp_path / "agents" / name
+        folder.mkdir(parents=True)
+        (folder / "root_agent.yaml").write_text(
+            "name: a\nmodel: scripted:turns.yaml\ninstruction: hi\ntools: [tools.search]\n",
+            encoding="utf-8",
+        )
+        (folder / "turns.yaml").write_text("turns:\n  - text: done\n", encoding="utf-8")
+        (folder / "tools.py").write_text(TOOLS_PY, encoding="utf-8")
+    load_agent(tmp_path / "agents" / "first")
+    with pytest.raises(ConfigError) as caught:
+        load_agent(tmp_path / "agents" / "second")
+    [problem] = caught.value.diagnostics
+    assert (problem.line, problem.column, problem.rule, problem.message, problem.hint) == (
+        4,
+        9,
+        "untrusted-reference",
+        "`tools.search` names the module `tools`, which this process finds at"
+        " agents/first/tools.py, not this agent folder's agents/second/tools.py: agent folders"
+        " cannot share a module name.",
+        "Write the name relative to this config (`.tools.search`), or give the module a name no"
+        " other agent folder uses.",
+    )

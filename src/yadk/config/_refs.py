@@ -136,17 +136,35 @@ def untrusted_message(
     """The message and hint of an ``untrusted-reference``: what was refused, and the setting
     that would allow it."""
     top = refused.module.split(".", 1)[0]
-    own = agent_folder / (refused.module.replace(".", "/") + ".py")
-    if refused == found.named and refused.file and own.is_file():
+    relative = refused.module.replace(".", "/") + ".py"
+    own = next(
+        (
+            candidate
+            for candidate in (agent_folder / relative, agent_folder.parent / relative)
+            if candidate.is_file()
+            and (candidate.parent == agent_folder or agent_folder in candidate.parents)
+        ),
+        None,
+    )
+    if refused == found.named and refused.file and own is not None:
         # Another agent folder's module of the same name was imported first (one process
         # serving several agents): its code is not this agent's.
-        relative = "." + found.name if "." not in refused.module else found.name
+        if "." not in refused.module:
+            fix = (
+                f"Write the name relative to this config (`.{found.name}`), or give the module a"
+                " name no other agent folder uses."
+            )
+        else:
+            fix = (
+                f"Give this agent folder (the package `{top}`) a name no other agent folder"
+                " loaded in this process uses."
+            )
         return (
-            f"`{found.name}` names the module `{refused.module}`, which this process already"
-            f" imported from {refused.file}, not this agent folder's {own.name}: agent folders"
-            " cannot share a bare module name.",
-            f"Write the name relative to this config (`{relative}`), or give the module a name"
-            " no other agent folder uses.",
+            f"`{found.name}` names the module `{refused.module}`, which this process finds at"
+            f" {display_path(refused.file)}, not this agent folder's {display_path(own)}: agent"
+            " folders cannot share a"
+            " module name.",
+            fix,
         )
     if top == "yadk":
         return (
