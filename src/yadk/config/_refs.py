@@ -274,12 +274,17 @@ class LoaderBase(Reporter):
             from yadk.adk_compat import install
 
             install()  # code written for google-adk imports its types; see yadk.adk_compat
-        if self.import_code and blocked_module(qualify(name, scope.package)) is None:
+        qualified = qualify(name, scope.package)
+        if (
+            self.import_code
+            and blocked_module(qualified) is None
+            and not qualified.startswith("google.adk.")  # refused by name when resolved
+        ):
             # Judge the module a name is written under before importing it: importing an
             # untrusted module would run its top-level code.
             named = self.resolver.named_source(name, package=scope.package)
             if named is not None and not self.reachable(
-                scope, at, Resolution(qualify(name, scope.package), named=named)
+                scope, at, Resolution(qualified, named=named)
             ):
                 return None
         try:
