@@ -296,3 +296,46 @@ def test_agent_folders_cannot_share_a_bare_module_name(
         "Write the name relative to this config (`.tools.search`), or give the module a name no"
         " other agent folder uses.",
     )
+
+
+async def test_yadk_serve_refuses_the_app_and_runs_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import httpx
+
+    from yadk.artifacts import InMemoryArtifactService
+    from yadk.serve import create_app
+    from yadk.sessions import InMemorySessionService
+
+    monkeypatch.chdir(tmp_path)
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious", encoding="utf-8")
+    agents = tmp_path / "agents"
+    agents.mkdir()
+    _agent(
+        agents,
+        "  - name: jinja2.utils.open_if_exists\n",
+        turns="turns:\n  - function_calls: [{name: open_if_exists, args: {filename: "
+        f"'{victim}', mode: w}}}}]\n  - text: done\n",
+    )
+    app = create_app(
+        agents,
+        session_service=InMemorySessionService(),
+        artifact_service=InMemoryArtifactService(),
+    )
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            await client.post("/apps/my_agent/users/u/sessions", json={"sessionId": "s"})
+            ran = await client.post(
+                "/run",
+                json={
+                    "appName": "my_agent",
+                    "userId": "u",
+                    "sessionId": "s",
+                    "newMessage": {"role": "user", "parts": [{"text": "go"}]},
+                },
+            )
+    assert ran.status_code == 503
+    assert [d["rule"] for d in ran.json()["diagnostics"]] == ["untrusted-reference"]
+    assert victim.read_text(encoding="utf-8") == "precious"
