@@ -3,10 +3,8 @@ temporary folder, an app with in-memory stores, and an in-process ASGI client.""
 
 from __future__ import annotations
 
-import os
 import shutil
-import sys
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,20 +18,6 @@ from yadk.sessions import InMemorySessionService
 AGENTS = Path(__file__).parent / "agents"
 
 Client = httpx.AsyncClient
-
-
-@pytest.fixture(autouse=True)
-def _forget_agent_modules(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Every test copies the echo agent to a folder of its own, and a config reaches only its
-    own folder's modules: ``serve_echo`` imported from an earlier test's copy is not this one's."""
-    path = list(sys.path)
-    yield
-    sys.path[:] = path
-    places = tuple(os.path.realpath(p) + os.sep for p in (tmp_path_factory.getbasetemp(), AGENTS))
-    for name, module in list(sys.modules.items()):
-        file = getattr(module, "__file__", None) or ""
-        if os.path.realpath(file).startswith(places):
-            del sys.modules[name]
 
 
 @pytest.fixture
