@@ -1,24 +1,30 @@
 """The trust policy for code that YAML may reach: which modules, and who may receive ``args:``.
 
-A config can name Python objects, so a config is code. Two rules keep a config from doing more
+A config can name Python objects, so a config is code. These rules keep a config from doing more
 than its project intends:
 
-* References may not name the standard library (all of it: ``os``, ``subprocess``, but also
+* What a config may reach at all is an allowlist (``_reach``): the agent folder's own modules,
+  yadk's built-ins, and what the project trusts (below).
+* References may never name the standard library (all of it: ``os``, ``subprocess``, but also
   ``timeit``/``cProfile`` which execute strings), nor YAML machinery (``yaml``, ``ruamel``,
-  ``yadk.config``) whose unsafe loaders build objects from text. This is always enforced.
+  ``yadk.config``) whose unsafe loaders build objects from text, whatever the project trusts.
 * ``args:`` (data passed to a constructor or factory) reaches only built-in tools, classes and
   functions that declare the argument names they accept from YAML
-  (``yadk_config_args = {"name", ...}``), and names the project trusts in ``pyproject.toml``::
+  (``yadk_config_args = {"name", ...}``), and names the project trusts.
+* Code a config makes run on this machine (``CODE_EXECUTION_KINDS``) and ``${env:...}`` values
+  sent to a server need the project's opt-in too::
 
       [tool.yadk]
-      trusted_modules = ["my_agents"]          # anything under these packages
+      trusted_modules = ["my_agents"]          # reachable, and anything under them takes args
       allow_args = ["vendor.tools.Search"]     # exactly these names
-      allow_stdio_mcp_servers = true           # configs may launch stdio MCP servers
+      trust_project = true                     # the project's own packages are reachable
+      allow_code_execution = ["stdio_mcp"]     # or "skill_scripts", or true for every kind
+      trusted_hosts = ["mcp.example.com"]      # ${env:...} may be sent there
 
 Trust is the user's, not the config's: it comes from the project root (the nearest
-pyproject.toml at or above the working directory) and ``yadk --trust``. A pyproject.toml inside
-or above an agent folder can narrow it, never widen it: an agent folder cannot vouch for itself.
-(Reading those files: ``_pyproject``.)
+pyproject.toml at or above the working directory), ``yadk --trust`` and
+``yadk --allow-code-execution``. A pyproject.toml inside or above an agent folder can narrow it,
+never widen it: an agent folder cannot vouch for itself. (Reading those files: ``_pyproject``.)
 Whether a name is blocked is judged by the module that *defines* the object (``origin_module``),
 so ``from subprocess import check_output`` in some package does not launder it.
 """
