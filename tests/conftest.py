@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import sys
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +18,35 @@ pytest_plugins = ["tests.suite_parts"]
 
 # No test may reach a real model service: backends refuse unless a test opts in explicitly.
 yadk.models.ALLOW_MODEL_REQUESTS = False
+
+
+# Agent folders of the repository whose modules tests import (top-level names such as `tools`).
+_REPO = Path(__file__).resolve().parent.parent
+_AGENT_FOLDERS = tuple(
+    str(_REPO / folder) + os.sep
+    for folder in (
+        "configs",
+        "tests/config/fixtures",
+        "tests/serve/agents",
+        "tests/side_by_side/cases",
+        "tests/web/desk",
+    )
+)
+
+
+@pytest.fixture(autouse=True)
+def _no_stale_agent_modules(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Forget modules (and sys.path entries) an earlier test imported from agent folders (its
+    temporary ones, the repository's): tests reuse module names (``my_agent``, ``tools``), and a
+    config reaches only its own folder's modules, so another test's ``tools`` must not answer
+    for this one's."""
+    base = str(tmp_path_factory.getbasetemp())
+    prefixes = (base + os.sep, os.path.realpath(base) + os.sep, *_AGENT_FOLDERS)
+    for name, module in list(sys.modules.items()):
+        places = [getattr(module, "__file__", None), *(getattr(module, "__path__", None) or [])]
+        if any(isinstance(p, str) and p.startswith(prefixes) for p in places):
+            del sys.modules[name]
+    sys.path[:] = [entry for entry in sys.path if not (entry + os.sep).startswith(prefixes)]
 
 
 @pytest.fixture

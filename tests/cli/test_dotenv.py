@@ -29,7 +29,7 @@ import os
 
 def read_env() -> dict:
     """The variables under test."""
-    return {name: os.environ.get(name) for name in ("YADK_T_A", "YADK_T_B", "YADK_T_C")}
+    return {name: os.environ.get(name) for name in ("ENVBOT_T_A", "ENVBOT_T_B", "ENVBOT_T_C")}
 '''
 
 
@@ -44,7 +44,7 @@ def project(tmp_path: Path) -> Path:
 
 
 def run(cwd: Path, agent: str, **env: str) -> subprocess.CompletedProcess[str]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("YADK_T_", "YADK_DISABLE"))}
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("ENVBOT_T_", "YADK_DISABLE"))}
     return subprocess.run(
         [sys.executable, "-m", "yadk.cli", "run", agent, "hi", "--json", "--db", ":memory:"],
         cwd=cwd,
@@ -67,48 +67,52 @@ def tool_result(out: str) -> dict[str, object]:
 
 
 def test_agent_folder_first_then_cwd_and_never_values(project: Path) -> None:
-    (project / "envbot" / ".env").write_text("YADK_T_A=from-agent-secret\n")
-    (project / ".env").write_text("YADK_T_A=from-cwd\nexport YADK_T_B='cwd b'  \n# comment\n")
+    (project / "envbot" / ".env").write_text("ENVBOT_T_A=from-agent-secret\n")
+    (project / ".env").write_text("ENVBOT_T_A=from-cwd\nexport ENVBOT_T_B='cwd b'  \n# comment\n")
     done = run(project, "envbot")
     assert done.returncode == 0, done.stderr
     assert tool_result(done.stdout) == {
-        "YADK_T_A": "from-agent-secret",
-        "YADK_T_B": "cwd b",
-        "YADK_T_C": None,
+        "ENVBOT_T_A": "from-agent-secret",
+        "ENVBOT_T_B": "cwd b",
+        "ENVBOT_T_C": None,
     }
     assert done.stderr.splitlines()[:2] == [
-        "yadk run: loaded YADK_T_A from envbot/.env",
-        "yadk run: loaded YADK_T_B from .env",
+        "yadk run: loaded ENVBOT_T_A from envbot/.env",
+        "yadk run: loaded ENVBOT_T_B from .env",
     ]
     assert "secret" not in done.stderr and "cwd b" not in done.stderr
 
 
 def test_set_variables_are_never_overridden(project: Path) -> None:
-    (project / "envbot" / ".env").write_text("YADK_T_A=file\nYADK_T_C=file-c\n")
-    done = run(project, "envbot", YADK_T_A="shell")
+    (project / "envbot" / ".env").write_text("ENVBOT_T_A=file\nENVBOT_T_C=file-c\n")
+    done = run(project, "envbot", ENVBOT_T_A="shell")
     assert done.returncode == 0, done.stderr
-    assert tool_result(done.stdout) == {"YADK_T_A": "shell", "YADK_T_B": None, "YADK_T_C": "file-c"}
-    assert done.stderr.splitlines()[0] == "yadk run: loaded YADK_T_C from envbot/.env"
+    assert tool_result(done.stdout) == {
+        "ENVBOT_T_A": "shell",
+        "ENVBOT_T_B": None,
+        "ENVBOT_T_C": "file-c",
+    }
+    assert done.stderr.splitlines()[0] == "yadk run: loaded ENVBOT_T_C from envbot/.env"
 
 
 def test_nearest_env_found_walking_up_from_the_agent(project: Path, tmp_path: Path) -> None:
-    (project / ".env").write_text('YADK_T_A="up\\tone"\n')
+    (project / ".env").write_text('ENVBOT_T_A="up\\tone"\n')
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     done = run(elsewhere, str(project / "envbot"))
     assert done.returncode == 0, done.stderr
-    assert tool_result(done.stdout)["YADK_T_A"] == "up\tone"
+    assert tool_result(done.stdout)["ENVBOT_T_A"] == "up\tone"
     assert (
         done.stderr.splitlines()[0]
-        == f"yadk run: loaded YADK_T_A from {project.resolve() / '.env'}"
+        == f"yadk run: loaded ENVBOT_T_A from {project.resolve() / '.env'}"
     )
 
 
 def test_disabled_loads_nothing(project: Path) -> None:
-    (project / "envbot" / ".env").write_text("YADK_T_A=file\n")
+    (project / "envbot" / ".env").write_text("ENVBOT_T_A=file\n")
     done = run(project, "envbot", ADK_DISABLE_LOAD_DOTENV="1")
     assert done.returncode == 0, done.stderr
-    assert tool_result(done.stdout)["YADK_T_A"] is None
+    assert tool_result(done.stdout)["ENVBOT_T_A"] is None
     assert "loaded" not in done.stderr
 
 
@@ -132,8 +136,8 @@ def test_parse_dotenv_syntax() -> None:
 
 
 def test_yadk_dev_loads_it_too(project: Path) -> None:
-    (project / "envbot" / ".env").write_text("YADK_T_B=dev-b\n")
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("YADK_T_", "YADK_DISABLE"))}
+    (project / "envbot" / ".env").write_text("ENVBOT_T_B=dev-b\n")
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("ENVBOT_T_", "YADK_DISABLE"))}
     done = subprocess.run(
         [sys.executable, "-m", "yadk.cli", "dev", "envbot", "--db", ":memory:"],
         cwd=project,
@@ -145,5 +149,5 @@ def test_yadk_dev_loads_it_too(project: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert '"YADK_T_B": "dev-b"' in done.stdout
-    assert done.stderr.splitlines()[0] == "yadk dev: loaded YADK_T_B from envbot/.env"
+    assert '"ENVBOT_T_B": "dev-b"' in done.stdout
+    assert done.stderr.splitlines()[0] == "yadk dev: loaded ENVBOT_T_B from envbot/.env"

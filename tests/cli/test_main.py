@@ -25,7 +25,9 @@ def test_no_command_prints_help_and_is_a_usage_error(capsys: pytest.CaptureFixtu
     code, out, err = run(capsys)
     assert (code, out) == (2, "")
     assert err.startswith(
-        "usage: yadk [-h] [--version] [--trust MODULE] [--no-adk-compat] [-v] COMMAND ...\n"
+        "usage: yadk [-h] [--version] [--trust MODULE] [--allow-code-execution KIND]\n"
+        "            [--no-adk-compat] [-v]\n"
+        "            COMMAND ...\n"
     )
 
 
@@ -201,6 +203,8 @@ def test_a_usage_error_after_a_command_reads_as_with_every_command(
     code, out, err = run(capsys, "inspect", "a", "--no-such-option")
     assert (code, out) == (2, "")
     assert (
-        err
-        == "usage: yadk [-h] [--version] [--trust MODULE] [--no-adk-compat] [-v] COMMAND ...\nyadk: error: unrecognized arguments: --no-such-option\n"
+        err == "usage: yadk [-h] [--version] [--trust MODULE] [--allow-code-execution KIND]\n"
+        "            [--no-adk-compat] [-v]\n"
+        "            COMMAND ...\n"
+        "yadk: error: unrecognized arguments: --no-such-option\n"
     )

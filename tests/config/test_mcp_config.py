@@ -48,9 +48,12 @@ CASES: list[tuple[str, str, list[str]]] = [
             "{cfg}:7:7: error untrusted-stdio-mcp: Stdio MCP servers are not allowed in agent "
             "configs: the config-supplied `command` is launched as a local process, so an "
             "untrusted config could run arbitrary code.\n  hint: If this project trusts its "
-            "configs, set ADK_ALLOW_CONFIG_STDIO_MCP_SERVERS=1 or add `allow_stdio_mcp_servers = "
-            "true` under [tool.yadk] in pyproject.toml; or use streamable_http_connection_params "
-            "/ sse_connection_params, or build the toolset in Python."
+            'configs to run code, add `allow_code_execution = ["stdio_mcp"]` (or `true`) '
+            "under [tool.yadk] in the project root's pyproject.toml, or pass `yadk "
+            "--allow-code-execution stdio_mcp ...`; ADK_ALLOW_CONFIG_STDIO_MCP_SERVERS=1 in the "
+            "real environment (not a .env file) works too; or use "
+            "streamable_http_connection_params / sse_connection_params, or build the toolset in "
+            "Python."
         ],
     ),
     (

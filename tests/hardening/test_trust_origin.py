@@ -36,6 +36,16 @@ REEXPORTS = [
 IDS = [case[0] for case in REEXPORTS]
 
 
+@pytest.fixture(autouse=True)
+def trusting_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A project root that trusts the packages under test: what is judged here is the module
+    that defines an object, which no trust can open."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.yadk]\ntrusted_modules = ["pip", "_pytest", "watchfiles"]\n', encoding="utf-8"
+    )
+    monkeypatch.chdir(tmp_path)
+
+
 def _agent(tmp_path: Path, name: str) -> Path:
     folder = tmp_path / "my_agent"
     folder.mkdir()
@@ -110,7 +120,11 @@ def test_yadk_run_refuses_and_runs_nothing(
     assert victim.is_dir()
 
 
-def test_a_private_module_of_an_installed_package_is_a_warning(tmp_path: Path) -> None:
+def test_a_private_module_of_a_trusted_package_is_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.yadk]\ntrusted_modules = ["pip"]\n')
+    monkeypatch.chdir(tmp_path)
     found = validate_paths([_agent(tmp_path, "pip._internal.utils.misc.rmtree")])
     assert [(d.line, d.column, d.rule, d.severity) for d in found] == [
         (5, 11, "unproven-origin", "warning")

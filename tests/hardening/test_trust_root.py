@@ -53,7 +53,7 @@ def test_an_agent_folder_cannot_trust_itself(
     monkeypatch.chdir(tmp_path)
     assert _found(folder) == [
         ("pyproject.toml", 2, 20, "trust-not-widened", "warning"),
-        ("root_agent.yaml", 5, 11, "args-not-allowed", "error"),
+        ("root_agent.yaml", 4, 11, "untrusted-reference", "error"),
     ]
     assert victim.is_dir()
     found = validate_paths([folder], import_code=True)

@@ -52,6 +52,9 @@ async def test_with_several_apps_the_card_is_chosen_with_app(
     make_client: Callable[..., Any], apps_dir: Path
 ) -> None:
     shutil.copytree(apps_dir / "echo", apps_dir / "echo2")
+    # Agent folders cannot share a bare module name: the copy names its own module relatively.
+    config = apps_dir / "echo2" / "root_agent.yaml"
+    config.write_text(config.read_text().replace("serve_echo.", ".serve_echo."))
     async with make_client() as client:
         several = await client.get("/.well-known/agent-card.json")
         assert (several.status_code, several.json()) == (

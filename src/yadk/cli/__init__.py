@@ -791,6 +791,15 @@ def build_parser(*, only: str | None = None) -> argparse.ArgumentParser:
         " [tool.yadk] trusted_modules would (repeatable)",
     )
     parser.add_argument(
+        "--allow-code-execution",
+        metavar="KIND",
+        action="append",
+        default=[],
+        choices=["skill_scripts", "stdio_mcp", "all"],
+        help="let configs run code of this kind on this machine (skill_scripts, stdio_mcp, or"
+        " all), as the project root's [tool.yadk] allow_code_execution would (repeatable)",
+    )
+    parser.add_argument(
         "--no-adk-compat",
         action="store_true",
         help="do not serve google.adk / google.genai from yadk's objects to code loaded from"
@@ -829,7 +838,13 @@ _COMMANDS: dict[str, Callable[[argparse._SubParsersAction[argparse.ArgumentParse
 }
 _ALIASES = {"create": "new"}
 # The global options, exactly as written, and whether each takes a value.
-_GLOBAL_OPTIONS = {"--trust": True, "--no-adk-compat": False, "-v": False, "--verbose": False}
+_GLOBAL_OPTIONS = {
+    "--trust": True,
+    "--allow-code-execution": True,
+    "--no-adk-compat": False,
+    "-v": False,
+    "--verbose": False,
+}
 
 
 def _command_word(argv: Sequence[str]) -> str | None:
@@ -838,7 +853,7 @@ def _command_word(argv: Sequence[str]) -> str | None:
     None (build them all) for anything else: help, an abbreviated option, no command."""
     tokens = iter(argv)
     for token in tokens:
-        if token.startswith("--trust="):
+        if token.startswith(("--trust=", "--allow-code-execution=")):
             continue
         if token in _GLOBAL_OPTIONS:
             if _GLOBAL_OPTIONS[token] and next(tokens, None) is None:
@@ -852,7 +867,8 @@ def _command_word(argv: Sequence[str]) -> str | None:
 
 
 def _execute(command: Any, args: argparse.Namespace) -> int:
-    """Run a command's ``execute`` with the global ``--trust`` modules trusted meanwhile."""
+    """Run a command's ``execute`` with the global ``--trust`` modules trusted (and
+    ``--allow-code-execution`` kinds allowed) meanwhile."""
     if getattr(args, "no_adk_compat", False):
         from yadk.adk_compat import disable, enable
 
@@ -865,15 +881,18 @@ def _execute(command: Any, args: argparse.Namespace) -> int:
 
 
 def _execute_trusted(command: Any, args: argparse.Namespace) -> int:
-    if not args.trust:
+    execution = getattr(args, "allow_code_execution", [])
+    if not args.trust and not execution:
         return int(command.execute(args))
-    from yadk.config._trust import trust_on_command_line
+    from yadk.config._trust import allow_code_execution_on_command_line, trust_on_command_line
 
     trust_on_command_line(args.trust)
+    allow_code_execution_on_command_line(execution)
     try:
         return int(command.execute(args))
     finally:
         trust_on_command_line([])
+        allow_code_execution_on_command_line([])
 
 
 def main(argv: Sequence[str] | None = None) -> int:

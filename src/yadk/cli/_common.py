@@ -62,9 +62,11 @@ class CommandError(Exception):
 
 def print_error(prog: str, error: CommandError) -> None:
     sys.stdout.flush()  # keep stdout output that came before the error in front of it
+    from yadk._secrets import mask_secrets
+
     for line in error.details:
-        print(line, file=sys.stderr)
-    print(f"{prog}: error: {error.message}", file=sys.stderr)
+        print(mask_secrets(line), file=sys.stderr)
+    print(mask_secrets(f"{prog}: error: {error.message}"), file=sys.stderr)
 
 
 def show_tracebacks(args: object = None) -> bool:
@@ -96,7 +98,9 @@ def print_unexpected(prog: str, error: BaseException, *, traceback: bool) -> Non
     else:
         message = _one_line(str(error))
         detail = f"unexpected {type(error).__name__}" + (f": {message}" if message else "")
-    print(f"{prog}: error: {detail}", file=sys.stderr)
+    from yadk._secrets import mask_secrets
+
+    print(mask_secrets(f"{prog}: error: {detail}"), file=sys.stderr)
     if not traceback and not isinstance(error, YadkError):
         print(
             f"  hint: run 'yadk --verbose {prog.removeprefix('yadk ')} ...' or set YADK_DEBUG=1"

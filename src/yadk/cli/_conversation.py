@@ -277,6 +277,9 @@ def show_event(event: Event, out: TextIO, *, json_lines: bool, echo_user: bool) 
 
 
 def note(text: str, *, prog: str = "yadk run") -> None:
-    """A note on stderr, after what stdout holds so far."""
+    """A note on stderr, after what stdout holds so far (secrets masked: a store's URL may
+    carry a password)."""
+    from yadk._secrets import mask_secrets
+
     sys.stdout.flush()
-    print(f"{prog}: {text}", file=sys.stderr)
+    print(mask_secrets(f"{prog}: {text}"), file=sys.stderr)

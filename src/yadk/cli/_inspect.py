@@ -80,8 +80,10 @@ def execute(args: argparse.Namespace) -> int:
 
         print(request_text(inspection.request), end="")
     sys.stdout.flush()
+    from yadk._secrets import mask_secrets
+
     for note in inspection.notes:
-        print(f"yadk inspect: note: {note}", file=sys.stderr)
+        print(mask_secrets(f"yadk inspect: note: {note}"), file=sys.stderr)
     return EXIT_OK
 
 

@@ -130,7 +130,17 @@ def _serve(
         _release(served)
         # Each worker is a fresh (spawned) interpreter that builds its own app, so its own
         # connection pool and event loop: nothing opened here crosses into a worker.
-        os.environ[_WORKER_ENV] = json.dumps({**options, "log_format": args.log_format})
+        from yadk.config._trust import command_line_code_execution, command_line_trust
+
+        os.environ[_WORKER_ENV] = json.dumps(
+            {
+                **options,
+                "log_format": args.log_format,
+                # --trust and --allow-code-execution hold for the workers too.
+                "trust": command_line_trust(),
+                "allow_code_execution": sorted(command_line_code_execution()),
+            }
+        )
         uvicorn.run(f"{__name__}:worker_app", factory=True, workers=args.workers, **run)
     else:
         uvicorn.Server(uvicorn.Config(app, **run)).run(sockets=[listener])
@@ -266,10 +276,13 @@ def _release(served: Any) -> None:
 def worker_app() -> Any:
     """The app of one ``--workers`` process (uvicorn's factory), from the options the
     command put in the environment."""
+    from yadk.config._trust import allow_code_execution_on_command_line, trust_on_command_line
     from yadk.serve._logs import configure_logging
 
     options = json.loads(os.environ[_WORKER_ENV])
     configure_logging(options.pop("log_format"))
+    trust_on_command_line(options.pop("trust", []))
+    allow_code_execution_on_command_line(options.pop("allow_code_execution", []))
     try:
         return _build_app(options)
     except CommandError as exc:

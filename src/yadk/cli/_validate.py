@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from yadk.cli._common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, CommandError
 from yadk.cli._discover import discover
-from yadk.cli._dotenv import load_dotenv_files
+from yadk.cli._dotenv import load_dotenv_files, loaded_notes
 
 if TYPE_CHECKING:
     from yadk.config import Diagnostic
@@ -33,7 +33,9 @@ def execute(args: argparse.Namespace) -> int:
     targets = _targets(args.paths)
     # What `yadk run` would see: `${env:VAR}` values and API keys from the agents' .env files.
     for target in targets:
-        load_dotenv_files(target)
+        for line in loaded_notes(load_dotenv_files(target)):
+            if line.startswith("warning: "):  # a refused line; what loaded is not news here
+                print(f"yadk validate: {line}", file=sys.stderr)
     checked, eval_files = check_with_eval_sets(
         targets, import_code=args.import_code, run_checks=True
     )
@@ -102,16 +104,18 @@ def summary(diagnostics: Sequence[Diagnostic], counts: Mapping[str, int]) -> str
 
 
 def diagnostic_dict(diagnostic: Diagnostic) -> dict[str, Any]:
-    """A diagnostic as JSON: every field, ``path`` absolute."""
+    """A diagnostic as JSON: every field, ``path`` absolute (secrets in URLs masked)."""
+    from yadk._secrets import mask_secrets
+
     return {
         "path": str(diagnostic.path),
         "line": diagnostic.line,
         "column": diagnostic.column,
         "rule": diagnostic.rule,
         "severity": str(diagnostic.severity),
-        "message": diagnostic.message,
-        "hint": diagnostic.hint,
-        "note": diagnostic.note,
+        "message": mask_secrets(diagnostic.message),
+        "hint": mask_secrets(diagnostic.hint),
+        "note": mask_secrets(diagnostic.note) if diagnostic.note else diagnostic.note,
     }
 
 
@@ -144,4 +148,7 @@ def github_line(diagnostic: Diagnostic) -> str:
         message += f"\n{diagnostic.note}"
     if diagnostic.hint:
         message += f"\n{diagnostic.hint}"
+    from yadk._secrets import mask_secrets
+
+    message = mask_secrets(message)
     return f"::{level} {','.join(props)}::{_escape(message)}"

@@ -10,6 +10,7 @@ import webbrowser
 from pathlib import Path
 from typing import Any
 
+from yadk._secrets import mask_url
 from yadk.cli._common import (
     EXIT_OK,
     EXIT_USAGE,
@@ -65,7 +66,8 @@ def execute(args: argparse.Namespace) -> int:
         print(f"{PROG}: serving {path} at {url}", flush=True)
         if args.token:
             print(f"{PROG}: open {opened} (the token stays in the browser tab)", flush=True)
-        print(f"{PROG}: sessions in {stores.where or 'memory'}; press Ctrl-C to stop", flush=True)
+        where = mask_url(stores.where) if stores.where else "memory"
+        print(f"{PROG}: sessions in {where}; press Ctrl-C to stop", flush=True)
         if not args.no_browser:
             # After the server starts accepting: the socket already listens, so the browser's
             # first request waits in the backlog rather than failing.

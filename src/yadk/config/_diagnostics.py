@@ -46,10 +46,12 @@ class Diagnostic:
     def format(self) -> str:
         """``path:line:col: severity rule: message`` plus ``  note: ...`` and ``  hint: ...``
         on their own lines."""
+        from yadk._secrets import mask_secrets
+
         text = f"{self.location()}: {self.severity} {self.rule}: {self.message}"
         if self.note:
             text += f"\n  note: {self.note}"
-        return f"{text}\n  hint: {self.hint}" if self.hint else text
+        return mask_secrets(f"{text}\n  hint: {self.hint}" if self.hint else text)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready mapping (for ``yadk validate --format json``)."""

@@ -12,7 +12,7 @@ import os
 import re
 from collections.abc import Mapping
 
-__all__ = ["EnvReference", "as_scalar", "substitute_env", "whole_reference"]
+__all__ = ["EnvReference", "as_scalar", "env_references", "substitute_env", "whole_reference"]
 
 _REFERENCE = re.compile(r"\$?\$\{env:(?P<name>[A-Za-z_][A-Za-z0-9_]*)(?::-(?P<default>[^}]*))?\}")
 _NUMBER = re.compile(r"[-+]?(?:\d+|\d*\.\d+(?:[eE][-+]?\d+)?|\d+[eE][-+]?\d+)")
@@ -50,6 +50,17 @@ def substitute_env(
         return whole
 
     return _REFERENCE.sub(replace, text), missing
+
+
+def env_references(text: str) -> list[EnvReference]:
+    """Every ``${env:...}`` reference in ``text`` (``$${env:...}`` is literal text, not one)."""
+    if "${env:" not in text:
+        return []
+    return [
+        EnvReference(match.group("name"), match.start())
+        for match in _REFERENCE.finditer(text)
+        if not match.group().startswith("$$")
+    ]
 
 
 def whole_reference(text: str) -> bool:

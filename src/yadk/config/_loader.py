@@ -23,6 +23,7 @@ from yadk.config._dialect import (
     keys_for,
 )
 from yadk.config._names import NameResolver
+from yadk.config._outbound import check_outbound_env
 from yadk.config._workflow import read_workflow
 from yadk.config._yaml import parse_document
 
@@ -96,6 +97,7 @@ class Loader(CustomClassReader):
             return None
         scope = FileScope(document, self.root)
         self.trust_policy(scope)  # its problems are reported whether or not `args` are used
+        check_outbound_env(self, scope)
         self.resolver.add_search_dirs([scope.folder, scope.folder.parent])
         self._stack.append(Path(os.path.realpath(file)))
         try:

@@ -3,8 +3,9 @@ starting anything.
 
 A stdio server's ``command`` is launched as a local process, so, as in google-adk, a config may
 declare one only when the project trusts its configs to: ``ADK_ALLOW_CONFIG_STDIO_MCP_SERVERS=1``
-in the environment, or ``allow_stdio_mcp_servers = true`` under ``[tool.yadk]`` in the project's
-pyproject.toml. Validation checks that the command exists (on ``PATH``, or as a path) and that
+in the real environment (a ``.env`` file cannot set it), or the project's one opt-in for code
+execution, ``allow_code_execution = ["stdio_mcp"]`` under ``[tool.yadk]`` in the project root's
+pyproject.toml (``yadk --allow-code-execution stdio_mcp``). Validation checks that the command exists (on ``PATH``, or as a path) and that
 URLs are well formed; it never starts a server or opens a connection. The auth keys are read
 by ``yadk.config._mcp_auth``.
 """
@@ -153,21 +154,20 @@ class McpToolReader(FieldReader):
                 self.error(scope, where, "invalid-value", f"`{loc[-1]}`: {message}.")
 
     def _stdio_trusted(self, scope: FileScope, at: KeyPath) -> bool:
-        if stdio_allowed_by_env() or self.trust_policy(scope).allows_stdio_mcp_servers():
+        if stdio_allowed_by_env():
             return True
-        self.error(
+        return self.code_execution_allowed(
             scope,
             at,
-            "untrusted-stdio-mcp",
-            "Stdio MCP servers are not allowed in agent configs: the config-supplied `command` is"
-            " launched as a local process, so an untrusted config could run arbitrary code.",
-            f"If this project trusts its configs, set {STDIO_ENV_VAR}=1 or add "
-            "`allow_stdio_mcp_servers = true` under [tool.yadk] in pyproject.toml; or use "
-            "streamable_http_connection_params / sse_connection_params, or build the toolset "
-            "in Python.",
-            key=True,
+            "stdio_mcp",
+            rule="untrusted-stdio-mcp",
+            message="Stdio MCP servers are not allowed in agent configs: the config-supplied"
+            " `command` is launched as a local process, so an untrusted config could run"
+            " arbitrary code.",
+            alternative=f"{STDIO_ENV_VAR}=1 in the real environment (not a .env file) works too;"
+            " or use streamable_http_connection_params / sse_connection_params, or build the"
+            " toolset in Python.",
         )
-        return False
 
     def _resolve_cwd(self, scope: FileScope, server: Any) -> Any:
         """A relative ``cwd`` is relative to the config file's folder."""

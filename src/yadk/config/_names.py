@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from yadk.config._reach import CodeSource, object_source
 from yadk.config._source import Definitions, Reexport, literal_args, top_level
 from yadk.config._trust import blocked_module, declared_args, origin_module
 
@@ -72,6 +73,10 @@ class Resolution:
     args: frozenset[str] | None = None
     file: str | None = None
     warning: tuple[str, str] | None = None  # (message, hint) when its origin is unproven
+    # The module the name is written under, and the one defining the object (where known): the
+    # trust policy judges both (``_reach``).
+    named: CodeSource | None = None
+    origin: CodeSource | None = None
 
 
 def qualify(name: str, package: str) -> str:
@@ -157,6 +162,19 @@ class NameResolver:
             return self._imported(name, module_name, attribute)
         return self._static(name, module_name, attribute)
 
+    def named_source(self, raw: str, *, package: str) -> CodeSource | None:
+        """The module ``raw`` is written under, found without importing anything (None when it
+        cannot be found): what the trust policy judges before anything is imported."""
+        name = qualify(raw, package)
+        if not _valid_dotted(name):
+            return None
+        module_name = name.rsplit(".", 1)[0]
+        try:
+            spec = self._locate(module_name)[0]
+        except (ImportError, ValueError):
+            return None
+        return None if spec is None else CodeSource(module_name, spec.origin)
+
     # --- import mode ------------------------------------------------------------------------
 
     def _imported(self, name: str, module_name: str, attribute: str) -> Resolution:
@@ -193,7 +211,15 @@ class NameResolver:
                 " module, whatever name it is imported under.",
                 _BLOCKED_HINT,
             )
-        return Resolution(name, obj, kind, declared_args(obj), file)
+        return Resolution(
+            name,
+            obj,
+            kind,
+            declared_args(obj),
+            file,
+            named=CodeSource(module_name, file),
+            origin=object_source(obj),
+        )
 
     def _import(self, module_name: str) -> Any:
         try:
@@ -243,20 +269,28 @@ class NameResolver:
         origin = spec.origin if spec is not None else None
         if origin and origin not in ("built-in", "frozen"):
             self.module_files.add(origin)
+        here = CodeSource(module_name, origin)
         definitions = self._definitions(module_name, origin)
         if definitions is None:
-            return self._checked_origin(Resolution(name, file=origin), module_name, origin)
+            found = Resolution(name, file=origin, named=here, origin=here)
+            return self._checked_origin(found, module_name, origin)
         if attribute in definitions:
             kind, node = definitions[attribute]
             if isinstance(node, Reexport):
                 package = spec.submodule_search_locations is not None
                 source = node.absolute(module_name, is_package=package)
-                return self._reexported(name, f"{source}.{node.name}", origin, depth)
-            found = Resolution(name, kind=kind, args=literal_args(node), file=origin)
+                found = self._reexported(name, f"{source}.{node.name}", origin, depth)
+                return dataclasses.replace(found, named=here)
+            found = Resolution(
+                name, kind=kind, args=literal_args(node), file=origin, named=here, origin=here
+            )
             return self._checked_origin(found, module_name, origin)
         locations = spec.submodule_search_locations if spec is not None else None
-        if locations and importlib.machinery.PathFinder.find_spec(name, list(locations)):
-            return Resolution(name, kind="module", file=origin)
+        if locations:
+            sub = importlib.machinery.PathFinder.find_spec(name, list(locations))
+            if sub is not None:
+                module = CodeSource(name, sub.origin)
+                return Resolution(name, kind="module", file=origin, named=here, origin=module)
         public = [n for n in definitions if not n.startswith("_")]
         raise NameProblem(
             "attribute-not-found",
@@ -283,7 +317,12 @@ class NameResolver:
                     raise
             else:
                 return dataclasses.replace(found, name=name)
-        return self._checked_origin(Resolution(name, file=origin), module_name, origin)
+        # The chain cannot be followed further: judge the module it leads to by its name and,
+        # when it can be found, its file.
+        spec = self._locate(module_name)[0] if _valid_dotted(target) else None
+        lead = CodeSource(module_name, spec.origin if spec is not None else None)
+        found = Resolution(name, file=origin, origin=lead)
+        return self._checked_origin(found, module_name, origin)
 
     def _checked_origin(
         self, found: Resolution, module_name: str, origin: str | None

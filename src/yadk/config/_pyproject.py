@@ -12,10 +12,17 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from yadk.config._trust import TrustPolicy, TrustProblem, blocked_module, command_line_trust
+from yadk.config._trust import (
+    CODE_EXECUTION_KINDS,
+    TrustPolicy,
+    TrustProblem,
+    blocked_module,
+    command_line_code_execution,
+    command_line_trust,
+)
 
 __all__ = ["effective_trust_policy", "find_trust_policy"]
 
@@ -47,7 +54,11 @@ def effective_trust_policy(
     root, problems = _cached(root_file) if root_file is not None else (None, [])
     extra = tuple(_checked_names(command_line_trust(), "--trust", None, "", problems))
     base = root or TrustPolicy(source=root_file)
-    base = dataclasses.replace(base, trusted_modules=base.trusted_modules + extra)
+    base = dataclasses.replace(
+        base,
+        trusted_modules=base.trusted_modules + extra,
+        code_execution=base.code_execution | command_line_code_execution(),
+    )
     stop = root_file.parent if root_file is not None else None
     narrowing: list[TrustPolicy] = []
     for candidate in _pyprojects_above(folder, stop):
@@ -88,9 +99,10 @@ def _widening(nested: TrustPolicy, base: TrustPolicy, path: Path) -> list[TrustP
     for key, names in (
         ("trusted_modules", nested.trusted_modules),
         ("allow_args", nested.allow_args),
+        ("trusted_hosts", nested.trusted_hosts),
     ):
         for name in names:
-            if base.allows_args(name):
+            if base.trusts_host(name) if key == "trusted_hosts" else base.allows_args(name):
                 continue
             line, column = _locate(text, name)
             found.append(
@@ -102,8 +114,35 @@ def _widening(nested: TrustPolicy, base: TrustPolicy, path: Path) -> list[TrustP
                     f"[tool.yadk] {key} here lists {name!r}, but trust comes only from the project"
                     f" root{where} or --trust: a nested pyproject.toml can narrow it, never widen"
                     " it, so this entry has no effect.",
-                    f"To trust it, add it to the project root's [tool.yadk] {key}, or pass"
-                    f" --trust {name.split('.')[0]}.",
+                    f"To trust it, add it to the project root's [tool.yadk] {key}"
+                    + (
+                        "."
+                        if key == "trusted_hosts"
+                        else f", or pass --trust {name.split('.')[0]}."
+                    ),
+                    "warning",
+                )
+            )
+    for key, widened in (
+        ("trust_project", nested.trust_project and not base.trust_project),
+        (
+            "allow_code_execution",
+            bool(nested.code_execution - base.code_execution),
+        ),
+    ):
+        if widened:
+            line, column = _locate_key(text, key)
+            found.append(
+                TrustProblem(
+                    path,
+                    line,
+                    column,
+                    "trust-not-widened",
+                    f"[tool.yadk] {key} here allows more than the project root{where} does, but"
+                    " trust comes only from the project root: a nested pyproject.toml can narrow"
+                    " it, never widen it, so this setting has no effect.",
+                    f"To allow it, set {key} under [tool.yadk] in the project root's"
+                    " pyproject.toml.",
                     "warning",
                 )
             )
@@ -171,6 +210,10 @@ def _read(path: Path) -> tuple[TrustPolicy | None, list[TrustProblem]]:
     if not isinstance(table, dict):
         invalid("yadk", "[tool] yadk must be a table: [tool.yadk]")
         return TrustPolicy(source=path), problems
+    hosts = table.get("trusted_hosts", [])
+    if not isinstance(hosts, list) or not all(isinstance(item, str) for item in hosts):
+        invalid("trusted_hosts", "[tool.yadk] trusted_hosts must be a list of strings")
+        hosts = []
     values: dict[str, tuple[str, ...]] = {}
     for key in ("trusted_modules", "allow_args"):
         raw = table.get(key, [])
@@ -178,19 +221,41 @@ def _read(path: Path) -> tuple[TrustPolicy | None, list[TrustProblem]]:
             invalid(key, f"[tool.yadk] {key} must be a list of strings")
             raw = []
         values[key] = tuple(_checked_names(raw, f"[tool.yadk] {key}", path, text, problems))
-    stdio = table.get("allow_stdio_mcp_servers", False)
-    if not isinstance(stdio, bool):
-        invalid(
-            "allow_stdio_mcp_servers", "[tool.yadk] allow_stdio_mcp_servers must be true or false"
-        )
-        stdio = False
+    flags: dict[str, bool] = {}
+    for key in ("trust_project", "allow_stdio_mcp_servers"):
+        flag = table.get(key, False)
+        if not isinstance(flag, bool):
+            invalid(key, f"[tool.yadk] {key} must be true or false")
+            flag = False
+        flags[key] = flag
+    kinds = _execution_kinds(table.get("allow_code_execution", False), invalid)
+    if flags["allow_stdio_mcp_servers"]:
+        kinds.add("stdio_mcp")  # the older spelling of allow_code_execution = ["stdio_mcp"]
     policy = TrustPolicy(
         values["trusted_modules"],
         values["allow_args"],
         source=path,
-        allow_stdio_mcp_servers=stdio,
+        code_execution=frozenset(kinds),
+        trust_project=flags["trust_project"],
+        trusted_hosts=tuple(hosts),
     )
     return policy, problems
+
+
+def _execution_kinds(raw: object, invalid: Callable[[str, str], None]) -> set[str]:
+    """``allow_code_execution``: true (every kind), false, or a list of kinds."""
+    expected = "[tool.yadk] allow_code_execution must be true, false or a list of " + ", ".join(
+        f'"{kind}"' for kind in CODE_EXECUTION_KINDS
+    )
+    if isinstance(raw, bool):
+        return set(CODE_EXECUTION_KINDS) if raw else set()
+    if not isinstance(raw, list) or not all(isinstance(kind, str) for kind in raw):
+        invalid("allow_code_execution", expected)
+        return set()
+    unknown = [kind for kind in raw if kind not in CODE_EXECUTION_KINDS]
+    if unknown:
+        invalid("allow_code_execution", f"{expected}; got {unknown[0]!r}")
+    return {kind for kind in raw if kind in CODE_EXECUTION_KINDS}
 
 
 def _checked_names(

@@ -15,12 +15,13 @@ from typing import Any
 
 from yadk.config._context import FileScope, Reporter
 from yadk.config._diagnostics import display_path
-from yadk.config._names import NameProblem, NameResolver, Resolution, describe
+from yadk.config._names import NameProblem, NameResolver, Resolution, describe, qualify
 from yadk.config._pyproject import effective_trust_policy
-from yadk.config._trust import TrustPolicy
+from yadk.config._reach import CodeSource, unreachable
+from yadk.config._trust import TrustPolicy, blocked_module
 from yadk.config._yaml import KeyPath
 
-__all__ = ["Expect", "LoaderBase", "expect"]
+__all__ = ["Expect", "LoaderBase", "expect", "untrusted_message"]
 
 # (check of an imported object, kinds the static check rejects, what was expected)
 Expect = tuple[Callable[[Any], bool], frozenset[str], str]
@@ -129,6 +130,64 @@ def adk_object_problem(name: str, obj: Any, expected: str) -> tuple[str, str] | 
     )
 
 
+def untrusted_message(
+    found: Resolution, refused: CodeSource, policy: TrustPolicy, *, agent_folder: Path
+) -> tuple[str, str]:
+    """The message and hint of an ``untrusted-reference``: what was refused, and the setting
+    that would allow it."""
+    top = refused.module.split(".", 1)[0]
+    relative = refused.module.replace(".", "/") + ".py"
+    own = next(
+        (
+            candidate
+            for candidate in (agent_folder / relative, agent_folder.parent / relative)
+            if candidate.is_file()
+            and (candidate.parent == agent_folder or agent_folder in candidate.parents)
+        ),
+        None,
+    )
+    if refused == found.named and refused.file and own is not None:
+        # Another agent folder's module of the same name was imported first (one process
+        # serving several agents): its code is not this agent's.
+        if "." not in refused.module:
+            fix = (
+                f"Write the name relative to this config (`.{found.name}`), or give the module a"
+                " name no other agent folder uses."
+            )
+        else:
+            fix = (
+                f"Give this agent folder (the package `{top}`) a name no other agent folder"
+                " loaded in this process uses."
+            )
+        return (
+            f"`{found.name}` names the module `{refused.module}`, which this process finds at"
+            f" {display_path(refused.file)}, not this agent folder's {display_path(own)}: agent"
+            " folders cannot share a"
+            " module name.",
+            fix,
+        )
+    if top == "yadk":
+        return (
+            f"`{found.name}` is in `{refused.module}`, which configs cannot reach: only yadk's"
+            " public built-ins are (yadk, yadk.tools, yadk.agents, yadk.models, yadk.examples, ...).",
+            "Use the built-in by its short name (e.g. `exit_loop`, `ExampleTool`), or wrap what you"
+            " need in a function in your agent folder.",
+        )
+    if refused == found.named:
+        what = f"`{found.name}` is in `{refused.module}`"
+    else:
+        what = f"`{found.name}` is defined in `{refused.module}`"
+    where = f" ({display_path(policy.source)})" if policy.source is not None else ""
+    return (
+        f"{what}, which this config may not reach: configs reach only the agent folder's own"
+        " modules, yadk's built-ins and modules the project trusts.",
+        f"If you trust `{top}` with what a config (and a model calling its tools) may do, add"
+        f' `trusted_modules = ["{top}"]` under [tool.yadk] in the project root\'s'
+        f" pyproject.toml{where} or run `yadk --trust {top} ...`; for the project's own packages,"
+        " `trust_project = true`.",
+    )
+
+
 _ADK_CHECKED = "_yadk_adk_checked"
 
 
@@ -207,6 +266,19 @@ class LoaderBase(Reporter):
             from yadk.adk_compat import install
 
             install()  # code written for google-adk imports its types; see yadk.adk_compat
+        qualified = qualify(name, scope.package)
+        if (
+            self.import_code
+            and blocked_module(qualified) is None
+            and not qualified.startswith("google.adk.")  # refused by name when resolved
+        ):
+            # Judge the module a name is written under before importing it: importing an
+            # untrusted module would run its top-level code.
+            named = self.resolver.named_source(name, package=scope.package)
+            if named is not None and not self.reachable(
+                scope, at, Resolution(qualified, named=named)
+            ):
+                return None
         try:
             found = self.resolver.resolve(name, package=scope.package)
         except NameProblem as problem:
@@ -215,6 +287,8 @@ class LoaderBase(Reporter):
             else:
                 message = unresolved_prefix + problem.message
                 self.error(scope, at, problem.rule, message, problem.hint)
+            return None
+        if not self.reachable(scope, at, found):
             return None
         if found.file is not None:
             check_adk_imports(self, Path(found.file))
@@ -243,6 +317,53 @@ class LoaderBase(Reporter):
             )
             return None
         return found
+
+    def code_execution_allowed(
+        self, scope: FileScope, at: KeyPath, kind: str, *, rule: str, message: str, alternative: str
+    ) -> bool:
+        """Whether the project lets configs run code of ``kind`` on this machine (one opt-in
+        for every kind: ``allow_code_execution`` under [tool.yadk], ``--allow-code-execution``);
+        reports a located error naming the setting when not."""
+        if self.trust_policy(scope).allows_code_execution(kind):
+            return True
+        self.error(
+            scope,
+            at,
+            rule,
+            message,
+            f"If this project trusts its configs to run code, add `allow_code_execution ="
+            f' ["{kind}"]` (or `true`) under [tool.yadk] in the project root\'s pyproject.toml,'
+            f" or pass `yadk --allow-code-execution {kind} ...`; {alternative}",
+            key=True,
+        )
+        return False
+
+    def reachable(self, scope: FileScope, at: KeyPath, found: Resolution) -> bool:
+        """Whether the trust policy lets the config reach ``found``; reports when not."""
+        named, origin = found.named, found.origin
+        if named is None:
+            return True
+        if self.import_code and adk_origin(found.obj) is not None:
+            # google-adk's own classes and objects are refused, with a message that says so, by
+            # the checks of what each reference expects (rule `adk-object`).
+            origin = None
+        policy = self.trust_policy(scope)
+        refused = unreachable(
+            named,
+            origin,
+            qualified_name=found.name,
+            agent_folder=scope.root,
+            policy=policy,
+        )
+        if refused is None:
+            return True
+        self.error(
+            scope,
+            at,
+            "untrusted-reference",
+            *untrusted_message(found, refused, policy, agent_folder=scope.root),
+        )
+        return False
 
     def code_problem(self, scope: FileScope, at: KeyPath, problem: NameProblem) -> None:
         """Report a problem in a Python file (a module that fails to import) once, at its own

@@ -8,6 +8,7 @@ class / factory (which gets ``args:`` only under the trust policy).
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 from typing import Any
@@ -297,9 +298,21 @@ class ToolReader(GeminiToolReader):
     def skill_toolset(self, scope: FileScope, at: KeyPath, args: dict[str, Any]) -> Any:
         options = {k: v for k, v in args.items() if k != "skills"}
         if "allow_scripts" in options:
-            self.expect(
-                scope, (*at, "allow_scripts"), options["allow_scripts"], bool, "true or false"
-            )
+            where = (*at, "allow_scripts")
+            if (
+                self.expect(scope, where, options["allow_scripts"], bool, "true or false")
+                and (options["allow_scripts"])
+            ):
+                options["allow_scripts"] = self.code_execution_allowed(
+                    scope,
+                    where,
+                    "skill_scripts",
+                    rule="untrusted-skill-scripts",
+                    message="Skill scripts are not allowed in agent configs: `allow_scripts: true`"
+                    " lets the model run the skill folders' scripts as local processes.",
+                    alternative="or leave `allow_scripts` out: the model still reads the skills"
+                    " and their resources.",
+                )
         for key in ("script_timeout", "max_resource_bytes"):
             if key in options:
                 self.expect(scope, (*at, key), options[key], (int, float), "a number")
@@ -323,15 +336,16 @@ class ToolReader(GeminiToolReader):
             return None
         before = self.errors
         folders: list[Path] = []
+        from yadk.errors import SkillError
+        from yadk.skills._validation import expand_skill_paths, validate_skill_paths
+
         for index, entry in enumerate(entries):
             where = at if isinstance(value, str) else (*at, index)
             if self.expect(scope, where, entry, str, "a folder path (a string)"):
                 folder = self.local_file(scope, where, entry, "Skill folder")
-                if folder is not None:
+                # A skill outside the agent folder is not read, not even to check it.
+                if folder is not None and self._skills_confined(scope, where, folder):
                     folders.append(folder)
-        from yadk.errors import SkillError
-        from yadk.skills._validation import expand_skill_paths, validate_skill_paths
-
         found, _ = expand_skill_paths(folders)
         self.files.update(found)
         self.files.update(folders)
@@ -349,6 +363,30 @@ class ToolReader(GeminiToolReader):
             problems = validate_skill_paths(folders)
         self._skill_problems(problems)
         return None
+
+    def _skills_confined(self, scope: FileScope, at: KeyPath, folder: Path) -> bool:
+        """Whether every skill folder ``folder`` holds (it, or its subfolders) stays inside the
+        agent folder once symlinks are resolved; reports the first that does not."""
+        from yadk._files import FileProblem, confine
+        from yadk.skills._validation import expand_skill_paths
+
+        found, _ = expand_skill_paths([folder])
+        for skill in found:
+            try:
+                confine(skill, scope.root)
+            except FileProblem as problem:
+                shown = os.path.relpath(skill, scope.folder)
+                self.error(
+                    scope,
+                    at,
+                    problem.rule,
+                    f"Skill folder `{shown}` leads outside the agent folder {scope.root}"
+                    f" (to {os.path.realpath(skill)}, through a symlink): it is not read.",
+                    "Keep every skill an agent uses inside its folder (copy it there instead of"
+                    " linking to it).",
+                )
+                return False
+        return True
 
     def _skill_problems(self, problems: Any) -> None:
         for p in problems:

@@ -1,24 +1,30 @@
 """The trust policy for code that YAML may reach: which modules, and who may receive ``args:``.
 
-A config can name Python objects, so a config is code. Two rules keep a config from doing more
+A config can name Python objects, so a config is code. These rules keep a config from doing more
 than its project intends:
 
-* References may not name the standard library (all of it: ``os``, ``subprocess``, but also
+* What a config may reach at all is an allowlist (``_reach``): the agent folder's own modules,
+  yadk's built-ins, and what the project trusts (below).
+* References may never name the standard library (all of it: ``os``, ``subprocess``, but also
   ``timeit``/``cProfile`` which execute strings), nor YAML machinery (``yaml``, ``ruamel``,
-  ``yadk.config``) whose unsafe loaders build objects from text. This is always enforced.
+  ``yadk.config``) whose unsafe loaders build objects from text, whatever the project trusts.
 * ``args:`` (data passed to a constructor or factory) reaches only built-in tools, classes and
   functions that declare the argument names they accept from YAML
-  (``yadk_config_args = {"name", ...}``), and names the project trusts in ``pyproject.toml``::
+  (``yadk_config_args = {"name", ...}``), and names the project trusts.
+* Code a config makes run on this machine (``CODE_EXECUTION_KINDS``) and ``${env:...}`` values
+  sent to a server need the project's opt-in too::
 
       [tool.yadk]
-      trusted_modules = ["my_agents"]          # anything under these packages
+      trusted_modules = ["my_agents"]          # reachable, and anything under them takes args
       allow_args = ["vendor.tools.Search"]     # exactly these names
-      allow_stdio_mcp_servers = true           # configs may launch stdio MCP servers
+      trust_project = true                     # the project's own packages are reachable
+      allow_code_execution = ["stdio_mcp"]     # or "skill_scripts", or true for every kind
+      trusted_hosts = ["mcp.example.com"]      # ${env:...} may be sent there
 
 Trust is the user's, not the config's: it comes from the project root (the nearest
-pyproject.toml at or above the working directory) and ``yadk --trust``. A pyproject.toml inside
-or above an agent folder can narrow it, never widen it: an agent folder cannot vouch for itself.
-(Reading those files: ``_pyproject``.)
+pyproject.toml at or above the working directory), ``yadk --trust`` and
+``yadk --allow-code-execution``. A pyproject.toml inside or above an agent folder can narrow it,
+never widen it: an agent folder cannot vouch for itself. (Reading those files: ``_pyproject``.)
 Whether a name is blocked is judged by the module that *defines* the object (``origin_module``),
 so ``from subprocess import check_output`` in some package does not launder it.
 """
@@ -33,9 +39,12 @@ from typing import Any, Final
 
 __all__ = [
     "ARGS_ATTRIBUTE",
+    "CODE_EXECUTION_KINDS",
     "TrustPolicy",
     "TrustProblem",
+    "allow_code_execution_on_command_line",
     "blocked_module",
+    "command_line_code_execution",
     "command_line_trust",
     "declared_args",
     "origin_module",
@@ -43,6 +52,9 @@ __all__ = [
 ]
 
 ARGS_ATTRIBUTE: Final = "yadk_config_args"
+# What a config can make run on this machine, each needing the project's opt-in
+# (`allow_code_execution` under [tool.yadk], or `--allow-code-execution KIND`).
+CODE_EXECUTION_KINDS: Final = ("skill_scripts", "stdio_mcp")
 
 # Not in sys.stdlib_module_names on every supported Python, or not standard library at all, but
 # able to execute text handed to them: dropped-from-stdlib modules that come back from PyPI,
@@ -134,13 +146,43 @@ class TrustPolicy:
     allow_args: tuple[str, ...] = ()
     source: Path | None = None
     narrowed_by: tuple[TrustPolicy, ...] = ()
-    allow_stdio_mcp_servers: bool = False
+    code_execution: frozenset[str] = frozenset()
+    trust_project: bool = False
+    trusted_hosts: tuple[str, ...] = ()
+
+    def trusts_host(self, host: str) -> bool:
+        """Whether configs may send ``${env:...}`` values to ``host``: a loopback address or
+        name, or a host under ``trusted_hosts`` (``api.example.com``, ``*.example.com``)."""
+        return _loopback(host) or self._lists_host(host)
+
+    def _lists_host(self, host: str) -> bool:
+        host = host.lower().rstrip(".")
+        own = any(
+            host == pattern or (pattern.startswith("*.") and host.endswith(pattern[1:]))
+            for pattern in (p.lower().rstrip(".") for p in self.trusted_hosts)
+        )
+        return own and all(nested._lists_host(host) for nested in self.narrowed_by)
+
+    def allows_code_execution(self, kind: str) -> bool:
+        """Whether configs may make code of ``kind`` (one of ``CODE_EXECUTION_KINDS``) run on
+        this machine: skill scripts, stdio MCP servers' commands."""
+        return kind in self.code_execution and all(
+            nested.allows_code_execution(kind) for nested in self.narrowed_by
+        )
 
     def allows_stdio_mcp_servers(self) -> bool:
         """Whether configs may declare stdio MCP servers (whose ``command`` yadk launches)."""
-        return self.allow_stdio_mcp_servers and all(
-            nested.allows_stdio_mcp_servers() for nested in self.narrowed_by
-        )
+        return self.allows_code_execution("stdio_mcp")
+
+    def trusts_project(self) -> bool:
+        """Whether configs may reach the project's own modules (files under the project root,
+        outside virtual environments and installed packages)."""
+        return self.trust_project and all(nested.trusts_project() for nested in self.narrowed_by)
+
+    def reaches(self, qualified_name: str) -> bool:
+        """Whether the project trusts ``qualified_name`` (a module, or an object by its dotted
+        name) explicitly: under ``trusted_modules``/``--trust``, or listed in ``allow_args``."""
+        return self.trusts_module(qualified_name) or self.allows_args(qualified_name)
 
     def allows_args(self, qualified_name: str) -> bool:
         """Whether the project lets ``qualified_name`` receive any ``args:``."""
@@ -163,6 +205,18 @@ class TrustPolicy:
             qualified_name == module or qualified_name.startswith(module + ".")
             for module in self.trusted_modules
         )
+
+
+def _loopback(host: str) -> bool:
+    import ipaddress
+
+    name = host.lower().rstrip(".").strip("[]")
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
 @dataclasses.dataclass(frozen=True)
@@ -191,3 +245,20 @@ def trust_on_command_line(modules: Iterable[str]) -> None:
 def command_line_trust() -> list[str]:
     """The modules ``trust_on_command_line`` trusts."""
     return list(_command_line_trust)
+
+
+# Kinds of code execution allowed on the command line (`yadk --allow-code-execution KIND`).
+_command_line_execution: list[str] = []
+
+
+def allow_code_execution_on_command_line(kinds: Iterable[str]) -> None:
+    """Allow ``kinds`` of code execution (``CODE_EXECUTION_KINDS``, or ``all``) for this process,
+    as ``[tool.yadk] allow_code_execution`` of the project root would."""
+    _command_line_execution[:] = list(kinds)
+
+
+def command_line_code_execution() -> frozenset[str]:
+    """The kinds ``allow_code_execution_on_command_line`` allows (``all`` expanded)."""
+    if "all" in _command_line_execution:
+        return frozenset(CODE_EXECUTION_KINDS)
+    return frozenset(k for k in _command_line_execution if k in CODE_EXECUTION_KINDS)

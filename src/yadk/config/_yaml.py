@@ -17,7 +17,7 @@ import yaml
 from yaml.constructor import SafeConstructor
 
 from yadk import _yaml as bounded
-from yadk.config._env import as_scalar, substitute_env, whole_reference
+from yadk.config._env import as_scalar, env_references, substitute_env, whole_reference
 
 __all__ = ["Document", "KeyPath", "parse_document"]
 
@@ -45,6 +45,8 @@ class Document:
     keys: dict[KeyPath, tuple[int, int]] = dataclasses.field(default_factory=dict)
     styles: dict[KeyPath, str | None] = dataclasses.field(default_factory=dict)
     invalid: set[KeyPath] = dataclasses.field(default_factory=set)
+    # The values that took text from the environment (``${env:VAR}``): the variables' names.
+    env: dict[KeyPath, tuple[str, ...]] = dataclasses.field(default_factory=dict)
 
     def is_invalid(self, at: KeyPath) -> bool:
         """Whether the value at ``at`` (or around it) was already reported as unreadable, so
@@ -173,6 +175,10 @@ class _Walker:
             return value
         self.document.styles[at] = node.style
         substituted, missing = substitute_env(value)
+        if substituted != value or missing:
+            names = tuple(reference.name for reference in env_references(value))
+            if names:
+                self.document.env[at] = names
         for reference in missing:
             line, column = self.document.where_in_string(at, reference.offset, value)
             self.report(

@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from yadk._secrets import mask_url
 from yadk.errors import (
     SessionError,
     SessionStoreBusyError,
@@ -137,14 +138,6 @@ def _split_url(url: str) -> tuple[str, str]:
     return urlunsplit(parts._replace(query=rest)), schema
 
 
-def _redact(url: str) -> str:
-    parts = urlsplit(url)
-    if parts.password:
-        netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
-        return urlunsplit(parts._replace(netloc=netloc))
-    return url
-
-
 class PgDatabase:
     """A connection pool to one PostgreSQL database and yadk schema, opened on first use.
 
@@ -172,7 +165,7 @@ class PgDatabase:
                 "PostgreSQL stores need the postgres extra: pip install 'yadk[postgres]'."
             ) from None
         self.url = url
-        self.display = _redact(url)
+        self.display = mask_url(url)
         self.conninfo, self.schema = _split_url(url)
         self.pool_size = pool_size
         self.pool_timeout = pool_timeout

@@ -18,6 +18,7 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from yadk._secrets import mask_secrets, mask_url
 from yadk.errors import ToolErrorType, ToolExecutionError
 from yadk.tools.mcp._params import (
     ConnectionParams,
@@ -265,8 +266,8 @@ class McpConnection:
         if isinstance(params, StdioConnectionParams):
             params = params.server_params
         if isinstance(params, StdioServerParameters):
-            return "`" + " ".join([params.command, *params.args]) + "`"
-        return params.url
+            return mask_secrets("`" + " ".join([params.command, *params.args]) + "`")
+        return mask_url(params.url)  # what describes the server is printed: no secrets
 
 
 def _stderr() -> Any:
@@ -320,4 +321,4 @@ def _explain(exc: BaseException) -> str:
         exc = exc.exceptions[0]
     if isinstance(exc, FileNotFoundError):
         return f"command not found ({exc.filename or exc})"
-    return f"{type(exc).__name__}: {exc}"
+    return mask_secrets(f"{type(exc).__name__}: {exc}")
