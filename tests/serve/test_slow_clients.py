@@ -170,7 +170,9 @@ def test_a_client_gone_before_the_first_frame_cancels_its_turn_on_run_sse(
         assert "slow 60" in texts and "echo: slow 60" not in texts
 
 
-def test_a_client_that_stops_reading_does_not_hold_the_session(apps_dir: Path) -> None:
+def test_a_client_that_stops_reading_does_not_hold_the_session(
+    apps_dir: Path, big_events: None
+) -> None:
     """The turn ends (its events stored) while the client reads nothing: the session is free
     then, not when the client has read the stream."""
     with live_server(apps_dir, busy_wait=0.1, limits=Limits(send_timeout=600)) as live:
@@ -184,7 +186,9 @@ def test_a_client_that_stops_reading_does_not_hold_the_session(apps_dir: Path) -
             wait_for(lambda: _next_turn_runs(client, "stall"), what="the session freed")
 
 
-def test_a_client_that_reads_nothing_for_the_send_timeout_is_dropped(apps_dir: Path) -> None:
+def test_a_client_that_reads_nothing_for_the_send_timeout_is_dropped(
+    apps_dir: Path, big_events: None
+) -> None:
     with live_server(apps_dir, limits=Limits(send_timeout=SHORT)) as live:
         with http(live) as client, live.connect(rcvbuf=4096) as stalled:
             client.post(S, json={"sessionId": "drop"})
@@ -195,6 +199,13 @@ def test_a_client_that_reads_nothing_for_the_send_timeout_is_dropped(apps_dir: P
             received = read_until_closed(stalled)
         assert received.startswith(b"HTTP/1.1 200 OK\r\n")
         assert len(received) < len(big)  # the rest was never sent
+
+
+@pytest.fixture
+def big_events(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Events larger than the socket buffers, so larger than the stores' default caps."""
+    monkeypatch.setenv("YADK_MAX_EVENT_BYTES", str(32 * 1024 * 1024))
+    monkeypatch.setenv("YADK_MAX_STATE_BYTES", str(64 * 1024 * 1024))
 
 
 def _open(live: Live, sock: socket.socket) -> bool:
