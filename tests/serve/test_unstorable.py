@@ -151,6 +151,7 @@ READ_ONLY = (
 )
 
 
+@pytest.mark.subprocess  # chattr makes the file immutable
 async def test_every_write_on_a_read_only_database_is_a_503(
     make_client: Callable[..., Any], tmp_path: Path
 ) -> None:
