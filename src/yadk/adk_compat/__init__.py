@@ -17,7 +17,7 @@ from yadk.adk_compat._finder import (
     shim_active,
 )
 from yadk.adk_compat._imports import UnprovidedImport, unprovided_imports, unprovided_imports_in
-from yadk.adk_compat._table import provided_names
+from yadk.adk_compat._table import provided_names, unprovided_reason
 
 __all__ = [
     "UnprovidedImport",
@@ -30,4 +30,5 @@ __all__ = [
     "shim_active",
     "unprovided_imports",
     "unprovided_imports_in",
+    "unprovided_reason",
 ]

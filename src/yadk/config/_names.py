@@ -151,12 +151,7 @@ class NameResolver:
                 _BLOCKED_HINT,
             )
         if name.startswith("google.adk."):
-            raise NameProblem(
-                "adk-only",
-                f"`{name}` is part of google-adk, which yadk does not use.",
-                "Use the yadk equivalent (built-in tools by short name: ExampleTool, "
-                "SkillToolset, AgentTool, exit_loop, transfer_to_agent) or your own code.",
-            )
+            name = _adk_equivalent(name)
         module_name, attribute = name.rsplit(".", 1)
         if self.import_code:
             return self._imported(name, module_name, attribute)
@@ -449,3 +444,23 @@ def _did_you_mean(word: str, candidates: Sequence[str], listing: str | None) -> 
         shown = ", ".join(sorted(candidates)[:12])
         return f"{listing}: {shown}."
     return ""
+
+
+def _adk_equivalent(name: str) -> str:
+    """The yadk object a google-adk dotted name stands for (what the compatibility shim serves
+    agent code under that name); ``NameProblem`` with the shim's reason when there is none."""
+    from yadk.adk_compat import provided_names, unprovided_reason
+
+    module, attribute = name.rsplit(".", 1)
+    target = provided_names(module).get(attribute)
+    if target is not None and not target.startswith("yadk.adk_compat"):
+        return target.replace(":", ".")
+    raise NameProblem(
+        "adk-only",
+        unprovided_reason(module, attribute)
+        if target is None
+        else f"`{name}` is google-adk's; yadk serves it to Python code only.",
+        "Use the yadk equivalent (built-in tools by short name: ExampleTool, SkillToolset,"
+        " AgentTool, exit_loop, transfer_to_agent, preload_memory, load_memory, ...) or your own"
+        " code.",
+    )
