@@ -205,10 +205,16 @@ async def test_streaming_on_vertex(
     assert sent.headers["authorization"] == "Bearer tok-1"
 
 
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "projects/proj-1/locations/us-east1/endpoints/1234567890",
+        "projects/proj-1/locations/us-east1/publishers/google/models/gemini-2.5-flash",
+    ],
+)
 async def test_resource_names_are_the_path(
-    vertex_env: Path, server: FakeServer, token_server: FakeServer
+    vertex_env: Path, server: FakeServer, token_server: FakeServer, endpoint: str
 ) -> None:
-    endpoint = "projects/proj-1/locations/us-east1/endpoints/1234567890"
     token_server.reply(token("tok-1"))
     server.reply(text_answer("tuned"))
     llm = resolve_model(endpoint)
@@ -263,6 +269,18 @@ async def test_express_mode_sends_the_api_key(
     assert sent.path == f"/v1/publishers/google/models/{MODEL}:generateContent"
     assert sent.headers["x-goog-api-key"] == "express-key"
     assert "authorization" not in sent.headers
+
+
+async def test_an_api_key_argument_means_express_mode(
+    vertex_env: Path, server: FakeServer, token_server: FakeServer
+) -> None:
+    server.reply(text_answer("express"))
+    await generate(Gemini(MODEL, api_key="given-key", retries=0))
+    [sent] = server.requests
+    assert sent.path == f"/v1/publishers/google/models/{MODEL}:generateContent"
+    assert sent.headers["x-goog-api-key"] == "given-key"
+    assert "authorization" not in sent.headers
+    assert token_server.requests == []
 
 
 async def test_vertex_without_project_or_key(

@@ -10,6 +10,7 @@ google-genai's ``GOOGLE_GEMINI_BASE_URL`` (a host, without the version) is honou
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import os
 import re
@@ -84,7 +85,9 @@ class Gemini(HttpBackend):
     jitter (or the server's ``Retry-After``); ``deadline`` (default ``YADK_MODEL_DEADLINE`` or
     600) bounds the whole call and ``max_response_bytes`` (default
     ``YADK_MODEL_MAX_RESPONSE_BYTES`` or 32 MiB) the answer. ``http_client`` (used as is, never
-    closed) or ``transport`` replace the shared pooled ``httpx.AsyncClient``.
+    closed) or ``transport`` replace the shared pooled ``httpx.AsyncClient``. On Vertex AI with
+    a project, ``credentials`` (google-auth ``Credentials``) replace Application Default
+    Credentials.
     """
 
     DEFAULT_BASE_URL = DEFAULT_BASE_URL
@@ -137,8 +140,13 @@ class Gemini(HttpBackend):
 
     @property
     def vertex(self) -> VertexTarget | None:
-        """Where Vertex AI requests go, when ``GOOGLE_GENAI_USE_VERTEXAI`` asks for Vertex."""
-        return vertex_target()
+        """Where Vertex AI requests go, when ``GOOGLE_GENAI_USE_VERTEXAI`` asks for Vertex; an
+        ``api_key=`` argument means express mode, as in google-genai (it wins over the project
+        in the environment)."""
+        target = vertex_target()
+        if target is not None and self._api_key:
+            return dataclasses.replace(target, project=None, api_key=self._api_key)
+        return target
 
     @property
     def url(self) -> str:
@@ -167,7 +175,7 @@ class Gemini(HttpBackend):
             return super()._key(service)
         if vertex.project is not None:
             return ""  # Application Default Credentials, see _auth
-        key = self._api_key or vertex.api_key
+        key = vertex.api_key
         if not key and vertex.base_url is None:
             raise ModelError(f"{service}: no project and no API key. {_VERTEX_HINT}")
         return key or ""
