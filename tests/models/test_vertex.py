@@ -283,6 +283,19 @@ async def test_an_api_key_argument_means_express_mode(
     assert token_server.requests == []
 
 
+async def test_a_proxy_without_project_or_key_is_sent_unauthenticated(
+    server: FakeServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GOOGLE_GENAI_USE_VERTEXAI", "true")
+    monkeypatch.setenv("GOOGLE_VERTEX_BASE_URL", server.url + "/proxy/")
+    server.reply(text_answer("proxied"))
+    await generate(Gemini(MODEL, retries=0))
+    [sent] = server.requests
+    assert sent.path == f"/proxy/v1/publishers/google/models/{MODEL}:generateContent"
+    assert "authorization" not in sent.headers
+    assert "x-goog-api-key" not in sent.headers
+
+
 async def test_vertex_without_project_or_key(
     server: FakeServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
