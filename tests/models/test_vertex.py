@@ -205,6 +205,21 @@ async def test_streaming_on_vertex(
     assert sent.headers["authorization"] == "Bearer tok-1"
 
 
+async def test_a_stream_refused_with_401_is_sent_again_with_a_new_token(
+    vertex_env: Path, server: FakeServer, token_server: FakeServer
+) -> None:
+    token_server.reply(token("tok-1"))
+    token_server.reply(token("tok-2"))
+    server.reply(status=401, body={"error": {"message": "expired"}})
+    server.reply(chunks=[f"data: {json.dumps(text_answer('again'))}\n\n".encode()])
+    responses = await generate(Gemini(MODEL, retries=0), stream=True)
+    assert [r.content.parts[0].text for r in responses if r.content] == ["again", "again"]
+    assert [r.headers["authorization"] for r in server.requests] == [
+        "Bearer tok-1",
+        "Bearer tok-2",
+    ]
+
+
 @pytest.mark.parametrize(
     "endpoint",
     [
