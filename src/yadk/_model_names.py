@@ -48,7 +48,14 @@ def supports_search_with_functions(model: str | None) -> bool:
 # The built-in backends, as `provider:NAME` prefixes.
 BUILTIN_PROVIDERS = ("anthropic", "gemini", "openai", "scripted")
 # Bare names the built-in backends take, by pattern (the registry registers the same patterns).
-BARE_PATTERNS = {"gemini": r"gemini-.*", "anthropic": r"claude-.*"}
+BARE_PATTERNS = {
+    # Vertex AI resource names too: tuned and Model Garden endpoints, publisher models.
+    "gemini": (
+        r"gemini-.*"
+        r"|projects/.+/locations/.+/(?:endpoints/.+|publishers/google/models/gemini.+)"
+    ),
+    "anthropic": r"claude-.*",
+}
 
 # The model families each pattern backend is known to serve; a name its pattern takes but no
 # family matches still runs (the service decides), so it is a warning, never an error.

@@ -322,6 +322,35 @@ def test_a_missing_api_key_stops_run_and_dev_and_validate_only_warns(tmp_path: P
     assert yadk(tmp_path, "validate", ".").stdout == "no problems found in 1 agent\n"
 
 
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        (
+            {"GOOGLE_GENAI_USE_VERTEXAI": "true", "GOOGLE_CLOUD_PROJECT": "my-project"},
+            "no problems found in 1 agent\n",
+        ),
+        (
+            {"GOOGLE_GENAI_USE_VERTEXAI": "1", "GOOGLE_CLOUD_PROJECT": ""},
+            "1 warning in 1 agent\n",
+        ),
+        (
+            {"GOOGLE_GENAI_USE_VERTEXAI": "false", "GOOGLE_CLOUD_PROJECT": "my-project"},
+            "1 warning in 1 agent\n",
+        ),
+    ],
+)
+def test_vertex_with_a_project_needs_no_api_key(
+    tmp_path: Path, env: dict[str, str], expected: str
+) -> None:
+    write(
+        tmp_path, {"root_agent.yaml": "name: helper\nmodel: gemini-2.5-flash\ninstruction: Hi.\n"}
+    )
+    validated = yadk(tmp_path, "validate", ".", env=env)
+    assert validated.returncode == 0
+    assert validated.stdout.endswith(expected)
+    assert ("api-key-missing" in validated.stdout) == expected.startswith("1 warning")
+
+
 CALLBACKS = """\
 def guard(callback_context, llm_request):
     return "blocked"

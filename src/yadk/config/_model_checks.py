@@ -1,7 +1,7 @@
 """Whole-tree model checks: an LlmAgent with no model of its own or above it (``missing-model``),
 a model name no backend serves (``no-model-backend``, an error) or that a backend takes by
 pattern but does not know (``unknown-model``, a warning), and a built-in backend whose API key is
-not in the environment (``api-key-missing``).
+not in the environment (``api-key-missing``; Gemini on Vertex AI with a project needs none).
 
 Both are warnings: ``yadk run`` and ``yadk dev`` refuse to start on them (unless ``--model``
 replaces every model), ``yadk validate`` only warns, since CI machines have no keys. The key check
@@ -54,6 +54,8 @@ def key_problem(model: str, environ: Mapping[str, str] | None = None) -> tuple[s
     label, variables, base_url = BACKEND_KEYS[backend]
     if env.get(base_url) or any(env.get(name) for name in variables):
         return None
+    if backend == "gemini" and _vertex_with_project(env):
+        return None  # Application Default Credentials, no key
     named = " or ".join(variables)
     return (
         f"{label} model `{model}` needs an API key, and {named} is not set.",
@@ -61,6 +63,12 @@ def key_problem(model: str, environ: Mapping[str, str] | None = None) -> tuple[s
         " (`yadk run` and `yadk dev` load it); they refuse to start without a key, while"
         " validate only warns.",
     )
+
+
+def _vertex_with_project(env: Mapping[str, str]) -> bool:
+    """Gemini on Vertex AI with a project (the rule models/_vertex.py applies)."""
+    use_vertex = env.get("GOOGLE_GENAI_USE_VERTEXAI", "").strip().lower() in ("true", "1")
+    return use_vertex and bool(env.get("GOOGLE_CLOUD_PROJECT"))
 
 
 def check_models(reporter: Reporter, trees: Sequence[AgentRecord]) -> None:

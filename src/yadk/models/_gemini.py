@@ -2,13 +2,17 @@
 
 The API key comes from ``GOOGLE_API_KEY`` (or ``GEMINI_API_KEY``) and is sent in the
 ``x-goog-api-key`` header, never in the URL. ``YADK_GEMINI_BASE_URL`` replaces
-``https://generativelanguage.googleapis.com/v1beta`` (a proxy, or a test double on loopback).
+``https://generativelanguage.googleapis.com/v1beta`` (a proxy, or a test double on loopback);
+google-genai's ``GOOGLE_GEMINI_BASE_URL`` (a host, without the version) is honoured too. With
+``GOOGLE_GENAI_USE_VERTEXAI`` the same requests go to Vertex AI (see ``_vertex``).
 """
 
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
+import os
 import re
 import threading
 import urllib.parse
@@ -30,6 +34,7 @@ from yadk.models._rest import (
     snake_case,
     snake_keys,
 )
+from yadk.models._vertex import GoogleAuth, VertexTarget, vertex_target
 from yadk.types import (
     Blob,
     CodeExecutionResult,
@@ -43,6 +48,7 @@ from yadk.types import (
 
 if TYPE_CHECKING:
     import httpx
+    from google.auth.credentials import Credentials
 
 __all__ = ["Gemini"]
 
@@ -51,6 +57,10 @@ _KEY_VARS = ("GOOGLE_API_KEY", "GEMINI_API_KEY")
 _KEY_HINT = (
     "Set GOOGLE_API_KEY (or GEMINI_API_KEY) to a Gemini API key from"
     " https://aistudio.google.com/apikey."
+)
+_VERTEX_HINT = (
+    "For Vertex AI set GOOGLE_CLOUD_PROJECT (and GOOGLE_CLOUD_LOCATION, default us-central1)"
+    " with Application Default Credentials, or GOOGLE_API_KEY for express mode."
 )
 
 # generate_content_config keys that sit beside generationConfig in the REST body.
@@ -75,7 +85,9 @@ class Gemini(HttpBackend):
     jitter (or the server's ``Retry-After``); ``deadline`` (default ``YADK_MODEL_DEADLINE`` or
     600) bounds the whole call and ``max_response_bytes`` (default
     ``YADK_MODEL_MAX_RESPONSE_BYTES`` or 32 MiB) the answer. ``http_client`` (used as is, never
-    closed) or ``transport`` replace the shared pooled ``httpx.AsyncClient``.
+    closed) or ``transport`` replace the shared pooled ``httpx.AsyncClient``. On Vertex AI with
+    a project, ``credentials`` (google-auth ``Credentials``) replace Application Default
+    Credentials.
     """
 
     DEFAULT_BASE_URL = DEFAULT_BASE_URL
@@ -96,7 +108,10 @@ class Gemini(HttpBackend):
         max_response_bytes: int | None = None,
         http_client: httpx.AsyncClient | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
+        credentials: Credentials | None = None,
     ) -> None:
+        self._credentials = credentials
+        self._google_auth: GoogleAuth | None = None
         super().__init__(
             model,
             api_key=api_key,
@@ -117,13 +132,61 @@ class Gemini(HttpBackend):
         return name
 
     @property
+    def base_url(self) -> str:
+        google = os.environ.get("GOOGLE_GEMINI_BASE_URL")
+        if not (self._base_url or os.environ.get(self.BASE_URL_ENV)) and google:
+            return google.rstrip("/") + "/v1beta"
+        return super().base_url
+
+    @property
+    def vertex(self) -> VertexTarget | None:
+        """Where Vertex AI requests go, when ``GOOGLE_GENAI_USE_VERTEXAI`` asks for Vertex; an
+        ``api_key=`` argument means express mode, as in google-genai (it wins over the project
+        in the environment)."""
+        target = vertex_target()
+        if target is not None and self._api_key:
+            return dataclasses.replace(target, project=None, api_key=self._api_key)
+        return target
+
+    @property
     def url(self) -> str:
+        vertex = self.vertex
+        if vertex is not None:
+            return vertex.url(self.model, "generateContent")
         return f"{self.base_url}/models/{urllib.parse.quote(self.model)}:generateContent"
 
     @property
     def stream_url(self) -> str:
+        vertex = self.vertex
+        if vertex is not None:
+            return vertex.url(self.model, "streamGenerateContent") + "?alt=sse"
         quoted = urllib.parse.quote(self.model)
         return f"{self.base_url}/models/{quoted}:streamGenerateContent?alt=sse"
+
+    @property
+    def _service(self) -> str:
+        if self.vertex is not None:
+            return f"Vertex AI model {self.model!r}"
+        return super()._service
+
+    def _key(self, service: str) -> str:
+        vertex = self.vertex
+        if vertex is None:
+            return super()._key(service)
+        if vertex.project is not None:
+            return ""  # Application Default Credentials, see _auth
+        key = vertex.api_key
+        if not key and vertex.base_url is None:
+            raise ModelError(f"{service}: no project and no API key. {_VERTEX_HINT}")
+        return key or ""
+
+    def _auth(self) -> httpx.Auth | None:
+        vertex = self.vertex
+        if vertex is None or vertex.project is None:
+            return None
+        if self._google_auth is None:
+            self._google_auth = GoogleAuth(self._service, self._credentials)
+        return self._google_auth
 
     def _key_hint(self) -> str:
         return _KEY_HINT
@@ -183,6 +246,12 @@ class Gemini(HttpBackend):
             calls[0]["thoughtSignature"] = _SKIP_SIGNATURE
 
     def _hint(self, status: int, api_message: str) -> str:
+        vertex = self.vertex
+        if vertex is not None and status in (401, 403):
+            return (
+                "Check that the credentials may call Vertex AI (role roles/aiplatform.user) and"
+                " that the Vertex AI API is enabled for the project."
+            )
         if "api key" in api_message.lower() or status in (401, 403):
             return (
                 f"{_KEY_HINT} Check that the key is valid and the Generative Language API is"

@@ -62,6 +62,8 @@ class Call:
     settings: HttpSettings
     service: str
     hint: Hint
+    # Request authorisation beyond the headers (OAuth tokens refreshed on 401), or None.
+    auth: httpx.Auth | None = None
 
 
 @dataclass(frozen=True)
@@ -178,7 +180,9 @@ async def _open(call: Call, deadline_at: float) -> httpx.Response:
         attempt += 1
         logger.debug("POST %s (%s, attempt %d)", call.url, call.service, attempt)
         try:
-            response = await _within(call, deadline_at, call.client.send(request, stream=True))
+            auth = call.auth if call.auth is not None else httpx.USE_CLIENT_DEFAULT
+            sending = call.client.send(request, stream=True, auth=auth)
+            response = await _within(call, deadline_at, sending)
         except _RETRY_ERRORS as exc:
             if isinstance(exc, _STALE_ERRORS) and not stale_retried:
                 stale_retried = True

@@ -118,6 +118,10 @@ class HttpBackend(BaseLlm):
     def _headers(self, key: str) -> dict[str, str]:
         raise NotImplementedError
 
+    def _auth(self) -> httpx.Auth | None:
+        """How requests are authorised beyond the key headers (e.g. OAuth tokens), or None."""
+        return None
+
     def request_body(self, llm_request: LlmRequest) -> dict[str, Any]:
         raise NotImplementedError
 
@@ -154,6 +158,7 @@ class HttpBackend(BaseLlm):
             settings=settings_for(self.settings, llm_request.config),
             service=service,
             hint=self._hint,
+            auth=self._auth(),
         )
         if not stream:
             yield self._parsed(await post_json(call), service)

@@ -1,0 +1,368 @@
+"""Gemini on Vertex AI against a fake Vertex endpoint and a fake OAuth token endpoint on loopback.
+
+The service-account flow is google-auth's own: a key file whose ``token_uri`` is the fake token
+server, a JWT signed with a key made here, a token fetched, used, and refreshed after a 401.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import urllib.parse
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import jwt
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import rsa
+from tests.models.conftest import FakeServer
+
+from yadk.errors import ModelError
+from yadk.models import Gemini, LlmRequest, LlmResponse, resolve_model
+from yadk.types import UserContent
+
+MODEL = "gemini-2.5-flash"
+PROJECT_PATH = "/v1/projects/proj-1/locations/us-central1/publishers/google/models"
+
+
+def text_answer(text: str) -> dict[str, Any]:
+    return {
+        "candidates": [
+            {"content": {"role": "model", "parts": [{"text": text}]}, "finishReason": "STOP"}
+        ]
+    }
+
+
+def token(value: str) -> dict[str, Any]:
+    return {"access_token": value, "expires_in": 3600, "token_type": "Bearer"}
+
+
+@pytest.fixture
+def token_server() -> Iterator[FakeServer]:
+    """The OAuth token endpoint (google-auth's own requests: no model-request switch)."""
+    fake = FakeServer()
+    thread = threading.Thread(target=fake.httpd.serve_forever, args=(0.01,), daemon=True)
+    thread.start()
+    yield fake
+    fake.httpd.shutdown()
+    fake.httpd.server_close()
+    thread.join()
+
+
+@pytest.fixture
+def rsa_key() -> rsa.RSAPrivateKey:
+    return rsa.generate_private_key(public_exponent=65537, key_size=2048)
+
+
+@pytest.fixture
+def vertex_env(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    server: FakeServer,
+    token_server: FakeServer,
+    rsa_key: rsa.RSAPrivateKey,
+) -> Path:
+    """Vertex with a project, pointed at the fake server, with a service-account key file."""
+    pem = rsa_key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.PKCS8,
+        serialization.NoEncryption(),
+    ).decode("ascii")
+    key_file = tmp_path / "sa.json"
+    key_file.write_text(
+        json.dumps(
+            {
+                "type": "service_account",
+                "project_id": "proj-1",
+                "private_key_id": "kid-1",
+                "private_key": pem,
+                "client_email": "agent@proj-1.iam.gserviceaccount.com",
+                "client_id": "1",
+                "token_uri": token_server.url + "/token",
+            }
+        )
+    )
+    monkeypatch.setenv("GOOGLE_APPLICATION_CREDENTIALS", str(key_file))
+    monkeypatch.setenv("GOOGLE_GENAI_USE_VERTEXAI", "true")
+    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "proj-1")
+    monkeypatch.setenv("GOOGLE_VERTEX_BASE_URL", server.url)
+    return key_file
+
+
+async def generate(llm: Gemini, *, stream: bool = False) -> list[LlmResponse]:
+    request = LlmRequest(contents=[UserContent("hi")])
+    return [r async for r in llm.generate_content_async(request, stream=stream)]
+
+
+def granted_assertion(recorded: bytes, rsa_key: rsa.RSAPrivateKey, audience: str) -> dict[str, Any]:
+    """The claims of the JWT google-auth sent, its signature checked with the public key."""
+    form = urllib.parse.parse_qs(recorded.decode("ascii"))
+    assert form["grant_type"] == ["urn:ietf:params:oauth:grant-type:jwt-bearer"]
+    claims: dict[str, Any] = jwt.decode(
+        form["assertion"][0],
+        rsa_key.public_key(),
+        algorithms=["RS256"],
+        audience=audience,
+    )
+    return claims
+
+
+@pytest.mark.parametrize(
+    "env, path",
+    [
+        ({}, f"{PROJECT_PATH}/{MODEL}:generateContent"),
+        (
+            {"GOOGLE_CLOUD_LOCATION": "europe-west4"},
+            f"/v1/projects/proj-1/locations/europe-west4/publishers/google/models/{MODEL}"
+            ":generateContent",
+        ),
+        (
+            {"GOOGLE_GENAI_USE_VERTEXAI": "1", "GOOGLE_CLOUD_LOCATION": "global"},
+            f"/v1/projects/proj-1/locations/global/publishers/google/models/{MODEL}"
+            ":generateContent",
+        ),
+    ],
+)
+async def test_project_requests_carry_a_service_account_token(
+    vertex_env: Path,
+    server: FakeServer,
+    token_server: FakeServer,
+    rsa_key: rsa.RSAPrivateKey,
+    monkeypatch: pytest.MonkeyPatch,
+    env: dict[str, str],
+    path: str,
+) -> None:
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    token_server.reply(token("tok-1"))
+    server.reply(text_answer("Hello from Vertex"))
+    llm = Gemini(MODEL, retries=0)
+    [answer] = await generate(llm)
+    assert answer.content is not None and answer.content.parts[0].text == "Hello from Vertex"
+    [sent] = server.requests
+    assert sent.path == path
+    assert sent.headers["authorization"] == "Bearer tok-1"
+    assert "x-goog-api-key" not in sent.headers
+    assert sent.body == {"contents": [{"role": "user", "parts": [{"text": "hi"}]}]}
+    [grant] = token_server.requests
+    assert grant.path == "/token"
+    claims = granted_assertion(grant.body, rsa_key, "https://oauth2.googleapis.com/token")
+    assert claims["iss"] == "agent@proj-1.iam.gserviceaccount.com"
+    assert claims["scope"] == "https://www.googleapis.com/auth/cloud-platform"
+
+
+async def test_token_is_reused_then_refreshed_once_after_a_401(
+    vertex_env: Path, server: FakeServer, token_server: FakeServer
+) -> None:
+    token_server.reply(token("tok-1"))
+    token_server.reply(token("tok-2"))
+    server.reply(text_answer("one"))
+    server.reply(status=401, body={"error": {"message": "token revoked"}})
+    server.reply(text_answer("two"))
+    llm = Gemini(MODEL, retries=0)
+    await generate(llm)
+    [answer] = await generate(llm)
+    assert answer.content is not None and answer.content.parts[0].text == "two"
+    assert [r.headers["authorization"] for r in server.requests] == [
+        "Bearer tok-1",
+        "Bearer tok-1",
+        "Bearer tok-2",
+    ]
+    assert len(token_server.requests) == 2
+
+
+async def test_a_second_401_is_reported_not_retried(
+    vertex_env: Path, server: FakeServer, token_server: FakeServer
+) -> None:
+    token_server.reply(token("tok-1"))
+    token_server.reply(token("tok-2"))
+    server.reply(status=401, body={"error": {"message": "denied"}})
+    server.reply(status=401, body={"error": {"message": "still denied"}})
+    with pytest.raises(ModelError) as caught:
+        await generate(Gemini(MODEL, retries=0))
+    assert len(server.requests) == 2
+    message = caught.value.message
+    assert message.startswith(f"Vertex AI model {MODEL!r}: ")
+    assert "still denied" in message
+    assert "roles/aiplatform.user" in message
+    assert "tok-2" not in message
+
+
+async def test_streaming_on_vertex(
+    vertex_env: Path, server: FakeServer, token_server: FakeServer
+) -> None:
+    token_server.reply(token("tok-1"))
+    chunk = text_answer("Hel")
+    rest = text_answer("lo")
+    server.reply(chunks=[f"data: {json.dumps(c)}\n\n".encode() for c in (chunk, rest)])
+    responses = await generate(Gemini(MODEL, retries=0), stream=True)
+    assert [r.content.parts[0].text for r in responses if r.content] == ["Hel", "lo", "Hello"]
+    [sent] = server.requests
+    assert sent.path == f"{PROJECT_PATH}/{MODEL}:streamGenerateContent?alt=sse"
+    assert sent.headers["authorization"] == "Bearer tok-1"
+
+
+async def test_a_stream_refused_with_401_is_sent_again_with_a_new_token(
+    vertex_env: Path, server: FakeServer, token_server: FakeServer
+) -> None:
+    token_server.reply(token("tok-1"))
+    token_server.reply(token("tok-2"))
+    server.reply(status=401, body={"error": {"message": "expired"}})
+    server.reply(chunks=[f"data: {json.dumps(text_answer('again'))}\n\n".encode()])
+    responses = await generate(Gemini(MODEL, retries=0), stream=True)
+    assert [r.content.parts[0].text for r in responses if r.content] == ["again", "again"]
+    assert [r.headers["authorization"] for r in server.requests] == [
+        "Bearer tok-1",
+        "Bearer tok-2",
+    ]
+
+
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "projects/proj-1/locations/us-east1/endpoints/1234567890",
+        "projects/proj-1/locations/us-east1/publishers/google/models/gemini-2.5-flash",
+    ],
+)
+async def test_resource_names_are_the_path(
+    vertex_env: Path, server: FakeServer, token_server: FakeServer, endpoint: str
+) -> None:
+    token_server.reply(token("tok-1"))
+    server.reply(text_answer("tuned"))
+    llm = resolve_model(endpoint)
+    assert isinstance(llm, Gemini)
+    await generate(llm)
+    assert server.requests[0].path == f"/v1/{endpoint}:generateContent"
+
+
+def test_hosts_from_the_location(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GOOGLE_GENAI_USE_VERTEXAI", "TRUE")
+    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "p")
+    llm = Gemini(MODEL)
+    assert llm.url == (
+        "https://us-central1-aiplatform.googleapis.com/v1/projects/p/locations/us-central1"
+        f"/publishers/google/models/{MODEL}:generateContent"
+    )
+    monkeypatch.setenv("GOOGLE_CLOUD_LOCATION", "global")
+    assert llm.url == (
+        "https://aiplatform.googleapis.com/v1/projects/p/locations/global"
+        f"/publishers/google/models/{MODEL}:generateContent"
+    )
+    monkeypatch.delenv("GOOGLE_CLOUD_PROJECT")
+    assert llm.url == (
+        f"https://aiplatform.googleapis.com/v1/publishers/google/models/{MODEL}:generateContent"
+    )
+    monkeypatch.setenv("GOOGLE_GENAI_USE_VERTEXAI", "false")
+    assert llm.url == (
+        f"https://generativelanguage.googleapis.com/v1beta/models/{MODEL}:generateContent"
+    )
+
+
+async def test_google_gemini_base_url(server: FakeServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GOOGLE_GEMINI_BASE_URL", server.url + "/")
+    server.reply(text_answer("ok"))
+    await generate(Gemini(MODEL, api_key="k", retries=0))
+    [sent] = server.requests
+    assert sent.path == f"/v1beta/models/{MODEL}:generateContent"
+    assert sent.headers["x-goog-api-key"] == "k"
+    monkeypatch.setenv("YADK_GEMINI_BASE_URL", "http://127.0.0.1:9/v1beta")
+    assert Gemini(MODEL).url == f"http://127.0.0.1:9/v1beta/models/{MODEL}:generateContent"
+
+
+async def test_express_mode_sends_the_api_key(
+    server: FakeServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GOOGLE_GENAI_USE_VERTEXAI", "true")
+    monkeypatch.setenv("GOOGLE_API_KEY", "express-key")
+    monkeypatch.setenv("GOOGLE_VERTEX_BASE_URL", server.url)
+    server.reply(text_answer("express"))
+    await generate(Gemini(MODEL, retries=0))
+    [sent] = server.requests
+    assert sent.path == f"/v1/publishers/google/models/{MODEL}:generateContent"
+    assert sent.headers["x-goog-api-key"] == "express-key"
+    assert "authorization" not in sent.headers
+
+
+async def test_an_api_key_argument_means_express_mode(
+    vertex_env: Path, server: FakeServer, token_server: FakeServer
+) -> None:
+    server.reply(text_answer("express"))
+    await generate(Gemini(MODEL, api_key="given-key", retries=0))
+    [sent] = server.requests
+    assert sent.path == f"/v1/publishers/google/models/{MODEL}:generateContent"
+    assert sent.headers["x-goog-api-key"] == "given-key"
+    assert "authorization" not in sent.headers
+    assert token_server.requests == []
+
+
+async def test_a_proxy_without_project_or_key_is_sent_unauthenticated(
+    server: FakeServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GOOGLE_GENAI_USE_VERTEXAI", "true")
+    monkeypatch.setenv("GOOGLE_VERTEX_BASE_URL", server.url + "/proxy/")
+    server.reply(text_answer("proxied"))
+    await generate(Gemini(MODEL, retries=0))
+    [sent] = server.requests
+    assert sent.path == f"/proxy/v1/publishers/google/models/{MODEL}:generateContent"
+    assert "authorization" not in sent.headers
+    assert "x-goog-api-key" not in sent.headers
+
+
+async def test_vertex_without_project_or_key(
+    server: FakeServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GOOGLE_GENAI_USE_VERTEXAI", "true")
+    with pytest.raises(ModelError) as caught:
+        await generate(Gemini(MODEL))
+    assert caught.value.message == (
+        f"Vertex AI model {MODEL!r}: no project and no API key. For Vertex AI set"
+        " GOOGLE_CLOUD_PROJECT (and GOOGLE_CLOUD_LOCATION, default us-central1) with Application"
+        " Default Credentials, or GOOGLE_API_KEY for express mode."
+    )
+
+
+async def test_without_the_extra_says_what_to_install(
+    vertex_env: Path, server: FakeServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "google.auth", None)  # `import google.auth` fails
+    with pytest.raises(ModelError) as caught:
+        await generate(Gemini(MODEL, retries=0))
+    assert caught.value.message == (
+        f"Vertex AI model {MODEL!r}: Vertex AI with a project needs google-auth for Application"
+        " Default Credentials. Install the Vertex AI extra: pip install 'yadk[vertex]'."
+    )
+    assert server.requests == []
+
+
+async def test_token_endpoint_refusal_is_a_model_error(
+    vertex_env: Path, server: FakeServer, token_server: FakeServer
+) -> None:
+    token_server.reply(status=400, body={"error": "invalid_grant", "error_description": "bad"})
+    with pytest.raises(ModelError) as caught:
+        await generate(Gemini(MODEL, retries=0))
+    message = caught.value.message
+    assert message.startswith(f"Vertex AI model {MODEL!r}: could not get an access token (")
+    assert "invalid_grant" in message
+    assert message.endswith("set GOOGLE_API_KEY.")
+    assert server.requests == []
+
+
+async def test_credentials_given_to_the_model(
+    vertex_env: Path,
+    server: FakeServer,
+    token_server: FakeServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from google.oauth2 import service_account
+
+    monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS")
+    credentials = service_account.Credentials.from_service_account_file(
+        str(vertex_env), scopes=["https://www.googleapis.com/auth/cloud-platform"]
+    )
+    token_server.reply(token("given"))
+    server.reply(text_answer("ok"))
+    await generate(Gemini(MODEL, retries=0, credentials=credentials))
+    assert server.requests[0].headers["authorization"] == "Bearer given"
