@@ -64,7 +64,8 @@ _COMPATIBLE["ollama_chat"] = _COMPATIBLE["ollama"]
 _NATIVE = ("openai", "anthropic", "gemini", "azure")
 assert set(LITELLM_PROVIDERS) == {*_NATIVE, *_COMPATIBLE}  # the config layer checks that list
 _NOT_SERVED = {
-    "vertex_ai": "yadk does not serve Vertex AI yet; use gemini/NAME with GOOGLE_API_KEY",
+    "vertex_ai": "yadk reaches Vertex AI through its Gemini backend: use the bare model name"
+    " (gemini-2.5-flash) with GOOGLE_GENAI_USE_VERTEXAI=true and GOOGLE_CLOUD_PROJECT",
     "bedrock": "yadk does not serve Amazon Bedrock; use anthropic/NAME with ANTHROPIC_API_KEY",
 }
 
