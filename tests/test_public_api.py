@@ -151,7 +151,7 @@ CONTRACT: dict[str, set[str]] = {
 
 DOCUMENTED: dict[str, set[str]] = {
     # The timeouts and caps create_app takes (docs/serve.md, Safe by default).
-    "yadk.serve": {"Limits"},
+    "yadk.serve": {"Limits", "build_agent_card"},
     # docs/workflows.md: a workflow node's event metadata, human input, the node context, and
     # the errors a graph raises.
     "yadk.events": {"NodeInfo"},
@@ -210,7 +210,7 @@ DOCUMENTED: dict[str, set[str]] = {
         "SqliteMemoryService",
     },
     # docs/examples.md: agent cards.
-    "yadk.examples": {"ExampleTool", "build_agent_card"},
+    "yadk.examples": {"ExampleTool"},
     # docs/skills.md: the refreshable skill set and the config layer's toolset builder.
     "yadk.skills": {"SkillRegistry", "skill_toolset_from_paths"},
     # docs/config.md: loading with sources (the dev loop), severities, the trust policy.

@@ -11,7 +11,7 @@ __all__ = ["execute"]
 
 
 def execute(args: argparse.Namespace) -> int:
-    from yadk.examples import build_agent_card
+    from yadk.serve import build_agent_card
 
     agent = load_agent(agent_path(args.agent))
     card = build_agent_card(agent, rpc_url=args.url, version=args.card_version)

@@ -1,4 +1,4 @@
-"""Few-shot examples: the ``Example`` model, providers, rendering, a local store, agent cards.
+"""Few-shot examples: the ``Example`` model, providers, rendering, a local store.
 
 Examples reach an agent through ``ExampleTool`` (also ``yadk.tools.ExampleTool``, or the
 ``examples:`` key of a YAML agent), which appends ``convert_examples_to_text(examples, model)``
@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 from yadk._lazy import lazy_facade
 
 if TYPE_CHECKING:
-    from yadk.examples._card import build_agent_card
     from yadk.examples._example import BaseExampleProvider, Example
     from yadk.examples._lexical import LexicalExampleStore
     from yadk.examples._render import convert_examples_to_text
@@ -23,7 +22,6 @@ __all__ = [
     "Example",
     "ExampleTool",
     "LexicalExampleStore",
-    "build_agent_card",
     "convert_examples_to_text",
 ]
 
@@ -35,7 +33,6 @@ __getattr__, __dir__ = lazy_facade(
         "Example": "yadk.examples._example",
         "ExampleTool": "yadk.examples._tool",
         "LexicalExampleStore": "yadk.examples._lexical",
-        "build_agent_card": "yadk.examples._card",
         "convert_examples_to_text": "yadk.examples._render",
     },
 )

@@ -45,7 +45,7 @@ def meta_routes(served: Served, *, version: str) -> APIRouter:
 
     @router.get("/.well-known/agent-card.json")
     async def agent_card(request: Request, app: str | None = Query(None)) -> Response:
-        from yadk.examples import build_agent_card
+        from yadk.serve._card import build_agent_card
 
         names = served.apps.names
         if app is None:

@@ -20,7 +20,7 @@ from typing import Any
 
 __all__ = ["DEFAULT_RPC_URL", "agent_card_examples", "build_agent_card"]
 
-logger = logging.getLogger("yadk.examples.card")
+logger = logging.getLogger("yadk.serve.card")
 
 DEFAULT_RPC_URL = "http://localhost:80/a2a"
 
@@ -46,7 +46,7 @@ def agent_card_examples(tools: Iterable[Any]) -> list[str]:
     query there is nothing to ask them. Unlike ADK, which publishes only the first
     ``ExampleTool``'s list, every static list is included, in tool order.
     """
-    from yadk.examples._tool import ExampleTool
+    from yadk.examples import ExampleTool
 
     texts: list[str] = []
     for tool in tools:
@@ -185,7 +185,7 @@ def _sub_agent_skills(agent: Any, tools_of: Callable[[Any], Sequence[Any]]) -> l
 
 
 def _tool_skills(agent_name: str, tools: Sequence[Any]) -> list[dict[str, Any]]:
-    from yadk.examples._tool import ExampleTool
+    from yadk.examples import ExampleTool
     from yadk.tools import BaseTool
 
     skills = []
