@@ -6,12 +6,11 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from yadk.serve._card import agent_card_examples
-
 from yadk.agents import LlmAgent, LoopAgent, SequentialAgent
 from yadk.examples import BaseExampleProvider, Example
 from yadk.examples._tool import ExampleTool
 from yadk.serve import build_agent_card
+from yadk.serve._card import agent_card_examples
 from yadk.tools import FunctionTool
 from yadk.types import ModelContent, Part, UserContent
 
