@@ -19,9 +19,10 @@ import pytest
 from tests.serve.conftest import sse_events
 
 from yadk.artifacts import InMemoryArtifactService
-from yadk.models import BaseLlm, ScriptedModel
+from yadk.models import BaseLlm, LlmRequest, LlmResponse, ScriptedModel
 from yadk.serve import create_app
 from yadk.sessions import InMemorySessionService
+from yadk.types import Content, Part
 
 RECORDED = Path(__file__).parent / "recorded"
 RUNS: dict[str, Any] = json.loads((RECORDED / "api_events.json").read_text(encoding="utf-8"))
@@ -144,3 +145,24 @@ async def test_a_built_in_backend_marks_no_turn_complete_as_in_google_adk(
         assert any(e.get("partial") for e in events)
     else:
         assert not any(e.get("partial") for e in events)
+
+
+class _SaysTurnComplete(BaseLlm):
+    model = "says-turn-complete"
+
+    async def generate_content_async(
+        self, llm_request: LlmRequest, stream: bool = False
+    ) -> AsyncIterator[LlmResponse]:
+        yield LlmResponse(
+            content=Content(role="model", parts=[Part(text="Done.")]), turn_complete=True
+        )
+
+
+async def test_a_model_that_sets_turn_complete_has_it_sent(apps: Path) -> None:
+    async for client in serving(apps, _SaysTurnComplete()):
+        await client.post("/apps/weather/users/u1/sessions", json={"sessionId": "s"})
+        body = RUNS["run"]["request"]["body"] | {"sessionId": "s"}
+        response = await client.post("/run", json=body)
+    assert [(e["content"]["parts"], e.get("turnComplete")) for e in response.json()] == [
+        ([{"text": "Done."}], True)
+    ]
