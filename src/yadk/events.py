@@ -76,6 +76,8 @@ class Event(BaseModel):
     turn_complete: bool | None = None
     error_code: str | None = None
     error_message: str | None = None
+    # Why the model stopped (Gemini's ``STOP``, ``MAX_TOKENS``, ...), as google-adk keeps it.
+    finish_reason: str | None = None
     custom_metadata: dict[str, Any] | None = None
     usage_metadata: dict[str, Any] | None = None  # the model call's token counts
     # Ids of this event's function calls to long-running tools: their final responses arrive

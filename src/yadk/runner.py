@@ -265,7 +265,6 @@ class Runner:
             branch=getattr(exc, "yadk_branch", ctx.branch),
             error_code=code,
             error_message=message,
-            turn_complete=True,
         )
         await self.session_service.append_event(session, event)
         return event

@@ -70,7 +70,6 @@ async def test_text_round_trip(server: FakeServer) -> None:
             "candidates_token_count": 2,
             "total_token_count": 5,
         },
-        turn_complete=True,
     )
     [sent] = server.requests
     assert sent.path == "/v1beta/models/gemini-2.5-flash:generateContent"
@@ -364,7 +363,6 @@ async def test_thought_signatures_go_back(server: FakeServer) -> None:
                     ]
                 ),
                 finish_reason="STOP",
-                turn_complete=True,
             ),
         ),
         (
@@ -373,12 +371,11 @@ async def test_thought_signatures_go_back(server: FakeServer) -> None:
                 error_code="SAFETY",
                 error_message="Gemini blocked the prompt (SAFETY).",
                 usage_metadata={"prompt_token_count": 4},
-                turn_complete=True,
             ),
         ),
         (
             {"promptFeedback": {"blockReason": "OTHER", "blockReasonMessage": "Not allowed."}},
-            LlmResponse(error_code="OTHER", error_message="Not allowed.", turn_complete=True),
+            LlmResponse(error_code="OTHER", error_message="Not allowed."),
         ),
         (
             {"candidates": [{"finishReason": "MAX_TOKENS"}]},
@@ -386,7 +383,6 @@ async def test_thought_signatures_go_back(server: FakeServer) -> None:
                 error_code="MAX_TOKENS",
                 error_message="Gemini returned no content (finish reason MAX_TOKENS).",
                 finish_reason="MAX_TOKENS",
-                turn_complete=True,
             ),
         ),
         (
@@ -402,14 +398,13 @@ async def test_thought_signatures_go_back(server: FakeServer) -> None:
                 error_code="MALFORMED_FUNCTION_CALL",
                 error_message="Malformed function call: print(",
                 finish_reason="MALFORMED_FUNCTION_CALL",
-                turn_complete=True,
             ),
         ),
         (
             {"candidates": [{"content": {"role": "model"}, "finishReason": "STOP"}]},
-            LlmResponse(content=ModelContent([]), finish_reason="STOP", turn_complete=True),
+            LlmResponse(content=ModelContent([]), finish_reason="STOP"),
         ),
-        ({}, LlmResponse(content=ModelContent([]), turn_complete=True)),
+        ({}, LlmResponse(content=ModelContent([]))),
         (
             {
                 "candidates": [
@@ -427,7 +422,6 @@ async def test_thought_signatures_go_back(server: FakeServer) -> None:
             LlmResponse(
                 content=ModelContent([Part.from_bytes(data=b"\x89PNG", mime_type="image/png")]),
                 finish_reason="STOP",
-                turn_complete=True,
             ),
         ),
     ],

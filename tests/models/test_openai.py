@@ -77,7 +77,6 @@ async def test_text_round_trip(server: FakeServer) -> None:
             "candidates_token_count": 2,
             "total_token_count": 11,
         },
-        turn_complete=True,
     )
     [sent] = server.requests
     assert sent.path == "/v1/chat/completions"
@@ -432,7 +431,6 @@ def test_gemini_only_keys_are_reported(caplog: pytest.LogCaptureFixture) -> None
                     [call("f", {"a": [1]}, id="call_1"), call("g", {}), call("h", {"x": 1})]
                 ),
                 finish_reason="STOP",
-                turn_complete=True,
             ),
         ),
         (
@@ -440,7 +438,6 @@ def test_gemini_only_keys_are_reported(caplog: pytest.LogCaptureFixture) -> None
             LlmResponse(
                 content=ModelContent([Part(text="6 times 7", thought=True), Part(text="42")]),
                 finish_reason="STOP",
-                turn_complete=True,
             ),
         ),
         (
@@ -450,13 +447,11 @@ def test_gemini_only_keys_are_reported(caplog: pytest.LogCaptureFixture) -> None
                     "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}],
                 }
             ),
-            LlmResponse(content=ModelContent("ab"), finish_reason="STOP", turn_complete=True),
+            LlmResponse(content=ModelContent("ab"), finish_reason="STOP"),
         ),
         (
             completion({"role": "assistant", "content": "cut"}, finish="length"),
-            LlmResponse(
-                content=ModelContent("cut"), finish_reason="MAX_TOKENS", turn_complete=True
-            ),
+            LlmResponse(content=ModelContent("cut"), finish_reason="MAX_TOKENS"),
         ),
         (
             completion({"role": "assistant", "content": ""}, finish="length"),
@@ -464,7 +459,6 @@ def test_gemini_only_keys_are_reported(caplog: pytest.LogCaptureFixture) -> None
                 error_code="MAX_TOKENS",
                 error_message="The model returned no content (finish reason length).",
                 finish_reason="MAX_TOKENS",
-                turn_complete=True,
             ),
         ),
         (
@@ -473,7 +467,6 @@ def test_gemini_only_keys_are_reported(caplog: pytest.LogCaptureFixture) -> None
                 error_code="SAFETY",
                 error_message="The model returned no content (finish reason content_filter).",
                 finish_reason="SAFETY",
-                turn_complete=True,
             ),
         ),
         (
@@ -497,7 +490,6 @@ def test_gemini_only_keys_are_reported(caplog: pytest.LogCaptureFixture) -> None
                     "total_token_count": 12,
                     "thoughts_token_count": 4,
                 },
-                turn_complete=True,
             ),
         ),
     ],

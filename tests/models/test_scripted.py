@@ -38,7 +38,7 @@ async def test_turns_play_in_order_with_text_and_calls() -> None:
     )
     first = await answer(model, request("hello"))
     second = await answer(model, request("Alex"))
-    assert first == LlmResponse(content=ModelContent("Hi! Your name?"), turn_complete=True)
+    assert first == LlmResponse(content=ModelContent("Hi! Your name?"))
     assert second.content == ModelContent(
         [
             Part(text="Saving."),

@@ -103,6 +103,7 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
     model_event.error_code = response.error_code
     model_event.error_message = response.error_message
     model_event.turn_complete = response.turn_complete
+    model_event.finish_reason = response.finish_reason
     model_event.custom_metadata = response.custom_metadata
     model_event.grounding_metadata = response.grounding_metadata
     model_event.usage_metadata = response.usage_metadata

@@ -408,11 +408,8 @@ def parse_response(data: dict[str, Any]) -> LlmResponse:
                 error_message=feedback.get("blockReasonMessage")
                 or f"Gemini blocked the prompt ({reason}).",
                 usage_metadata=usage,
-                turn_complete=True,
             )
-        return LlmResponse(
-            content=Content(role="model", parts=[]), usage_metadata=usage, turn_complete=True
-        )
+        return LlmResponse(content=Content(role="model", parts=[]), usage_metadata=usage)
     candidate = candidates[0]
     wire_parts = (candidate.get("content") or {}).get("parts") or []
     parts = [p for p in (_parse_part(w) for w in wire_parts) if p is not None]
@@ -423,7 +420,6 @@ def parse_response(data: dict[str, Any]) -> LlmResponse:
             content=Content(role="model", parts=parts),
             finish_reason=finish,
             usage_metadata=usage,
-            turn_complete=True,
             grounding_metadata=snake_keys(grounding) if grounding else None,
         )
     return LlmResponse(
@@ -432,7 +428,6 @@ def parse_response(data: dict[str, Any]) -> LlmResponse:
         or f"Gemini returned no content (finish reason {finish}).",
         finish_reason=finish,
         usage_metadata=usage,
-        turn_complete=True,
     )
 
 

@@ -187,12 +187,10 @@ def final_response(
             content=Content(role="model", parts=parts),
             finish_reason=finish,
             usage_metadata=usage,
-            turn_complete=True,
         )
     return LlmResponse(
         error_code=finish,
         error_message=no_content(),
         finish_reason=finish,
         usage_metadata=usage,
-        turn_complete=True,
     )

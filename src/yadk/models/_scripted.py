@@ -179,7 +179,7 @@ class ScriptedModel(BaseLlm):
                 yield LlmResponse(
                     content=Content(role="model", parts=[Part(text=piece)]), partial=True
                 )
-        yield LlmResponse(content=turn.to_content(), turn_complete=True)
+        yield LlmResponse(content=turn.to_content())
 
     def _take(self, user_text: str, agent_name: str) -> ScriptedTurn:
         with self._lock:
