@@ -135,6 +135,22 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _add_model_option(parser: argparse.ArgumentParser) -> None:
+    """``--model``, as ``run``, ``dev``, ``web`` and ``eval`` take it."""
+    parser.add_argument(
+        "--model",
+        metavar="NAME",
+        help="use this model for every agent, e.g. scripted:turns.yaml or gemini-2.5-flash",
+    )
+
+
+def _add_db_option(
+    parser: argparse.ArgumentParser, *, metavar: str, help: str, required: bool = False
+) -> None:
+    """``--db``, the session store, checked as a path or URL before the command runs."""
+    parser.add_argument("--db", metavar=metavar, type=_db_location, required=required, help=help)
+
+
 def _add_session_options(parser: argparse.ArgumentParser, *, db_help: str) -> None:
     """The options ``run`` and ``dev`` share: the session, the model override, the output."""
     parser.add_argument("--state", metavar="JSON", help="initial session state, a JSON object")
@@ -144,7 +160,7 @@ def _add_session_options(parser: argparse.ArgumentParser, *, db_help: str) -> No
         type=_session_id,
         help="continue session ID (or start a new one with that ID)",
     )
-    parser.add_argument("--db", metavar="PATH_OR_URL", type=_db_location, help=db_help)
+    _add_db_option(parser, metavar="PATH_OR_URL", help=db_help)
     parser.add_argument(
         "--busy-wait",
         metavar="SECONDS",
@@ -153,11 +169,7 @@ def _add_session_options(parser: argparse.ArgumentParser, *, db_help: str) -> No
         help="how long a message waits while another process (yadk serve, another yadk run)"
         " has a turn running in the session (default 60)",
     )
-    parser.add_argument(
-        "--model",
-        metavar="NAME",
-        help="use this model for every agent, e.g. scripted:turns.yaml or gemini-2.5-flash",
-    )
+    _add_model_option(parser)
     parser.add_argument(
         "--artifact",
         metavar="NAME=FILE",
@@ -447,10 +459,9 @@ def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("path", metavar="PATH", help="an agent folder or a folder of agent folders")
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=8000, help="port to bind (default 8000)")
-    parser.add_argument(
-        "--db",
+    _add_db_option(
+        parser,
         metavar="URL",
-        type=_db_location,
         help="the session store, as for yadk run (default .yadk/sessions.db; :memory: keeps nothing)",
     )
     parser.add_argument(
@@ -583,10 +594,9 @@ def _add_sessions(commands: argparse._SubParsersAction[argparse.ArgumentParser])
         nargs="?",
         help="the session id (show, export, delete) or the export file (import)",
     )
-    parser.add_argument(
-        "--db",
+    _add_db_option(
+        parser,
         metavar="URL",
-        type=_db_location,
         help="the store: a SQLite path, sqlite:///PATH or postgresql://... (default"
         " .yadk/sessions.db)",
     )
@@ -616,13 +626,12 @@ def _add_db(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
         ),
     )
     parser.add_argument("action", choices=["upgrade"], help="what to do: upgrade")
-    parser.add_argument(
-        "--db",
+    _add_db_option(
+        parser,
         metavar="URL",
-        type=_db_location,
-        required=True,
         help="the database: a SQLite file path, sqlite:///PATH, or a PostgreSQL URL"
         " (postgresql://USER@HOST:PORT/DB)",
+        required=True,
     )
 
 
@@ -687,11 +696,7 @@ def _add_eval(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         help="grade the judged metrics (final_response_match_v2, rubric_based_*,"
         " hallucinations_v1) with this model (without it, they are not evaluated)",
     )
-    parser.add_argument(
-        "--model",
-        metavar="NAME",
-        help="use this model for every agent, e.g. scripted:turns.yaml or gemini-2.5-flash",
-    )
+    _add_model_option(parser)
 
 
 def _add_web(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -732,15 +737,10 @@ def _add_web(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
         default="127.0.0.1",
         help="address to listen on (default: 127.0.0.1); any other needs --token",
     )
-    parser.add_argument(
-        "--model",
-        metavar="NAME",
-        help="use this model for every agent, e.g. scripted:turns.yaml or gemini-2.5-flash",
-    )
-    parser.add_argument(
-        "--db",
+    _add_model_option(parser)
+    _add_db_option(
+        parser,
         metavar="PATH_OR_URL",
-        type=_db_location,
         help="session store: a SQLite file or URL, or :memory: (default: .yadk/sessions.db)",
     )
     parser.add_argument(
