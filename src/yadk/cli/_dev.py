@@ -80,40 +80,30 @@ def _execute(args: argparse.Namespace) -> int:
     stores = open_stores(args.db)  # the same default store as yadk run
     changes = WatchfilesChanges()
     try:
-        if sys.stdin.isatty():
-            return dev_interactive(
-                reloader,
-                changes,
-                state=state,
-                session_id=args.session_id,
-                session_service=stores.sessions,
-                artifact_service=stores.artifacts,
-                memory_service=stores.memory,
-                json_lines=args.json,
-                stream=args.stream,
-                artifacts=parse_artifacts(args.artifact),
-                stored_in=stores.where,
-                busy_wait=args.busy_wait,
-            )
-        return asyncio.run(
-            dev_loop(
-                reloader,
-                changes,
-                state=state,
-                session_id=args.session_id,
-                session_service=stores.sessions,
-                artifact_service=stores.artifacts,
-                memory_service=stores.memory,
-                json_lines=args.json,
-                stream=args.stream,
-                artifacts=parse_artifacts(args.artifact),
-                stored_in=stores.where,
-                busy_wait=args.busy_wait,
-            )
+        converse = dev_interactive if sys.stdin.isatty() else _dev_loop_piped
+        return converse(
+            reloader,
+            changes,
+            state=state,
+            session_id=args.session_id,
+            session_service=stores.sessions,
+            artifact_service=stores.artifacts,
+            memory_service=stores.memory,
+            json_lines=args.json,
+            stream=args.stream,
+            artifacts=parse_artifacts(args.artifact),
+            stored_in=stores.where,
+            busy_wait=args.busy_wait,
         )
     finally:
         changes.close()
         stores.close()
+
+
+def _dev_loop_piped(reloader: AgentReloader, changes: ChangeSource, **options: Any) -> int:
+    """``dev_loop`` on piped stdin, in an event loop of its own (``dev_interactive`` is the
+    terminal's); the options are ``dev_interactive``'s, which both take."""
+    return asyncio.run(dev_loop(reloader, changes, **options))
 
 
 async def dev_loop(
