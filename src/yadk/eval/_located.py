@@ -9,7 +9,6 @@ column. The fast path (a clean file) never pays for it.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -256,6 +255,8 @@ def did_you_mean(word: str, choices: Sequence[str]) -> str:
 # A key misspelt the same way in every eval case is matched once.
 @functools.lru_cache(maxsize=1024)
 def _did_you_mean(word: str, choices: tuple[str, ...]) -> str:
+    import difflib  # only when a key is misspelt: a clean file never loads it
+
     normal = {choice.lower().replace("-", "_"): choice for choice in choices}
     probe = _to_snake(word)
     close = difflib.get_close_matches(probe, list(normal), n=1, cutoff=0.6)
