@@ -185,3 +185,11 @@ def test_validate_of_eval_sets_imports_no_engine(small: Path) -> None:
     assert stdout == "no problems found in 1 agent, 2 eval files\n"
     assert {"yadk.eval._evalset", "yadk.eval._criteria", "yadk.eval._rubric_coverage"} <= modules
     assert _heavy(modules, NOT_FOR_VALIDATE_EVALS) == []
+
+
+def test_validate_of_a_workflow_imports_no_engine_and_no_pydantic(tmp_path: Path) -> None:
+    workflow = Path(__file__).resolve().parents[2] / "configs" / "triage_workflow"
+    stdout, modules = imported(tmp_path, "validate", str(workflow))
+    assert stdout == "no problems found in 2 agents\n"
+    assert "yadk._graph_shape" in modules
+    assert _heavy(modules, (*NOT_FOR_VALIDATE, "yadk.workflow")) == []
