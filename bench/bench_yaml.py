@@ -1,5 +1,8 @@
 """CPU to read YAML: a 90 KB scripted-model file, and ``yadk validate configs/``.
 
+The eval files under configs/ are also validated on their own: their checks read the eval sets
+without building an agent, so that figure is the eval share of ``yadk validate configs/``.
+
 Each is measured with libyaml's parser under yadk's bounded reader (what runs when PyYAML has
 libyaml) and with PyYAML's pure-Python parser (what runs without it, and what ran before).
 google-adk reads its YAML with ``yaml.safe_load`` (pure Python); its time for the same file is
@@ -23,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _compare import report, run_adk
 
 from yadk import _yaml as bounded
+from yadk.eval import find_eval_files
 from yadk.models import ScriptedModel
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,10 +62,11 @@ def cpu_of(action: object) -> float:
     return statistics.median(runs)
 
 
-def validate_cpu(prelude: str) -> float:
-    """Median CPU seconds (user + system) of ``yadk validate configs/`` in a fresh process."""
+def validate_cpu(prelude: str, paths: tuple[str, ...] = ("configs/",)) -> float:
+    """Median CPU seconds (user + system) of ``yadk validate PATHS`` in a fresh process."""
     code = prelude + (
-        "import sys\nfrom yadk.cli import main\nsys.argv = ['yadk', 'validate', 'configs/']\nmain()\n"
+        f"import sys\nfrom yadk.cli import main\nsys.argv = ['yadk', 'validate', *{paths!r}]\n"
+        "main()\n"
     )
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True)
@@ -71,7 +76,7 @@ def validate_cpu(prelude: str) -> float:
         proc = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if proc.returncode != 0:
-            raise SystemExit(f"yadk validate configs/ failed:\n{proc.stdout.decode()}")
+            raise SystemExit(f"yadk validate {' '.join(paths)} failed:\n{proc.stdout.decode()}")
         runs.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     return statistics.median(runs)
 
@@ -121,11 +126,15 @@ print(json.dumps({{"seconds": statistics.median(runs)}}))
     print("\nyadk validate configs/ (fresh process, median CPU user + system)")
     print(f"  libyaml      {validate:.3f} s (target <= 0.3 s)")
     print(f"  pure Python  {validate_pure:.3f} s")
+    eval_files = tuple(str(f.relative_to(ROOT)) for f in find_eval_files(ROOT / "configs"))
+    validate_evals = validate_cpu("", eval_files)
+    print(f"  its {len(eval_files)} eval files alone  {validate_evals:.3f} s")
     results = {
         "scripted_file_bytes": len(text.encode("utf-8")),
         "scripted_file_cpu_s": {"libyaml": with_libyaml, "pure_python": pure},
         "google_adk_safe_load_cpu_s": adk_seconds,
         "validate_configs_cpu_s": {"libyaml": validate, "pure_python": validate_pure},
+        "validate_configs_eval_files_cpu_s": validate_evals,
     }
     RESULTS.parent.mkdir(exist_ok=True)
     RESULTS.write_text(json.dumps(results, indent=2) + "\n")

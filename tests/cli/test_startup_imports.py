@@ -146,3 +146,50 @@ def test_inspect_imports_no_network_server_or_database(small: Path) -> None:
     assert stdout.startswith("agent: small\nmodel: scripted:scripted.yaml\n")
     assert {"yadk.agents", "pydantic"} <= modules
     assert _heavy(modules, NOT_FOR_INSPECT) == []
+
+
+# Eval sets hold contents, read with the content model; their checks still build no agent.
+NOT_FOR_VALIDATE_EVALS = (
+    *(n for n in NOT_FOR_VALIDATE if n not in ("email", "pydantic", "pydantic_core", "yadk.types")),
+    "yadk.eval._api",
+    "yadk.eval._inference",
+    "yadk.eval._metrics",
+    "yadk.workflow",
+)
+
+
+def test_validate_of_eval_sets_imports_no_engine(small: Path) -> None:
+    folder = small / "small"
+    (folder / "small.evalset.json").write_text(
+        json.dumps(
+            {
+                "eval_set_id": "small",
+                "eval_cases": [
+                    {
+                        "eval_id": "hello",
+                        "conversation": [
+                            {
+                                "invocation_id": "1",
+                                "user_content": {"role": "user", "parts": [{"text": "hi"}]},
+                                "final_response": {"role": "model", "parts": [{"text": "yo"}]},
+                            }
+                        ],
+                    }
+                ],
+            }
+        )
+    )
+    (folder / "test_config.json").write_text('{"criteria": {"response_match_score": 0.5}}')
+    (small / "flat.test.json").write_text('[{"query": "hi", "reference": "yo"}]')
+    stdout, modules = imported(small, "validate", "small", "flat.test.json")
+    assert stdout == "no problems found in 1 agent, 2 eval files\n"
+    assert {"yadk.eval._evalset", "yadk.eval._criteria", "yadk.eval._rubric_coverage"} <= modules
+    assert _heavy(modules, NOT_FOR_VALIDATE_EVALS) == []
+
+
+def test_validate_of_a_workflow_imports_no_engine_and_no_pydantic(tmp_path: Path) -> None:
+    workflow = Path(__file__).resolve().parents[2] / "configs" / "triage_workflow"
+    stdout, modules = imported(tmp_path, "validate", str(workflow))
+    assert stdout == "no problems found in 2 agents\n"
+    assert "yadk._graph_shape" in modules
+    assert _heavy(modules, (*NOT_FOR_VALIDATE, "yadk.workflow")) == []

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
+from yadk._graph_shape import START_NAME, shape_problems
 from yadk.config._context import AgentRecord, FileScope, did_you_mean
 from yadk.config._yaml import Document, KeyPath
 
@@ -21,7 +22,6 @@ if TYPE_CHECKING:
 
 __all__ = ["WORKFLOW_FIELDS", "read_workflow"]
 
-START_NAME = "__START__"
 _EDGE_KEYS = ("from_node", "to_node", "route")
 _NODE_CLASSES = {"JoinNode", "FunctionNode"}
 # Node-class spellings google-adk configs use.
@@ -386,11 +386,16 @@ def read_workflow(
 
 
 def _graph_checks(loader: Loader, scope: FileScope, workflow: str, reader: _Reader) -> None:
-    from yadk.workflow._analysis import analyse_graph
-
     nodes = {name: node.obj for name, node in reader.nodes.items()}
     edges = [(e.src, e.dst, e.route) for e in reader.edges]
-    for problem in analyse_graph(workflow, nodes, edges):
+    if any(obj is not None for obj in nodes.values()):
+        # Routes and types are read from the nodes' functions: only with their code imported.
+        from yadk.workflow._analysis import analyse_graph
+
+        problems = analyse_graph(workflow, nodes, edges)
+    else:
+        problems = shape_problems(workflow, nodes, edges)
+    for problem in problems:
         if problem.edge is not None:
             at = reader.edges[problem.edge].at
         elif problem.node is not None:

@@ -18,7 +18,7 @@ from yadk.agents import BaseAgent, LlmAgent
 from yadk.config import Diagnostic, load_agent
 from yadk.config._yaml import parse_document
 from yadk.errors import ConfigError, YadkError
-from yadk.eval._criteria import DEFAULT_CONFIG, RUBRIC_TYPES, EvalConfig, load_eval_config
+from yadk.eval._criteria import DEFAULT_CONFIG, EvalConfig, load_eval_config
 from yadk.eval._discovery import CONFIG_FILE_NAME, find_eval_files
 from yadk.eval._evalset import load_eval_set_file
 from yadk.eval._inference import AgentFactory, run_case, tool_names
@@ -26,6 +26,7 @@ from yadk.eval._located import did_you_mean
 from yadk.eval._metrics import EvalStatus, case_status, score_metric
 from yadk.eval._model import EvalSet
 from yadk.eval._results import CaseResult, EvalSetResult
+from yadk.eval._rubric_coverage import missing_rubrics
 from yadk.models import BaseLlm, ScriptedModel
 from yadk.tools import AgentTool
 
@@ -116,55 +117,11 @@ def load_targets(
             _check_selection(eval_set, ids, problems)
             if config is not None:
                 targets.append(EvalTarget(eval_set, ids, config))
-                problems.extend(missing_rubrics(targets[-1]))
+                problems.extend(missing_rubrics(config, eval_set, ids))
     errors = [d for d in problems if d.is_error]
     if errors:
         raise ConfigError(problems)
     return targets, problems
-
-
-def missing_rubrics(target: EvalTarget) -> list[Diagnostic]:
-    """An error for each rubric metric that has no rubric for some selected turn (google-adk
-    would report the metric as not evaluated, and the check would silently not happen)."""
-    found: list[Diagnostic] = []
-    config_path = target.config.path
-    for metric in target.config.metrics:
-        wanted = RUBRIC_TYPES.get(metric.name)
-        if wanted is None or metric.rubrics:
-            continue
-        for case in target.eval_set.select(target.eval_ids):
-            turns = case.conversation
-            if metric.name.endswith("multi_turn_trajectory_quality_v1"):
-                turns = turns[-1:]
-            if any(r.type == wanted for r in case.rubrics) and turns:
-                continue
-            bare = [
-                i + 1 for i, turn in enumerate(turns) if all(r.type != wanted for r in turn.rubrics)
-            ]
-            if not bare:
-                continue
-            line, column = _where(config_path, metric.where)
-            found.append(
-                Diagnostic(
-                    str(config_path),
-                    line,
-                    column,
-                    "missing-rubrics",
-                    "error",
-                    f"`{metric.name}` has no rubrics to judge eval case `{case.eval_id}` of "
-                    f"{target.eval_set.path.name} with.",
-                    'Add "rubrics" to the criterion, or rubrics with "type": '
-                    f'"{wanted}" to the eval case or its invocations.',
-                )
-            )
-    return found
-
-
-def _where(path: Path | None, at: tuple[str, ...] | None) -> tuple[int, int]:
-    if path is None or at is None:
-        return 0, 0
-    document = parse_document(path, path.read_text(encoding="utf-8"), lambda *_: None)
-    return document.where(at, key=True) if document is not None else (1, 1)
 
 
 def _config(path: Path, *, required: bool) -> tuple[EvalConfig | None, list[Diagnostic]]:

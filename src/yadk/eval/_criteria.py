@@ -28,6 +28,7 @@ from yadk.eval._located import (
     is_str,
     kind,
     read_json,
+    to_camel,
 )
 from yadk.eval._model import Rubric
 from yadk.eval._rubrics import read_rubrics
@@ -212,8 +213,6 @@ def _parse(file: JsonFile) -> list[Metric]:
 
 
 def _spelling(data: Any, name: str) -> str:
-    from pydantic.alias_generators import to_camel
-
     return name if name in data else to_camel(name)
 
 

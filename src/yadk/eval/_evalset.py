@@ -36,6 +36,7 @@ from yadk.eval._located import (
     is_str,
     kind,
     read_json,
+    to_camel,
 )
 from yadk.eval._model import EvalCase, EvalSet, Invocation, ToolCall
 from yadk.eval._rubrics import check_shared_ids, read_rubrics
@@ -199,8 +200,6 @@ def _eval_set(file: JsonFile, data: dict[str, Any]) -> EvalSet | None:
 
 def _key(data: Any, name: str) -> str:
     """The spelling (snake_case or camelCase) ``data`` uses for field ``name``."""
-    from pydantic.alias_generators import to_camel
-
     if isinstance(data, dict) and name not in data and to_camel(name) in data:
         return to_camel(name)
     return name

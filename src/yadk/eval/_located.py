@@ -9,13 +9,11 @@ column. The fast path (a clean file) never pays for it.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import functools
+import re
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
-
-from pydantic.alias_generators import to_camel, to_snake
 
 from yadk._files import FileProblem, load_json, read_text
 from yadk.config import Diagnostic, Severity
@@ -28,6 +26,7 @@ __all__ = [
     "JsonFile",
     "did_you_mean",
     "read_json",
+    "to_camel",
 ]
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
@@ -196,6 +195,22 @@ class JsonFile:
         return result
 
 
+def to_camel(name: str) -> str:
+    """The camelCase spelling of a snake_case field name (``eval_set_id`` -> ``evalSetId``),
+    as google-adk's models accept it."""
+    first, *rest = name.split("_")
+    return first + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+# Word boundaries inside a camelCase or kebab-case key: before a capital that starts a word
+# (``HTTPServer`` -> ``HTTP_Server``, ``evalId`` -> ``eval_Id``), between letters and digits.
+_BOUNDARY = re.compile(r"(?<=[A-Z])(?=[A-Z][a-z])|(?<=[a-z0-9])(?=[A-Z])|(?<=[a-z])(?=[0-9])")
+
+
+def _to_snake(key: str) -> str:
+    return _BOUNDARY.sub("_", key).replace("-", "_").lower()
+
+
 def _absent(value: dict[str, Any], name: str) -> bool:
     # A key given with the wrong type was reported already; do not also call it missing.
     return name not in value and to_camel(name) not in value
@@ -240,8 +255,10 @@ def did_you_mean(word: str, choices: Sequence[str]) -> str:
 # A key misspelt the same way in every eval case is matched once.
 @functools.lru_cache(maxsize=1024)
 def _did_you_mean(word: str, choices: tuple[str, ...]) -> str:
+    import difflib  # only when a key is misspelt: a clean file never loads it
+
     normal = {choice.lower().replace("-", "_"): choice for choice in choices}
-    probe = to_snake(word).lower()
+    probe = _to_snake(word)
     close = difflib.get_close_matches(probe, list(normal), n=1, cutoff=0.6)
     if close:
         return f"Did you mean `{normal[close[0]]}`?"

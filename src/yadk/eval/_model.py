@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from yadk.types import Content
+if TYPE_CHECKING:
+    from yadk.types import Content
 
 __all__ = [
     "AgentDetails",

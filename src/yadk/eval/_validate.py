@@ -19,7 +19,7 @@ from yadk.config._validate import Checked, check_paths
 from yadk.eval._discovery import CONFIG_FILE_NAME, find_eval_files
 
 if TYPE_CHECKING:
-    from yadk.eval._api import EvalTarget
+    from yadk.eval._model import EvalSet
 
 __all__ = ["check_with_eval_sets", "validate_with_eval_sets"]
 
@@ -67,10 +67,10 @@ def check_with_eval_sets(
 
 
 def _eval_file_diagnostics(eval_files: list[Path], *, import_code: bool) -> list[Diagnostic]:
-    # The eval machinery (pydantic, the content types) loads only when there are eval files.
-    from yadk.eval._api import EvalTarget, missing_rubrics
-    from yadk.eval._criteria import DEFAULT_CONFIG, load_eval_config
+    # The eval readers load only when there are eval files; the engine only with import_code.
+    from yadk.eval._criteria import load_eval_config
     from yadk.eval._evalset import load_eval_set_file
+    from yadk.eval._rubric_coverage import missing_rubrics
 
     diagnostics: list[Diagnostic] = []
     configs_seen: set[Path] = set()
@@ -89,9 +89,9 @@ def _eval_file_diagnostics(eval_files: list[Path], *, import_code: bool) -> list
         if eval_set is not None and beside.is_file():
             config = load_eval_config(beside)[0]
             if config is not None:
-                diagnostics.extend(missing_rubrics(EvalTarget(eval_set, [], config)))
+                diagnostics.extend(missing_rubrics(config, eval_set))
         if eval_set is not None and import_code:
-            diagnostics.extend(_tool_name_warnings(EvalTarget(eval_set, [], DEFAULT_CONFIG)))
+            diagnostics.extend(_tool_name_warnings(eval_set))
     return diagnostics
 
 
@@ -106,15 +106,18 @@ def _agent_folder(file: Path) -> Path | None:
     return None
 
 
-def _tool_name_warnings(target: EvalTarget) -> list[Diagnostic]:
-    folder = _agent_folder(target.eval_set.path)
+def _tool_name_warnings(eval_set: EvalSet) -> list[Diagnostic]:
+    folder = _agent_folder(eval_set.path)
     if folder is None:
         return []
     import asyncio  # only here: `yadk validate` without --import-code never starts a loop
 
     from yadk.config import load_agent
     from yadk.errors import YadkError
-    from yadk.eval._api import check_tool_names
+    from yadk.eval._api import EvalTarget, check_tool_names
+    from yadk.eval._criteria import DEFAULT_CONFIG
+
+    target = EvalTarget(eval_set, [], DEFAULT_CONFIG)
 
     try:
         agent = load_agent(folder)
