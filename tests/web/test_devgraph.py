@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import shutil
 import sys
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -103,3 +105,57 @@ def test_a_loop_back_edge_does_not_push_its_target_down_and_nested_graphs_nest()
         {"from": "review", "to": "draft", "route": "both"},
         {"from": "review", "to": "inner", "route": "both"},
     ]
+
+
+@pytest.mark.browser
+@pytest.mark.subprocess
+def test_the_agent_tab_draws_the_graph_and_marks_the_running_node(
+    triage: Path, web_at: Callable[..., Any], tab: Callable[..., Any]
+) -> None:
+    server = web_at(triage.parent)
+    page = tab()
+    page.open(server.url)
+    page.page.wait_for_selector("body[data-loaded='1']", timeout=30000)
+    panel = page.tab("Agent")
+    graph = panel.get_by_role("img", name="Graph of workflow triage")
+    nodes = graph.locator(".graph-node")
+    assert nodes.count() == 10
+    assert graph.locator(".graph-node > text").all_text_contents() == [
+        "START",
+        "classify",
+        "writer",
+        "approve_refund",
+        "log_other",
+        "check_tone",
+        "check_length",
+        "checks",
+        "summarize",
+        "confirm_refund",
+    ]
+    assert graph.locator(".graph-edge").count() == 10
+    assert graph.locator(".graph-edge .route").all_text_contents() == [
+        "question",
+        "refund",
+        "__DEFAULT__",
+    ]
+    # Every node that gets the running mark, in order: a record with no old value is the mark
+    # being set (the observer sees records in batches, after the DOM moved on).
+    page.page.evaluate(
+        """() => {
+          window.__running = [];
+          new MutationObserver((records) => {
+            for (const record of records)
+              if (record.oldValue === null)
+                window.__running.push(record.target.dataset.node);
+          }).observe(document.querySelector('svg.graph'),
+                     {subtree: true, attributes: true, attributeFilter: ['data-running'],
+                      attributeOldValue: true});
+        }"""
+    )
+    page.send("How do I reset my password?")
+    page.page.wait_for_selector("body[data-busy='0']", timeout=30000)
+    running = page.page.evaluate("window.__running")
+    # The streamed events' node paths, in order (the writer's chunks keep its mark on).
+    assert running == ["classify", "writer", "check_tone", "check_length", "checks", "summarize"]
+    assert graph.locator(".graph-node[data-running]").count() == 0, "the mark outlives the turn"
+    page.shot("workflow-graph")
