@@ -133,6 +133,8 @@ def test_the_agent_tab_draws_the_graph_and_marks_the_running_node(
         "confirm_refund",
     ]
     assert graph.locator(".graph-edge").count() == 10
+    checks = graph.locator(".graph-node[data-node='checks'] > title")
+    assert checks.text_content() == "checks: JoinNode"
     assert graph.locator(".graph-edge .route").all_text_contents() == [
         "question",
         "refund",

@@ -2,7 +2,7 @@
 // distance from START, so forward edges point down), arrows with their routes, and the node
 // the running turn is in marked. Drawn by hand: the page loads nothing from elsewhere.
 const SVG = "http://www.w3.org/2000/svg";
-const ROW = 64; // a layer's height, box included
+const ROW = 72; // a layer's height, box included
 const BOX_H = 28;
 const GAP = 16; // between boxes of one layer
 const PAD = 12;
@@ -42,7 +42,9 @@ function edgePath(from, to) {
     const y1 = from.y + BOX_H;
     const y2 = to.y;
     const mid = (y1 + y2) / 2;
-    return { d: `M${x1},${y1} C${x1},${mid} ${x2},${mid} ${x2},${y2}`, label: [(x1 + x2) / 2, mid] };
+    // The route is written near the target, where edges fanning out are apart.
+    const label = [x1 + (x2 - x1) * 0.8, mid + (y2 - mid) * 0.55];
+    return { d: `M${x1},${y1} C${x1},${mid} ${x2},${mid} ${x2},${y2}`, label };
   }
   // A loop back up (or across): out of the right side, round, into the right side.
   const y1 = from.y + BOX_H / 2;
