@@ -1,5 +1,6 @@
 """The agent tree the web UI's Agent panel shows: agents, tools, skills (with their resources)
-and example providers, each with the file and line that defines it.
+and example providers, each with the file and line that defines it; a workflow with its graph
+(nodes in layers, edges with their routes) for the panel's drawing.
 
 Built from a loaded agent and the config files it came from: each YAML agent's file is parsed
 again (position-tracking, bounded like every config read) to find the line of each entry, so the
@@ -17,6 +18,8 @@ from yadk.agents import BaseAgent, LlmAgent
 from yadk.config._yaml import Document, parse_document
 from yadk.skills import SkillToolset
 from yadk.tools import BaseTool, BaseToolset, ExampleTool, FunctionTool
+from yadk.workflow import Workflow
+from yadk.workflow._render import graph_data
 
 if TYPE_CHECKING:
     from yadk.config import LoadedAgent
@@ -92,6 +95,8 @@ def _agent_node(
         model = agent.model
         node["model"] = model if isinstance(model, str) else getattr(model, "model", "")
         node.update(_tools(agent, doc))
+    if isinstance(agent, Workflow):
+        node["graph"] = graph_data(agent)
     children = []
     for index, child in enumerate(agent.sub_agents):
         ref = (file, _where(doc, ("sub_agents", index))) if file is not None else None

@@ -1,4 +1,5 @@
-"""A workflow's graph as text (for ``yadk inspect``) and as a Mermaid flowchart."""
+"""A workflow's graph as text (for ``yadk inspect``), as a Mermaid flowchart, and as data laid
+out in layers (for the web UI's drawing)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from yadk.workflow._join_node import JoinNode
 if TYPE_CHECKING:
     from yadk.workflow._workflow import Workflow
 
-__all__ = ["graph_mermaid", "graph_text"]
+__all__ = ["graph_data", "graph_mermaid", "graph_text"]
 
 
 def _kind(node: BaseNode) -> str:
@@ -68,6 +69,80 @@ def graph_text(workflow: Workflow, *, indent: str = "") -> str:
         if isinstance(node, WorkflowNode):
             text += graph_text(node.workflow, indent=indent + "  ")
     return text
+
+
+def graph_data(workflow: Workflow) -> dict[str, Any]:
+    """The nodes (name, kind, layer; a nested workflow's own graph) and edges (with their
+    routes) as JSON-ready dicts. A node's layer is its longest distance from START along edges
+    that do not close a loop, so every forward edge goes to a later layer."""
+    graph = workflow.graph
+    if graph is None:
+        return {"nodes": [], "edges": []}
+    layers = _layers(graph.nodes, graph.edges)
+    nodes: list[dict[str, Any]] = []
+    for node in graph.nodes:
+        item: dict[str, Any] = {
+            "name": _label(node),
+            "kind": "START" if node is START else _kind(node),
+            "layer": layers[node.name],
+        }
+        if isinstance(node, WorkflowNode):
+            item["graph"] = graph_data(node.workflow)
+        nodes.append(item)
+    edges = [
+        {
+            "from": _label(edge.from_node),
+            "to": _label(edge.to_node),
+            "route": _json_route(edge.route),
+        }
+        for edge in graph.edges
+    ]
+    return {"nodes": nodes, "edges": edges}
+
+
+def _json_route(route: Any) -> Any:
+    if route is None or isinstance(route, (bool, int, str)):
+        return route
+    return [r if isinstance(r, (bool, int, str)) else str(r) for r in route]
+
+
+def _layers(nodes: list[BaseNode], edges: list[Any]) -> dict[str, int]:
+    """Longest-path layers over the graph with its loop-closing (back) edges left out."""
+    outgoing: dict[str, list[str]] = {n.name: [] for n in nodes}
+    for edge in edges:
+        outgoing[edge.from_node.name].append(edge.to_node.name)
+    # Depth-first from START, iteratively (a long chain must not hit the recursion limit):
+    # an edge to a node still on the stack closes a loop; the rest form a DAG, whose
+    # post-order reversed is a topological order.
+    back: set[tuple[str, str]] = set()
+    order: list[str] = []
+    state: dict[str, int] = {}  # 1: on the stack, 2: done
+    for root in [START.name, *(n.name for n in nodes)]:
+        if root in state:
+            continue
+        state[root] = 1
+        stack: list[tuple[str, int]] = [(root, 0)]
+        while stack:
+            name, index = stack[-1]
+            targets = outgoing.get(name, [])
+            if index < len(targets):
+                stack[-1] = (name, index + 1)
+                target = targets[index]
+                if state.get(target) == 1:
+                    back.add((name, target))
+                elif target not in state:
+                    state[target] = 1
+                    stack.append((target, 0))
+            else:
+                state[name] = 2
+                order.append(name)
+                stack.pop()
+    layer = {n.name: 0 for n in nodes}
+    for name in reversed(order):
+        for target in outgoing.get(name, []):
+            if (name, target) not in back:
+                layer[target] = max(layer[target], layer[name] + 1)
+    return layer
 
 
 def graph_mermaid(workflow: Workflow) -> str:

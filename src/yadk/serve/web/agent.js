@@ -1,6 +1,8 @@
 // The Agent panel: agents, tools, skills (with resources) and example providers, each with the
-// file and line that defines it (GET /dev/apps/{app}/agent).
+// file and line that defines it (GET /dev/apps/{app}/agent); a workflow's graph drawn, with the
+// node the running turn is in marked.
 import { h, where } from "./dom.js";
+import { drawGraph, markRunning } from "./graph.js";
 
 function loc(node) {
   const text = where(node.file, node.line);
@@ -28,6 +30,7 @@ function agentNode(node) {
   return h("li", { "data-agent": node.name },
     h("strong", {}, node.name), " ", h("span", { class: "kind" }, node.kind + (node.model ? ` · ${node.model}` : "")), " ", loc(node),
     node.description ? h("div", { class: "muted" }, node.description) : null,
+    node.graph && node.graph.nodes.length ? h("div", { class: "graph-box" }, drawGraph(node.name, node.graph)) : null,
     parts.length ? h("ul", {}, parts) : null);
 }
 
@@ -38,6 +41,11 @@ export class AgentPanel {
 
   show(tree) {
     this.root.replaceChildren(h("ul", { class: "tree", "aria-label": "Agent tree" }, agentNode(tree.root)));
+  }
+
+  // The node a streamed event's nodeInfo path names (none: the turn ended).
+  running(path) {
+    markRunning(this.root, path);
   }
 
   unavailable(message) {

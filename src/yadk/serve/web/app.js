@@ -219,12 +219,16 @@ async function runTurn(newMessage) {
   try {
     await runSse(body, (data) => {
       if (data.error !== undefined && !data.author) ui.chat.error(typeof data.error === "string" ? data.error : JSON.stringify(data.error));
-      else ui.chat.event(data);
+      else {
+        ui.chat.event(data);
+        if (data.nodeInfo) ui.agent.running(data.nodeInfo.path);
+      }
     });
   } catch (error) {
     ui.chat.error(error.message);
   } finally {
     ui.chat.settle();
+    ui.agent.running(null);
     current.busy = false;
     ui.send.disabled = false;
   }

@@ -1,0 +1,163 @@
+"""A workflow's graph in the agent tree (GET /dev/apps/{app}/agent): nodes in layers, edges with
+their routes, what the Agent panel draws."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from yadk.serve._webapp import create_web_app
+from yadk.sessions import InMemorySessionService
+from yadk.workflow import START, Workflow
+from yadk.workflow._render import graph_data
+
+CONFIGS = Path(__file__).resolve().parents[2] / "configs"
+
+
+@pytest.fixture
+def triage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    target = tmp_path / "apps" / "triage_workflow"
+    shutil.copytree(
+        CONFIGS / "triage_workflow", target, ignore=shutil.ignore_patterns("__pycache__")
+    )
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    for name in [n for n in sys.modules if n.split(".")[0] == "triage_workflow"]:
+        monkeypatch.delitem(sys.modules, name)
+    return target
+
+
+async def test_the_agent_route_gives_a_workflows_nodes_and_edges(triage: Path) -> None:
+    app = create_web_app(
+        triage.parent, host="127.0.0.1", port=8000, session_service=InMemorySessionService()
+    )
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000") as client:
+        root = (await client.get("/dev/apps/triage_workflow/agent")).json()["root"]
+    assert (root["name"], root["kind"]) == ("triage", "Workflow")
+    function = "function triage_workflow.nodes."
+    assert root["graph"]["nodes"] == [
+        {"name": "START", "kind": "START", "layer": 0},
+        {"name": "classify", "kind": function + "classify", "layer": 1},
+        {"name": "writer", "kind": "LlmAgent", "layer": 2},
+        {"name": "approve_refund", "kind": function + "approve_refund", "layer": 2},
+        {"name": "log_other", "kind": function + "log_other", "layer": 2},
+        {"name": "check_tone", "kind": function + "check_tone", "layer": 3},
+        {"name": "check_length", "kind": function + "check_length", "layer": 3},
+        {"name": "checks", "kind": "JoinNode", "layer": 4},
+        {"name": "summarize", "kind": function + "summarize", "layer": 5},
+        {"name": "confirm_refund", "kind": function + "confirm_refund", "layer": 3},
+    ]
+    assert root["graph"]["edges"] == [
+        {"from": "START", "to": "classify", "route": None},
+        {"from": "classify", "to": "writer", "route": "question"},
+        {"from": "classify", "to": "approve_refund", "route": "refund"},
+        {"from": "classify", "to": "log_other", "route": "__DEFAULT__"},
+        {"from": "writer", "to": "check_tone", "route": None},
+        {"from": "writer", "to": "check_length", "route": None},
+        {"from": "check_tone", "to": "checks", "route": None},
+        {"from": "check_length", "to": "checks", "route": None},
+        {"from": "checks", "to": "summarize", "route": None},
+        {"from": "approve_refund", "to": "confirm_refund", "route": None},
+    ]
+
+
+def draft(node_input: str) -> str:
+    return node_input
+
+
+def review(node_input: str) -> str:
+    return node_input
+
+
+def publish(node_input: str) -> str:
+    return node_input
+
+
+def test_a_loop_back_edge_does_not_push_its_target_down_and_nested_graphs_nest() -> None:
+    inner = Workflow(name="inner", edges=[(START, publish)])
+    flow = Workflow(
+        name="flow",
+        edges=[(START, draft, review, {"again": draft, "done": inner, "both": [draft, inner]})],
+    )
+    data = graph_data(flow)
+    assert [(n["name"], n["layer"]) for n in data["nodes"]] == [
+        ("START", 0),
+        ("draft", 1),
+        ("review", 2),
+        ("inner", 3),
+    ]
+    assert data["nodes"][3]["graph"] == {
+        "nodes": [
+            {"name": "START", "kind": "START", "layer": 0},
+            {"name": "publish", "kind": f"function {__name__}.publish", "layer": 1},
+        ],
+        "edges": [{"from": "START", "to": "publish", "route": None}],
+    }
+    assert data["edges"][2:] == [
+        {"from": "review", "to": "draft", "route": "again"},
+        {"from": "review", "to": "inner", "route": "done"},
+        {"from": "review", "to": "draft", "route": "both"},
+        {"from": "review", "to": "inner", "route": "both"},
+    ]
+
+
+@pytest.mark.browser
+@pytest.mark.subprocess
+def test_the_agent_tab_draws_the_graph_and_marks_the_running_node(
+    triage: Path, web_at: Callable[..., Any], tab: Callable[..., Any]
+) -> None:
+    server = web_at(triage.parent)
+    page = tab()
+    page.open(server.url)
+    page.page.wait_for_selector("body[data-loaded='1']", timeout=30000)
+    panel = page.tab("Agent")
+    graph = panel.get_by_role("img", name="Graph of workflow triage")
+    nodes = graph.locator(".graph-node")
+    assert nodes.count() == 10
+    assert graph.locator(".graph-node > text").all_text_contents() == [
+        "START",
+        "classify",
+        "writer",
+        "approve_refund",
+        "log_other",
+        "check_tone",
+        "check_length",
+        "checks",
+        "summarize",
+        "confirm_refund",
+    ]
+    assert graph.locator(".graph-edge").count() == 10
+    checks = graph.locator(".graph-node[data-node='checks'] > title")
+    assert checks.text_content() == "checks: JoinNode"
+    assert graph.locator(".graph-edge .route").all_text_contents() == [
+        "question",
+        "refund",
+        "__DEFAULT__",
+    ]
+    # Every node that gets the running mark, in order: a record with no old value is the mark
+    # being set (the observer sees records in batches, after the DOM moved on).
+    page.page.evaluate(
+        """() => {
+          window.__running = [];
+          new MutationObserver((records) => {
+            for (const record of records)
+              if (record.oldValue === null)
+                window.__running.push(record.target.dataset.node);
+          }).observe(document.querySelector('svg.graph'),
+                     {subtree: true, attributes: true, attributeFilter: ['data-running'],
+                      attributeOldValue: true});
+        }"""
+    )
+    page.send("How do I reset my password?")
+    page.page.wait_for_selector("body[data-busy='0']", timeout=30000)
+    running = page.page.evaluate("window.__running")
+    # The streamed events' node paths, in order (the writer's chunks keep its mark on).
+    assert running == ["classify", "writer", "check_tone", "check_length", "checks", "summarize"]
+    assert graph.locator(".graph-node[data-running]").count() == 0, "the mark outlives the turn"
+    page.shot("workflow-graph")
