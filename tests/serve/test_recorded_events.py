@@ -28,13 +28,8 @@ RECORDED = Path(__file__).parent / "recorded"
 RUNS: dict[str, Any] = json.loads((RECORDED / "api_events.json").read_text(encoding="utf-8"))
 
 
-# google-adk 2.x's workflow-graph path on every event; yadk sends it for workflow nodes only
-# (docs/serve.md, "Differences").
-ONLY_IN_ADK = {"nodeInfo"}
-
-
 def event_keys(event: dict[str, Any]) -> Any:
-    return keys({key: value for key, value in event.items() if key not in ONLY_IN_ADK})
+    return keys(event)
 
 
 def keys(value: Any) -> Any:
