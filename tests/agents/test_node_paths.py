@@ -1,13 +1,17 @@
-"""The run path on agent events (``node_info.path``), as google-adk 2.13's runner sets it.
-
-Every expected list below was observed from google-adk 2.13.0 with the same agent trees and a
-scripted ``BaseLlm`` answering the same turns (``None`` here is google-adk's empty path).
+"""The run path on agent events (``node_info.path``), as google-adk 2.13's runner sets it:
+each case's agent tree is built as record_node_paths.py builds it in google-adk, answers the
+same turns, and must give the recorded authors and paths (recorded/node_paths.json; google-adk's
+empty path is yadk's ``None``).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator
+import json
+from collections.abc import AsyncGenerator, Callable
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from yadk import LlmAgent, LoopAgent, ParallelAgent, Runner, SequentialAgent
 from yadk.agents import BaseAgent
@@ -17,6 +21,10 @@ from yadk.sessions import InMemorySessionService
 from yadk.tools import AgentTool
 from yadk.types import Content, Part
 
+RECORDED: dict[str, list[list[list[str]]]] = json.loads(
+    (Path(__file__).parent / "recorded" / "node_paths.json").read_text(encoding="utf-8")
+)
+
 
 def llm(name: str, *turns: dict[str, Any], **fields: Any) -> LlmAgent:
     answers = list(turns) or [{"text": "ok"}] * 4
@@ -25,6 +33,10 @@ def llm(name: str, *turns: dict[str, Any], **fields: Any) -> LlmAgent:
 
 def transfer(name: str) -> dict[str, Any]:
     return {"function_calls": [{"name": "transfer_to_agent", "args": {"agent_name": name}}]}
+
+
+def text(value: str) -> dict[str, Any]:
+    return {"text": value}
 
 
 class Custom(BaseAgent):
@@ -41,8 +53,79 @@ class Custom(BaseAgent):
                 yield event
 
 
+def _ok_after(*answers: dict[str, Any]) -> tuple[dict[str, Any], ...]:
+    return (*answers, *[text("ok")] * 4)
+
+
+CASES: dict[str, tuple[Callable[[], BaseAgent], int]] = {
+    "root": (lambda: llm("root"), 1),
+    "transfer": (lambda: llm("root", *_ok_after(transfer("child")), sub_agents=[llm("child")]), 2),
+    "chain": (
+        lambda: llm(
+            "root",
+            *_ok_after(transfer("child")),
+            sub_agents=[llm("child", *_ok_after(transfer("grand")), sub_agents=[llm("grand")])],
+        ),
+        2,
+    ),
+    "peer": (
+        lambda: llm(
+            "root",
+            *_ok_after(transfer("c1")),
+            sub_agents=[llm("c1", *_ok_after(transfer("c2"))), llm("c2")],
+        ),
+        1,
+    ),
+    "back_and_forth": (
+        lambda: llm(
+            "root",
+            *_ok_after(transfer("child"), transfer("child")),
+            sub_agents=[llm("child", *_ok_after(transfer("root"), text("end")))],
+        ),
+        1,
+    ),
+    "sequential_root": (lambda: SequentialAgent(name="seq", sub_agents=[llm("a"), llm("b")]), 1),
+    "parallel_root": (lambda: ParallelAgent(name="par", sub_agents=[llm("a"), llm("b")]), 1),
+    "custom_root": (lambda: Custom(name="cust", sub_agents=[llm("a")]), 1),
+    "transfer_to_loop": (
+        lambda: llm(
+            "root",
+            *_ok_after(transfer("loop")),
+            sub_agents=[LoopAgent(name="loop", max_iterations=2, sub_agents=[llm("a"), llm("b")])],
+        ),
+        1,
+    ),
+    "transfer_to_sequential": (
+        lambda: llm(
+            "root",
+            *_ok_after(transfer("seq")),
+            sub_agents=[SequentialAgent(name="seq", sub_agents=[llm("a")])],
+        ),
+        1,
+    ),
+    "transfer_to_custom": (
+        lambda: llm(
+            "root",
+            *_ok_after(transfer("cust")),
+            sub_agents=[Custom(name="cust", sub_agents=[llm("a")])],
+        ),
+        1,
+    ),
+    "agent_tool": (
+        lambda: llm(
+            "root",
+            {"function_calls": [{"name": "helper", "args": {"request": "q"}}]},
+            text("done"),
+            tools=[AgentTool(agent=llm("helper"))],
+        ),
+        1,
+    ),
+}
+
+
 async def paths(agent: BaseAgent, turns: int = 1) -> list[list[tuple[str, str | None]]]:
-    """Per turn, each agent event's author and path (the user's message left out)."""
+    """Per turn, each agent event's author and path (the user's message left out; ``None``:
+    no path)."""
     runner = Runner(app_name="a", agent=agent, session_service=InMemorySessionService())
     session = await runner.session_service.create_session(app_name="a", user_id="u")
     seen: list[list[tuple[str, str | None]]] = []
@@ -58,85 +141,20 @@ async def paths(agent: BaseAgent, turns: int = 1) -> list[list[tuple[str, str | 
     return seen
 
 
-async def test_a_root_llm_agent_is_name_at_1() -> None:
-    assert await paths(llm("root")) == [[("root", "root@1")]]
+def test_every_recorded_case_is_replayed() -> None:
+    assert list(CASES) == list(RECORDED)
+    # What the comparison relies on: a transfer target under its tree parent, a restarted agent
+    # counting up, and no path under a workflow agent at the root.
+    assert RECORDED["peer"][0][-1] == ["c2", "root@1/c2@1"]
+    assert RECORDED["back_and_forth"][0][-1] == ["child", "root@2/child@1"]
+    assert RECORDED["sequential_root"] == [[["a", ""], ["b", ""]]]
 
 
-async def test_a_transfer_target_hangs_under_its_parent_also_when_the_runner_starts_it() -> None:
-    agent = llm("root", transfer("child"), sub_agents=[llm("child")])
-    assert await paths(agent, turns=2) == [
-        [("root", "root@1"), ("root", "root@1"), ("child", "root@1/child@1")],
-        [("child", "root@1/child@1")],
-    ]
-
-
-async def test_a_chain_of_transfers_follows_the_tree() -> None:
-    grand = llm("grand")
-    agent = llm(
-        "root", transfer("child"), sub_agents=[llm("child", transfer("grand"), sub_agents=[grand])]
-    )
-    [turn] = await paths(agent)
-    assert [p for _, p in turn] == [
-        "root@1",
-        "root@1",
-        "root@1/child@1",
-        "root@1/child@1",
-        "root@1/child@1/grand@1",
-    ]
-
-
-async def test_a_peer_is_under_the_common_parent_not_under_the_agent_that_transferred() -> None:
-    agent = llm("root", transfer("c1"), sub_agents=[llm("c1", transfer("c2")), llm("c2")])
-    [turn] = await paths(agent)
-    assert turn[-1] == ("c2", "root@1/c2@1")
-
-
-async def test_an_agent_started_again_counts_up_and_its_children_restart_at_1() -> None:
-    child = llm("child", transfer("root"), {"text": "end"})
-    agent = llm("root", transfer("child"), transfer("child"), sub_agents=[child])
-    assert await paths(agent) == [
-        [
-            ("root", "root@1"),
-            ("root", "root@1"),
-            ("child", "root@1/child@1"),
-            ("child", "root@1/child@1"),
-            ("root", "root@2"),
-            ("root", "root@2"),
-            ("child", "root@2/child@1"),
-        ]
-    ]
-
-
-async def test_agents_under_a_workflow_agent_at_the_root_have_no_path() -> None:
-    assert await paths(SequentialAgent(name="seq", sub_agents=[llm("a"), llm("b")])) == [
-        [("a", None), ("b", None)]
-    ]
-    [turn] = await paths(ParallelAgent(name="par", sub_agents=[llm("a"), llm("b")]))
-    assert sorted(turn) == [("a", None), ("b", None)]
-    assert await paths(Custom(name="cust", sub_agents=[llm("a")])) == [
-        [("cust", None), ("a", None)]
-    ]
-
-
-async def test_agents_under_a_workflow_agent_reached_by_transfer_carry_its_path() -> None:
-    loop = LoopAgent(name="loop", max_iterations=2, sub_agents=[llm("a"), llm("b")])
-    agent = llm("root", transfer("loop"), sub_agents=[loop])
-    [turn] = await paths(agent)
-    assert turn[2:] == [
-        ("a", "root@1/loop@1"),
-        ("b", "root@1/loop@1"),
-        ("a", "root@1/loop@1"),
-        ("b", "root@1/loop@1"),
-    ]
-    agent = llm(
-        "root", transfer("seq"), sub_agents=[SequentialAgent(name="seq", sub_agents=[llm("a")])]
-    )
-    assert (await paths(agent))[0][2:] == [("a", "root@1/seq@1")]
-    agent = llm("root", transfer("cust"), sub_agents=[Custom(name="cust", sub_agents=[llm("a")])])
-    assert (await paths(agent))[0][2:] == [("cust", "root@1/cust@1"), ("a", "root@1/cust@1")]
-
-
-async def test_an_agent_tools_agent_stays_out_of_the_callers_events() -> None:
-    call = {"function_calls": [{"name": "helper", "args": {"request": "q"}}]}
-    agent = llm("root", call, {"text": "done"}, tools=[AgentTool(agent=llm("helper"))])
-    assert await paths(agent) == [[("root", "root@1")] * 3]
+@pytest.mark.parametrize("name", list(CASES))
+async def test_agent_events_carry_google_adks_run_path(name: str) -> None:
+    build, turns = CASES[name]
+    expected = [[(author, path or None) for author, path in turn] for turn in RECORDED[name]]
+    seen = await paths(build(), turns)
+    if name == "parallel_root":  # the branches' events interleave as they come
+        seen, expected = [sorted(t) for t in seen], [sorted(t) for t in expected]
+    assert seen == expected
