@@ -93,6 +93,11 @@ class _Counter:
 
     llm_calls: int = 0
     failed: bool = False
+    # Agent run paths (google-adk's ``node_info.path``): how often each agent has started under
+    # each parent path, and the path each agent last ran at, so a transfer target's path hangs
+    # under its tree parent's.
+    agent_runs: dict[tuple[str, str], int] = dataclasses.field(default_factory=dict)
+    agent_paths: dict[str, str] = dataclasses.field(default_factory=dict)
 
 
 @dataclasses.dataclass
@@ -112,6 +117,9 @@ class InvocationContext:
     root_agent: BaseAgent | None = None
     memory_service: BaseMemoryService | None = None
     runner_factory: RunnerFactory | None = None
+    # The run path stamped on the events of ``agent`` (``""``: none, as for the agents a
+    # SequentialAgent at the root runs).
+    node_path: str = ""
 
     @property
     def app_name(self) -> str:
@@ -121,10 +129,15 @@ class InvocationContext:
     def user_id(self) -> str:
         return self.session.user_id
 
-    def for_agent(self, agent: BaseAgent, *, branch: str | None = None) -> InvocationContext:
+    def for_agent(
+        self, agent: BaseAgent, *, branch: str | None = None, node_path: str | None = None
+    ) -> InvocationContext:
         """A context for ``agent`` (sharing session, services and the call counter)."""
         return dataclasses.replace(
-            self, agent=agent, branch=self.branch if branch is None else branch
+            self,
+            agent=agent,
+            branch=self.branch if branch is None else branch,
+            node_path=self.node_path if node_path is None else node_path,
         )
 
 

@@ -46,7 +46,8 @@ class EventActions(BaseModel):
 
 
 class NodeInfo(BaseModel):
-    """Where in a workflow graph an event comes from (google-adk 2's ``node_info``).
+    """Where in a run's graph an event comes from (google-adk 2's ``node_info``): a workflow
+    node, or an LlmAgent (``root@1``, ``root@1/child@1`` for a transfer target).
 
     ``path`` is the node's run path, ``flow@1/writer@2`` (the second run of ``writer`` in the first
     run of ``flow``); ``output_for`` lists the run paths whose output the event's ``output`` is;
@@ -85,7 +86,8 @@ class Event(BaseModel):
     long_running_tool_ids: set[str] | None = None
     # The model's grounding (Gemini's google_search / url_context), as google-adk keeps it.
     grounding_metadata: dict[str, Any] | None = None
-    # A workflow node's output value, and the node that produced the event (google-adk 2).
+    # A workflow node's output value, and the node or LlmAgent run that produced the event
+    # (google-adk 2).
     output: Any = None
     node_info: NodeInfo | None = None
 

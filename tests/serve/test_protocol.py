@@ -23,8 +23,6 @@ RECORDED = sorted(
     key=lambda r: r["seq"],
 )
 
-# google-adk 2.x workflow bookkeeping on every event; yadk has no workflow node graph.
-EVENT_ONLY_IN_ADK = {"nodeInfo"}
 # google-adk's artifact services record a creation time; yadk's do not.
 ARTIFACT_ONLY_IN_ADK = {"createTime"}
 
@@ -51,9 +49,7 @@ def without_adk_only(value: Any) -> Any:
     if not isinstance(value, dict):
         return value
     drop = set()
-    if "author" in value and "actions" in value:
-        drop = EVENT_ONLY_IN_ADK
-    elif "canonicalUri" in value:
+    if "canonicalUri" in value:
         drop = ARTIFACT_ONLY_IN_ADK
     return {k: without_adk_only(v) for k, v in value.items() if k not in drop}
 

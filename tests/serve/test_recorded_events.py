@@ -1,7 +1,7 @@
 """The events of one scenario (a turn with a tool call, then text), served by yadk and by
 google-adk 2.13's api_server (recorded/api_events.json, recorded by ../record_adk_api.py with
 the twin of recorded/agents/weather): per event, the same keys at every level, and
-``turnComplete`` and ``partial`` exactly where google-adk has them, on ``/run`` and on
+``turnComplete``, ``partial`` and ``nodeInfo`` exactly as google-adk has them, on ``/run`` and on
 ``/run_sse`` with streaming off and on, and in the stored session. Generated values (ids,
 timestamps) may differ.
 """
@@ -28,13 +28,8 @@ RECORDED = Path(__file__).parent / "recorded"
 RUNS: dict[str, Any] = json.loads((RECORDED / "api_events.json").read_text(encoding="utf-8"))
 
 
-# google-adk 2.x's workflow-graph path on every event; yadk sends it for workflow nodes only
-# (docs/serve.md, "Differences").
-ONLY_IN_ADK = {"nodeInfo"}
-
-
 def event_keys(event: dict[str, Any]) -> Any:
-    return keys({key: value for key, value in event.items() if key not in ONLY_IN_ADK})
+    return keys(event)
 
 
 def keys(value: Any) -> Any:
@@ -122,6 +117,9 @@ async def test_events_have_google_adks_keys_and_turn_markers(
     assert [event_keys(e) for e in events] == [event_keys(e) for e in recorded["events"]]
     assert markers(stored) == markers(recorded["stored"])
     assert [event_keys(e) for e in stored] == [event_keys(e) for e in recorded["stored"]]
+    # The run path too: the agent's on each of its events, an empty one on the user's.
+    assert [e["nodeInfo"] for e in events] == [e["nodeInfo"] for e in recorded["events"]]
+    assert [e["nodeInfo"] for e in stored] == [e["nodeInfo"] for e in recorded["stored"]]
 
 
 @pytest.mark.parametrize("name", ["run", "run_sse", "run_sse_streaming"])

@@ -22,6 +22,7 @@ async def test_a_session_can_start_with_events(client: httpx.AsyncClient) -> Non
             "author": "user",
             "invocationId": "e-1",
             "content": {"role": "user", "parts": [{"text": "earlier"}]},
+            "nodeInfo": {"path": ""},
         },
         {
             "author": "echo",
@@ -38,6 +39,8 @@ async def test_a_session_can_start_with_events(client: httpx.AsyncClient) -> Non
         "earlier",
         "echo: earlier",
     ]
+    # google-adk's empty path (the event of no node) is sent back as it came.
+    assert [e["nodeInfo"] for e in stored["events"]] == [{"path": ""}, {"path": "echo@1"}]
     assert stored["state"] == {"seen": True}
 
 

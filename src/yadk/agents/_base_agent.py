@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncGenerator, Iterator
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from yadk._contexts import Context, InvocationContext
 from yadk.agents._callbacks import as_callback_list, run_callbacks
+from yadk.agents._node_paths import node_path_for
 from yadk.errors import AgentDefinitionError
-from yadk.events import Event
+from yadk.events import Event, NodeInfo
 from yadk.types import Content, Part
 
 __all__ = ["BaseAgent"]
@@ -35,6 +36,10 @@ class BaseAgent(BaseModel):
     after_agent_callback: Any = None
 
     _parent: BaseAgent | None = PrivateAttr(default=None)
+
+    # Whether google-adk runs this kind of agent as a graph node of its own (an LlmAgent), so
+    # its events carry its own run path; the agents any other agent runs carry that agent's.
+    _runs_as_node: ClassVar[bool] = False
 
     def __init__(self, **data: Any) -> None:
         try:
@@ -128,20 +133,20 @@ class BaseAgent(BaseModel):
 
     async def run_async(self, parent_context: InvocationContext) -> AsyncGenerator[Event, None]:
         """Run this agent: before-agent callbacks, the agent itself, after-agent callbacks."""
-        ctx = parent_context.for_agent(self)
+        ctx = parent_context.for_agent(self, node_path=node_path_for(self, parent_context))
         try:
             event = await self._before_agent(ctx)
             if event is not None:
-                yield event
+                yield _stamped(event, ctx)
             if ctx.end_invocation:
                 return
             async for event in self._run_async_impl(ctx):
-                yield event
+                yield _stamped(event, ctx)
             if ctx.end_invocation or ctx.counter.failed:
                 return
             event = await self._after_agent(ctx)
             if event is not None:
-                yield event
+                yield _stamped(event, ctx)
         except Exception as exc:
             # The innermost agent marks the failure, so the runner's error event names the agent
             # (and branch) where it happened, not the root.
@@ -190,6 +195,14 @@ class BaseAgent(BaseModel):
             content=content,
             actions=context.actions,
         )
+
+
+def _stamped(event: Event, ctx: InvocationContext) -> Event:
+    """The event with the running agent's path, unless it has one (from a deeper agent or a
+    workflow node)."""
+    if event.node_info is None and ctx.node_path:
+        event.node_info = NodeInfo(path=ctx.node_path)
+    return event
 
 
 def _as_content(value: Any) -> Content:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import AsyncGenerator
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, Field, PrivateAttr, field_validator
 
@@ -49,6 +49,8 @@ class LlmAgent(BaseAgent):
     after_tool_callback: Any = None
     # google-adk's ``code_executor``: only BuiltInCodeExecutor (the model runs the code).
     code_executor: BuiltInCodeExecutor | None = None
+
+    _runs_as_node: ClassVar[bool] = True
 
     _resolved_model: BaseLlm | None = PrivateAttr(default=None)
     # State key -> where the instruction's placeholder for it is written (see

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
-from yadk.events import Event
+from yadk.events import Event, NodeInfo
 from yadk.sessions import Session
 from yadk.types import Content, Part
 
@@ -95,11 +95,13 @@ def event_json(event: Event) -> dict[str, Any]:
     for key, value in event.actions.model_dump(mode="json", exclude_none=True).items():
         actions[to_camel(key)] = value
     data["actions"] = actions
-    if event.node_info is not None:  # a workflow node's event: google-adk's ``nodeInfo``
-        data["nodeInfo"] = {
-            to_camel(key): value
-            for key, value in event.node_info.model_dump(mode="json", exclude_none=True).items()
-        }
+    # google-adk sends ``nodeInfo`` on every event, with an empty path for the events of no
+    # node (the user's, those of the agents a SequentialAgent at the root runs).
+    info = event.node_info if event.node_info is not None else NodeInfo()
+    data["nodeInfo"] = {
+        to_camel(key): value
+        for key, value in info.model_dump(mode="json", exclude_none=True).items()
+    }
     usage = data.get("usageMetadata")
     if isinstance(usage, dict):  # google-genai's usage fields, camelCased like the rest
         data["usageMetadata"] = {to_camel(key): value for key, value in usage.items()}
@@ -148,4 +150,6 @@ def event_from_json(data: dict[str, Any]) -> Event:
         fields["actions"] = _snake_fields(fields["actions"])
     if isinstance(fields.get("node_info"), dict):
         fields["node_info"] = _snake_fields(fields["node_info"])
+        if not any(fields["node_info"].values()):  # ``{"path": ""}``: the event of no node
+            del fields["node_info"]
     return Event.model_validate(fields)

@@ -39,7 +39,9 @@ class AgentNode(BaseNode):
         schema = (
             getattr(self.agent, "output_schema", None) if isinstance(self.agent, LlmAgent) else None
         )
-        async for event in self.agent.run_async(ic):
+        # The agent's events carry this node's path (google-adk's agent-as-node rule).
+        agent_ic = ic.for_agent(self.agent, node_path=ctx.node_path)
+        async for event in self.agent.run_async(agent_ic):
             if (
                 not event.partial
                 and event.content is not None
