@@ -33,7 +33,10 @@ RULES: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     ("a class swapped on a live object", re.compile(r"__class__[\"']?\s*[,)=]|__class__\s*=")),
-    ("the garbage collector switched off", re.compile(r"\bgc\.disable\s*\(")),
+    (
+        "the garbage collector switched off",
+        re.compile(r"\bgc\.(disable|freeze|set_threshold)\s*\("),
+    ),
     ("pydantic-core's SchemaValidator built by hand", re.compile(r"\bSchemaValidator\b")),
 ]
 

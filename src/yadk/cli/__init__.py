@@ -15,7 +15,6 @@ the full traceback too.
 from __future__ import annotations
 
 import argparse
-import gc
 import importlib
 import os
 import sys
@@ -95,29 +94,16 @@ def _execute_trusted(command: Any, args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``yadk`` command line; returns the exit status."""
-    return _main(argv, whole_process=False)
+    return _main(argv)
 
 
 def run() -> NoReturn:
     """The ``yadk`` console script and ``python -m yadk.cli``: the process's own command line,
     run as the one command this process exists for, and its exit status."""
-    sys.exit(_main(None, whole_process=True))
+    sys.exit(_main(None))
 
 
-def _import_command(module_name: str, *, whole_process: bool) -> Any:
-    """The command's module. In a process that runs just this command, what the imports built
-    is then frozen (``gc.freeze``): module-level objects live as long as the process, so later
-    collections need not walk them again. ``main()`` called from other code leaves the
-    collector alone."""
-    if not whole_process:
-        return importlib.import_module(module_name)
-    try:
-        return importlib.import_module(module_name)
-    finally:
-        gc.freeze()
-
-
-def _main(argv: Sequence[str] | None, *, whole_process: bool) -> int:
+def _main(argv: Sequence[str] | None) -> int:
     line = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(only=_command_word(line))
     try:
@@ -130,7 +116,7 @@ def _main(argv: Sequence[str] | None, *, whole_process: bool) -> int:
         return EXIT_USAGE
     prog = f"yadk {module_name.rsplit('_', 1)[-1]}"
     try:
-        command = _import_command(module_name, whole_process=whole_process)
+        command = importlib.import_module(module_name)
         code: int = _execute(command, args)
     except CommandError as exc:
         print_error(prog, exc)
