@@ -8,11 +8,11 @@ import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO, TypedDict
 
 from yadk.agents import BaseAgent, RunConfig
 from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
-from yadk.cli._common import CommandError, local_store
+from yadk.cli._common import CommandError, local_store, parse_artifacts
 from yadk.cli._live import LivePrinter
 from yadk.cli._transcript import event_lines
 from yadk.errors import YadkError
@@ -86,6 +86,34 @@ async def open_session(
         return session, None
     note(f"continuing session {session.id} ({len(session.events)} earlier events)", prog=prog)
     return session, (dict(state) if state else None)
+
+
+class StoreOptions(TypedDict):
+    """What ``yadk run`` and ``yadk dev`` hand a conversation from their shared options
+    (``--json``, ``--no-stream``, ``--artifact``, ``--busy-wait``) and the stores ``--db`` named."""
+
+    session_service: BaseSessionService
+    artifact_service: BaseArtifactService
+    memory_service: BaseMemoryService | None
+    json_lines: bool
+    stream: bool
+    artifacts: dict[str, Part]
+    stored_in: str | None
+    busy_wait: float
+
+
+def store_options(args: Any, stores: Stores) -> StoreOptions:
+    """``StoreOptions`` from a parsed ``run``/``dev`` command line and its opened stores."""
+    return StoreOptions(
+        session_service=stores.sessions,
+        artifact_service=stores.artifacts,
+        memory_service=stores.memory,
+        json_lines=args.json,
+        stream=args.stream,
+        artifacts=parse_artifacts(args.artifact),
+        stored_in=stores.where,
+        busy_wait=args.busy_wait,
+    )
 
 
 async def start_conversation(

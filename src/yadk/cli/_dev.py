@@ -22,7 +22,6 @@ from yadk.cli._common import (
     OFFLINE_HINT,
     CommandError,
     agent_path,
-    parse_artifacts,
     parse_state,
     resolve_model_option,
     show_tracebacks,
@@ -34,6 +33,7 @@ from yadk.cli._conversation import (
     open_stores,
     quiet_stdout,
     start_conversation,
+    store_options,
 )
 from yadk.cli._dotenv import load_dotenv_files, loaded_notes
 from yadk.cli._failures import reporting_failures
@@ -86,14 +86,7 @@ def _execute(args: argparse.Namespace) -> int:
             changes,
             state=state,
             session_id=args.session_id,
-            session_service=stores.sessions,
-            artifact_service=stores.artifacts,
-            memory_service=stores.memory,
-            json_lines=args.json,
-            stream=args.stream,
-            artifacts=parse_artifacts(args.artifact),
-            stored_in=stores.where,
-            busy_wait=args.busy_wait,
+            **store_options(args, stores),
         )
     finally:
         changes.close()

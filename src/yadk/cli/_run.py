@@ -19,7 +19,6 @@ from yadk.cli._common import (
     agent_path,
     file_error,
     not_utf8,
-    parse_artifacts,
     parse_state,
     resolve_model_option,
     show_tracebacks,
@@ -32,6 +31,7 @@ from yadk.cli._conversation import (
     quiet_stdout,
     send_message,
     start_conversation,
+    store_options,
 )
 from yadk.cli._dotenv import load_dotenv_files, loaded_notes
 from yadk.cli._failures import reporting_failures
@@ -82,14 +82,7 @@ def _execute(args: argparse.Namespace) -> int:
                 agent,
                 state=state,
                 session_id=session_id,
-                session_service=stores.sessions,
-                artifact_service=stores.artifacts,
-                memory_service=stores.memory,
-                json_lines=args.json,
-                stream=args.stream,
-                artifacts=parse_artifacts(args.artifact),
-                stored_in=stores.where,
-                busy_wait=args.busy_wait,
+                **store_options(args, stores),
             )
         else:
             status = asyncio.run(
@@ -99,14 +92,7 @@ def _execute(args: argparse.Namespace) -> int:
                     queries=queries,
                     state=state,
                     session_id=session_id,
-                    session_service=stores.sessions,
-                    artifact_service=stores.artifacts,
-                    memory_service=stores.memory,
-                    json_lines=args.json,
-                    stream=args.stream,
-                    artifacts=parse_artifacts(args.artifact),
-                    stored_in=stores.where,
-                    busy_wait=args.busy_wait,
+                    **store_options(args, stores),
                 )
             )
         if args.save_evalcase and session_id is not None:
