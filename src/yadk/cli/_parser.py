@@ -8,7 +8,6 @@ the command's module. The options ``run``, ``dev`` and ``web`` share are declare
 from __future__ import annotations
 
 import argparse
-import re
 from collections.abc import Callable, Sequence
 
 __all__ = ["build_parser"]
@@ -94,18 +93,20 @@ def _db_location(text: str) -> str:
         return text  # a file path (or :memory:): opening it says what is wrong, if anything
     from urllib.parse import urlsplit
 
+    from yadk._secrets import mask_url
+
     try:
         parts = urlsplit(text)
         parts.port  # noqa: B018 - parsing the port is what refuses "host:abc"
     except ValueError as exc:
         raise argparse.ArgumentTypeError(
-            f"{_masked(text)!r} is not a valid URL ({exc}); expected e.g. postgresql://USER@HOST:5432/DB,"
+            f"{mask_url(text)!r} is not a valid URL ({exc}); expected e.g. postgresql://USER@HOST:5432/DB,"
             " sqlite:///PATH or a file path"
         ) from None
     scheme = parts.scheme.lower()
     if scheme not in _DB_SCHEMES:
         raise argparse.ArgumentTypeError(
-            f"{_masked(text)!r}: yadk stores sessions in SQLite or PostgreSQL, not"
+            f"{mask_url(text)!r}: yadk stores sessions in SQLite or PostgreSQL, not"
             f" {parts.scheme!r}; give a file path, sqlite:///PATH, postgresql://USER@HOST:5432/DB"
             " or :memory:"
         )
@@ -118,10 +119,6 @@ def _db_location(text: str) -> str:
 
 # What the stores open: SQLite files, and PostgreSQL under the names its drivers use.
 _DB_SCHEMES = frozenset({"sqlite", "postgresql", "postgres"})
-
-
-def _masked(url: str) -> str:
-    return re.sub(r"(//[^/@:]*):[^/@]*@", r"\1:***@", url)
 
 
 def _seconds(text: str) -> float:
