@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from yadk.memory import BaseMemoryService, SearchMemoryResponse
 
 __all__ = [
+    "AppSettings",
     "CallbackContext",
     "Context",
     "InvocationContext",
@@ -60,6 +61,18 @@ class RunConfig:
     max_llm_calls: int = 500
     raise_errors: bool = False
     streaming: bool = False
+
+
+class AppSettings(Protocol):
+    """What the engine reads of an ``App`` (``yadk.apps`` sits above the runner, so the runner
+    and agents see an app through this protocol)."""
+
+    name: str
+    root_agent: Any
+    plugins: list[Any]
+    events_compaction_config: Any
+    context_cache_config: Any
+    resumability_config: Any
 
 
 class NestedRunner(Protocol):
@@ -117,6 +130,8 @@ class InvocationContext:
     root_agent: BaseAgent | None = None
     memory_service: BaseMemoryService | None = None
     runner_factory: RunnerFactory | None = None
+    # The App the runner was given (plugins and settings), if any.
+    app: AppSettings | None = None
     # The run path stamped on the events of ``agent`` (``""``: none, as for the agents a
     # SequentialAgent at the root runs).
     node_path: str = ""

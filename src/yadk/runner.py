@@ -10,7 +10,7 @@ from collections import OrderedDict
 from collections.abc import AsyncGenerator
 from typing import Any
 
-from yadk._contexts import InvocationContext, RunConfig, new_invocation_id
+from yadk._contexts import AppSettings, InvocationContext, RunConfig, new_invocation_id
 from yadk.agents import BaseAgent, LlmAgent
 from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
 from yadk.errors import (
@@ -64,15 +64,25 @@ class Runner:
     def __init__(
         self,
         *,
-        app_name: str,
-        agent: BaseAgent,
+        app: AppSettings | None = None,
+        app_name: str | None = None,
+        agent: BaseAgent | None = None,
         session_service: BaseSessionService | None = None,
         artifact_service: BaseArtifactService | None = None,
         memory_service: BaseMemoryService | None = None,
         run_config: RunConfig | None = None,
     ) -> None:
+        if (app is None) == (agent is None):
+            raise ValueError("Runner needs exactly one of app= or agent=.")
+        if app is not None:
+            agent = app.root_agent
+            app_name = app_name or app.name
+        if app_name is None:
+            raise ValueError("Runner(agent=...) needs app_name=.")
+        assert agent is not None
+        self.app = app
         self.app_name = app_name
-        self.agent = agent
+        self.agent: BaseAgent = agent
         self.session_service = session_service or InMemorySessionService()
         self.artifact_service = (
             artifact_service if artifact_service is not None else InMemoryArtifactService()
@@ -116,6 +126,7 @@ class Runner:
             root_agent=self.agent,
             memory_service=self.memory_service,
             runner_factory=Runner,
+            app=self.app,
         )
         try:
             async with contextlib.aclosing(

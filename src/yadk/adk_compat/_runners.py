@@ -88,17 +88,13 @@ class Runner(_YadkRunner):
                 "Runner(credential_service=...) is not provided: yadk reads tool credentials"
                 " from the tool's own settings (e.g. an MCP toolset's auth)"
             )
+        if (app is None) == (agent is None):
+            raise ValueError("Runner needs exactly one of app= or agent=.")
+        if agent is not None and not app_name:
+            raise ValueError("Runner(agent=...) needs app_name=.")
         extra: dict[str, Any] = {}
-        if app is not None:
-            if agent is not None:
-                raise ValueError("Pass either app or agent to Runner, not both.")
-            agent = app.root_agent
-            app_name = app_name or app.name
-            extra["app"] = app
         if plugins:
             extra["plugins"] = plugins
-        if agent is None or not app_name:
-            raise ValueError("Runner needs app_name and agent (or app).")
         accepted = inspect.signature(_YadkRunner.__init__).parameters
         missing = [name for name in extra if name not in accepted]
         if missing:
@@ -107,6 +103,7 @@ class Runner(_YadkRunner):
                 " installation of yadk does not have."
             )
         super().__init__(
+            app=app,
             app_name=app_name,
             agent=agent,
             session_service=session_service,
