@@ -27,6 +27,7 @@ LAYERS: list[set[str]] = [
     {"examples", "skills"},
     {"agents"},
     {"workflow"},
+    {"a2a"},
     {"telemetry"},
     {"runner", "stores"},
     {"apps"},
