@@ -20,7 +20,7 @@ LAYERS: list[set[str]] = [
     {"_model_names", "_script_format", "_graph_shape"},
     {"sessions", "artifacts", "events"},
     {"models"},
-    {"_contexts"},
+    {"_contexts", "_usage"},
     {"templating"},
     {"memory"},
     {"tools", "code_executors"},

@@ -234,6 +234,7 @@ DOCUMENTED: dict[str, set[str]] = {
         "AgentLoadError",
         "AlreadyExistsError",
         "ArtifactError",
+        "BudgetExceededError",
         "CallbackError",
         "ExampleError",
         "ImmutableEventError",

@@ -25,6 +25,7 @@ from yadk.sessions import BaseSessionService, Session, State
 from yadk.types import Content, Part
 
 if TYPE_CHECKING:
+    from yadk._usage import Budget, BudgetTracker
     from yadk.agents import BaseAgent
     from yadk.events import Event
     from yadk.memory import BaseMemoryService, SearchMemoryResponse
@@ -55,12 +56,14 @@ class RunConfig:
     that keeps calling the model (a tool loop, a loop that never exits) with one error event; ``raise_errors`` makes the
     runner raise failures instead of ending the invocation with an error event; ``streaming``
     asks models to stream, and the runner yields their chunks as ``partial`` events (never stored)
-    before the final event.
+    before the final event. ``budget`` (a ``yadk.apps.Budget``) limits tokens and cost; it
+    replaces the app's budget for this invocation.
     """
 
     max_llm_calls: int = 500
     raise_errors: bool = False
     streaming: bool = False
+    budget: Budget | None = None
 
 
 class AppSettings(Protocol):
@@ -73,6 +76,7 @@ class AppSettings(Protocol):
     events_compaction_config: Any
     context_cache_config: Any
     resumability_config: Any
+    budget: Any
 
 
 class NestedRunner(Protocol):
@@ -111,6 +115,9 @@ class _Counter:
     # under its tree parent's.
     agent_runs: dict[tuple[str, str], int] = dataclasses.field(default_factory=dict)
     agent_paths: dict[str, str] = dataclasses.field(default_factory=dict)
+    # The invocation's token budget and what it has spent (agents/_budget.py), read once.
+    budget: BudgetTracker | None = None
+    budget_checked: bool = False
 
 
 @dataclasses.dataclass

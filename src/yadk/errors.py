@@ -29,6 +29,7 @@ failures (a model or tool that fails while an invocation runs). Errors that goog
     └── RunError                            something failed while an invocation ran
         ├── ModelError                      a model failed or a script is exhausted
         │   └── ModelCallLimitError         too many model calls in one invocation
+        ├── BudgetExceededError             a token or cost budget is spent (before the next call)
         ├── ToolExecutionError              a tool could not run; ``error_type`` says why
         └── CallbackError                   a user callback raised
 
@@ -47,6 +48,7 @@ __all__ = [
     "AgentLoadError",
     "AlreadyExistsError",
     "ArtifactError",
+    "BudgetExceededError",
     "CallbackError",
     "ConfigError",
     "ExampleError",
@@ -250,6 +252,11 @@ class ModelError(RunError):
 
 class ModelCallLimitError(ModelError):
     """An invocation made more model calls than its limit allows."""
+
+
+class BudgetExceededError(RunError):
+    """An invocation or session reached a token or cost limit of its ``Budget``; raised before
+    the model call that would have gone over it."""
 
 
 class ToolErrorType(str, enum.Enum):

@@ -10,11 +10,12 @@ from collections.abc import AsyncGenerator
 from typing import TYPE_CHECKING, Any
 
 from yadk._contexts import Context, InvocationContext, ToolContext
+from yadk.agents._budget import active_budget, charge_budget, check_budget, record_usage
 from yadk.agents._callbacks import run_callbacks
 from yadk.agents._code_images import save_generated_images
 from yadk.agents._contents import CLIENT_CALL_ID_PREFIX
 from yadk.agents._request import build_request
-from yadk.errors import ModelCallLimitError, ModelError, ToolExecutionError
+from yadk.errors import BudgetExceededError, ModelCallLimitError, ModelError, ToolExecutionError
 from yadk.events import Event, EventActions
 from yadk.models import BaseLlm, LlmRequest, LlmResponse
 from yadk.tools import BaseTool
@@ -59,8 +60,12 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
         callback_context=callback_context,
         llm_request=request,
     )
+    usage = None
     if response is None:
+        budget = active_budget(ctx)
         try:
+            if budget is not None:  # before the call is sent, never after
+                check_budget(budget, ctx, agent.canonical_model.model)
             async for chunk in _model_responses(agent.canonical_model, request, ctx):
                 if chunk.partial:
                     # Streamed text for the impatient; never stored (the runner appends only
@@ -76,18 +81,18 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
                     response = chunk
             if response is None:
                 raise ModelError(f"Model {agent.canonical_model.model!r} returned no response.")
-        except ModelError as exc:
+        except (ModelError, BudgetExceededError) as exc:
             if ctx.run_config.raise_errors:
                 raise
             # As in google-adk, a model that fails ends the whole invocation (loops and
             # sequences do not go on); the error event keeps what callbacks already wrote.
             ctx.counter.failed = True
-            model_event.error_code = (
-                "MODEL_CALL_LIMIT" if isinstance(exc, ModelCallLimitError) else "MODEL_ERROR"
-            )
+            model_event.error_code = _error_code(exc)
             model_event.error_message = exc.message
             yield model_event
             return
+        if budget is not None:
+            usage = charge_budget(budget, request, response, agent.canonical_model.model)
         altered = await run_callbacks(
             "after_model_callback",
             agent.after_model_callback,
@@ -107,6 +112,7 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
     model_event.custom_metadata = response.custom_metadata
     model_event.grounding_metadata = response.grounding_metadata
     model_event.usage_metadata = response.usage_metadata
+    record_usage(model_event, usage)
     _assign_call_ids(model_event)
     if agent.code_executor is not None:
         saved = await save_generated_images(ctx, model_event)
@@ -166,6 +172,12 @@ async def _model_responses(
         raise
     except Exception as exc:
         raise ModelError(f"Model {model.model!r} failed: {type(exc).__name__}: {exc}") from exc
+
+
+def _error_code(exc: ModelError | BudgetExceededError) -> str:
+    if isinstance(exc, BudgetExceededError):
+        return "BUDGET_EXCEEDED"
+    return "MODEL_CALL_LIMIT" if isinstance(exc, ModelCallLimitError) else "MODEL_ERROR"
 
 
 def _as_response(value: Any) -> LlmResponse:

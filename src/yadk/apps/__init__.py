@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+from yadk._usage import Budget, ModelPrice
 from yadk.apps._app import App
 from yadk.apps._configs import ContextCacheConfig, EventsCompactionConfig, ResumabilityConfig
 
-__all__ = ["App", "ContextCacheConfig", "EventsCompactionConfig", "ResumabilityConfig"]
+__all__ = [
+    "App",
+    "Budget",
+    "ContextCacheConfig",
+    "EventsCompactionConfig",
+    "ModelPrice",
+    "ResumabilityConfig",
+]

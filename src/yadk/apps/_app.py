@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from yadk._usage import Budget
 from yadk.agents import BaseAgent
 from yadk.apps._configs import ContextCacheConfig, EventsCompactionConfig, ResumabilityConfig
 
@@ -28,6 +29,8 @@ class App(BaseModel):
     events_compaction_config: EventsCompactionConfig | None = None
     context_cache_config: ContextCacheConfig | None = None
     resumability_config: ResumabilityConfig | None = None
+    # yadk addition: token and cost limits for every invocation (RunConfig.budget replaces it).
+    budget: Budget | None = None
 
     @field_validator("name")
     @classmethod
