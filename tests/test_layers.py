@@ -20,7 +20,7 @@ LAYERS: list[set[str]] = [
     {"_model_names", "_script_format", "_graph_shape"},
     {"sessions", "artifacts", "events"},
     {"models"},
-    {"_contexts", "_usage"},
+    {"_contexts", "_usage", "_plugin_manager"},
     {"templating"},
     {"memory"},
     {"tools", "code_executors"},

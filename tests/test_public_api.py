@@ -240,6 +240,7 @@ DOCUMENTED: dict[str, set[str]] = {
         "ImmutableEventError",
         "Located",
         "ModelCallLimitError",
+        "PluginError",
         "RunError",
         "SessionError",
         "SessionNotFoundError",

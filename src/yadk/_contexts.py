@@ -25,6 +25,7 @@ from yadk.sessions import BaseSessionService, Session, State
 from yadk.types import Content, Part
 
 if TYPE_CHECKING:
+    from yadk._plugin_manager import PluginManager
     from yadk._usage import Budget, BudgetTracker
     from yadk.agents import BaseAgent
     from yadk.events import Event
@@ -139,6 +140,8 @@ class InvocationContext:
     runner_factory: RunnerFactory | None = None
     # The App the runner was given (plugins and settings), if any.
     app: AppSettings | None = None
+    # The app's plugins, or None when it has none (every plugin hook is skipped then).
+    plugins: PluginManager | None = None
     # The run path stamped on the events of ``agent`` (``""``: none, as for the agents a
     # SequentialAgent at the root runs).
     node_path: str = ""

@@ -31,7 +31,8 @@ failures (a model or tool that fails while an invocation runs). Errors that goog
         │   └── ModelCallLimitError         too many model calls in one invocation
         ├── BudgetExceededError             a token or cost budget is spent (before the next call)
         ├── ToolExecutionError              a tool could not run; ``error_type`` says why
-        └── CallbackError                   a user callback raised
+        ├── CallbackError                   a user callback raised
+        └── PluginError                     an app plugin's callback raised
 
 ``Located`` is the shape of the problems a ``ConfigError`` carries (``yadk.config.Diagnostic``
 has it): errors sit below the config layer, so they name the shape, not the class.
@@ -56,6 +57,7 @@ __all__ = [
     "Located",
     "ModelCallLimitError",
     "ModelError",
+    "PluginError",
     "RunError",
     "SessionError",
     "SessionNotFoundError",
@@ -283,4 +285,13 @@ class CallbackError(RunError):
 
     def __init__(self, message: str, *, callback: Any = None) -> None:
         super().__init__(message)
+        self.callback = callback
+
+
+class PluginError(RunError):
+    """An app plugin's callback raised; ``__cause__`` holds the original exception."""
+
+    def __init__(self, message: str, *, plugin: str = "", callback: str = "") -> None:
+        super().__init__(message)
+        self.plugin = plugin
         self.callback = callback

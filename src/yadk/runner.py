@@ -11,12 +11,14 @@ from collections.abc import AsyncGenerator
 from typing import Any
 
 from yadk._contexts import AppSettings, InvocationContext, RunConfig, new_invocation_id
+from yadk._plugin_manager import PluginManager, plugin_manager_for
 from yadk.agents import BaseAgent, LlmAgent
 from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
 from yadk.errors import (
     AgentDefinitionError,
     CallbackError,
     ModelError,
+    PluginError,
     SessionNotFoundError,
     TemplateError,
     YadkError,
@@ -33,6 +35,7 @@ logger = logging.getLogger("yadk.runner")
 
 _ERROR_CODES: list[tuple[type[BaseException], str]] = [
     (CallbackError, "CALLBACK_ERROR"),
+    (PluginError, "PLUGIN_ERROR"),
     (TemplateError, "TEMPLATE_ERROR"),
     (AgentDefinitionError, "AGENT_DEFINITION_ERROR"),
     (ModelError, "MODEL_ERROR"),
@@ -81,6 +84,8 @@ class Runner:
             raise ValueError("Runner(agent=...) needs app_name=.")
         assert agent is not None
         self.app = app
+        # The app's plugins (None without any: then no hook costs more than an ``is None``).
+        self.plugin_manager: PluginManager | None = plugin_manager_for(app)
         self.app_name = app_name
         self.agent: BaseAgent = agent
         self.session_service = session_service or InMemorySessionService()
@@ -127,11 +132,16 @@ class Runner:
             memory_service=self.memory_service,
             runner_factory=Runner,
             app=self.app,
+            plugins=self.plugin_manager,
         )
         try:
-            async with contextlib.aclosing(
+            plugins = self.plugin_manager
+            invocation = (
                 self._invoke(ctx, session, message, state_delta, config)
-            ) as events:
+                if plugins is None
+                else self._invoke_with_plugins(plugins, ctx, session, message, state_delta, config)
+            )
+            async with contextlib.aclosing(invocation) as events:
                 async for event in events:
                     yield event
         finally:
@@ -145,33 +155,85 @@ class Runner:
         state_delta: dict[str, Any] | None,
         config: RunConfig,
     ) -> AsyncGenerator[Event, None]:
-        agent = ctx.agent
-        if message is not None or state_delta:
-            user_event = Event(
-                invocation_id=ctx.invocation_id,
-                author="user",
-                content=message,
-                actions=EventActions(state_delta=dict(state_delta or {})),
-            )
-            await self.session_service.append_event(session, user_event)
+        user_event = await self._append_user_message(ctx, session, message, state_delta)
+        if user_event is not None:
             yield user_event
         try:
-            async for event in agent.run_async(ctx):
+            async for event in ctx.agent.run_async(ctx):
                 if not event.partial:
                     await self.session_service.append_event(session, event)
                 yield event
-        except YadkError as exc:
-            if config.raise_errors:
-                raise
-            # The error event says what failed; the traceback (a callback's, a model's) is for
-            # whoever asks for it (yadk run --verbose).
-            logger.debug("invocation %s ended in an error", ctx.invocation_id, exc_info=exc)
-            yield await self._error_event(ctx, session, exc)
         except Exception as exc:
             if config.raise_errors:
                 raise
-            logger.exception("invocation %s failed", ctx.invocation_id)
             yield await self._error_event(ctx, session, exc)
+
+    async def _invoke_with_plugins(
+        self,
+        plugins: PluginManager,
+        ctx: InvocationContext,
+        session: Session,
+        message: Content | None,
+        state_delta: dict[str, Any] | None,
+        config: RunConfig,
+    ) -> AsyncGenerator[Event, None]:
+        """``_invoke`` with the app's plugins: google-adk's on_user_message, before_run,
+        on_event (each event before it is stored), after_run (only when the run succeeded) and
+        on_run_error."""
+        try:
+            if message is not None and plugins.implements("on_user_message_callback"):
+                replaced = await plugins.run(
+                    "on_user_message_callback", invocation_context=ctx, user_message=message
+                )
+                if replaced is not None:
+                    message = ctx.user_content = replaced
+            user_event = await self._append_user_message(ctx, session, message, state_delta)
+            if user_event is not None:
+                yield user_event
+            early = await plugins.run("before_run_callback", invocation_context=ctx)
+            if isinstance(early, Content):
+                # A plugin answered for the whole run: its content is the one event.
+                events: AsyncGenerator[Event, None] = _one(
+                    Event(invocation_id=ctx.invocation_id, author="model", content=early)
+                )
+            else:
+                events = ctx.agent.run_async(ctx)
+            async with contextlib.aclosing(events):
+                async for event in events:
+                    event = await _on_event(plugins, ctx, event)
+                    if not event.partial:
+                        await self.session_service.append_event(session, event)
+                    yield event
+        except Exception as exc:
+            if config.raise_errors:
+                await plugins.notify("on_run_error_callback", invocation_context=ctx, error=exc)
+                raise
+            error = self._failure_event(ctx, exc)
+            with contextlib.suppress(PluginError):  # a failing on_event must not hide the error
+                error = await _on_event(plugins, ctx, error)
+            await self.session_service.append_event(session, error)
+            await plugins.notify("on_run_error_callback", invocation_context=ctx, error=exc)
+            yield error
+            return
+        await plugins.run("after_run_callback", invocation_context=ctx)
+
+    async def _append_user_message(
+        self,
+        ctx: InvocationContext,
+        session: Session,
+        message: Content | None,
+        state_delta: dict[str, Any] | None,
+    ) -> Event | None:
+        if message is None and not state_delta:
+            return None
+        event = Event(
+            invocation_id=ctx.invocation_id,
+            author="user",
+            content=message,
+            actions=EventActions(state_delta=dict(state_delta or {})),
+        )
+        await self.session_service.append_event(session, event)
+        return event
 
     def run(
         self,
@@ -268,17 +330,46 @@ class Runner:
     async def _error_event(
         self, ctx: InvocationContext, session: Session, exc: BaseException
     ) -> Event:
+        event = self._failure_event(ctx, exc)
+        await self.session_service.append_event(session, event)
+        return event
+
+    def _failure_event(self, ctx: InvocationContext, exc: BaseException) -> Event:
+        """The one error event that ends a failed invocation: what failed, never a traceback
+        (that is logged: at debug level for yadk's own errors, for ``yadk run --verbose``)."""
+        if isinstance(exc, YadkError):
+            logger.debug("invocation %s ended in an error", ctx.invocation_id, exc_info=exc)
+        else:
+            logger.exception("invocation %s failed", ctx.invocation_id, exc_info=exc)
         code = next((c for t, c in _ERROR_CODES if isinstance(exc, t)), "INTERNAL_ERROR")
         message = exc.message if isinstance(exc, YadkError) else f"{type(exc).__name__}: {exc}"
-        event = Event(
+        return Event(
             invocation_id=ctx.invocation_id,
             author=getattr(exc, "yadk_agent_name", ctx.agent.name),
             branch=getattr(exc, "yadk_branch", ctx.branch),
             error_code=code,
             error_message=message,
         )
-        await self.session_service.append_event(session, event)
+
+
+async def _one(event: Event) -> AsyncGenerator[Event, None]:
+    yield event
+
+
+async def _on_event(plugins: PluginManager, ctx: InvocationContext, event: Event) -> Event:
+    """The event as the plugins' ``on_event_callback`` leave it: a returned event's set
+    fields replace the original's (its id, invocation id and time stay), as google-adk does."""
+    modified = await plugins.run("on_event_callback", invocation_context=ctx, event=event)
+    if not isinstance(modified, Event):
         return event
+    update = {
+        name: getattr(modified, name)
+        for name in modified.model_fields_set - {"id", "invocation_id", "timestamp"}
+    }
+    replaced = event.model_copy(update=update)
+    if not replaced.author:
+        replaced.author = event.author
+    return replaced
 
 
 def _transferable_across_tree(agent: BaseAgent) -> bool:

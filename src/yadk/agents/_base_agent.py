@@ -148,6 +148,10 @@ class BaseAgent(BaseModel):
             if event is not None:
                 yield _stamped(event, ctx)
         except Exception as exc:
+            if ctx.plugins is not None:  # as google-adk: every agent the failure leaves hears it
+                await ctx.plugins.notify(
+                    "on_agent_error_callback", agent=self, callback_context=Context(ctx), error=exc
+                )
             # The innermost agent marks the failure, so the runner's error event names the agent
             # (and branch) where it happened, not the root.
             if not hasattr(exc, "yadk_agent_name"):
@@ -160,11 +164,11 @@ class BaseAgent(BaseModel):
         yield  # pragma: no cover - makes this an async generator
 
     async def _before_agent(self, ctx: InvocationContext) -> Event | None:
-        if not self.before_agent_callback:
+        if not self.before_agent_callback and ctx.plugins is None:
             return None
         callback_context = Context(ctx)
-        content = await run_callbacks(
-            "before_agent_callback", self.before_agent_callback, callback_context=callback_context
+        content = await _agent_callbacks(
+            self, "before_agent_callback", self.before_agent_callback, callback_context
         )
         if content is not None:
             # The callback answered for the agent: the agent itself is skipped.
@@ -175,11 +179,11 @@ class BaseAgent(BaseModel):
         return None
 
     async def _after_agent(self, ctx: InvocationContext) -> Event | None:
-        if not self.after_agent_callback:
+        if not self.after_agent_callback and ctx.plugins is None:
             return None
         callback_context = Context(ctx)
-        content = await run_callbacks(
-            "after_agent_callback", self.after_agent_callback, callback_context=callback_context
+        content = await _agent_callbacks(
+            self, "after_agent_callback", self.after_agent_callback, callback_context
         )
         if content is not None:
             return self._event(ctx, callback_context, _as_content(content))
@@ -195,6 +199,20 @@ class BaseAgent(BaseModel):
             content=content,
             actions=context.actions,
         )
+
+
+async def _agent_callbacks(
+    agent: BaseAgent, kind: str, callbacks: Any, callback_context: Context
+) -> Any:
+    """The app's plugins first, then the agent's own callbacks unless a plugin answered."""
+    plugins = callback_context.invocation_context.plugins
+    if plugins is not None:
+        result = await plugins.run(kind, agent=agent, callback_context=callback_context)
+        if result is not None:
+            return result
+    if not callbacks:
+        return None
+    return await run_callbacks(kind, callbacks, callback_context=callback_context)
 
 
 def _stamped(event: Event, ctx: InvocationContext) -> Event:

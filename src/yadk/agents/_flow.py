@@ -54,12 +54,19 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
     model_event = Event(invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch)
     callback_context = Context(ctx, event_actions=model_event.actions)
 
-    response = await run_callbacks(
-        "before_model_callback",
-        agent.before_model_callback,
-        callback_context=callback_context,
-        llm_request=request,
-    )
+    plugins = ctx.plugins
+    response = None
+    if plugins is not None:  # the app's plugins first; one that answers skips the rest
+        response = await plugins.run(
+            "before_model_callback", callback_context=callback_context, llm_request=request
+        )
+    if response is None:
+        response = await run_callbacks(
+            "before_model_callback",
+            agent.before_model_callback,
+            callback_context=callback_context,
+            llm_request=request,
+        )
     usage = None
     if response is None:
         budget = active_budget(ctx)
@@ -82,23 +89,37 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
             if response is None:
                 raise ModelError(f"Model {agent.canonical_model.model!r} returned no response.")
         except (ModelError, BudgetExceededError) as exc:
-            if ctx.run_config.raise_errors:
-                raise
-            # As in google-adk, a model that fails ends the whole invocation (loops and
-            # sequences do not go on); the error event keeps what callbacks already wrote.
-            ctx.counter.failed = True
-            model_event.error_code = _error_code(exc)
-            model_event.error_message = exc.message
-            yield model_event
-            return
+            if plugins is not None and type(exc) is ModelError:
+                response = await plugins.run(
+                    "on_model_error_callback",
+                    callback_context=callback_context,
+                    llm_request=request,
+                    error=exc.__cause__ if isinstance(exc.__cause__, Exception) else exc,
+                )
+            if response is None:
+                if ctx.run_config.raise_errors:
+                    raise
+                # As in google-adk, a model that fails ends the whole invocation (loops and
+                # sequences do not go on); the error event keeps what callbacks already wrote.
+                ctx.counter.failed = True
+                model_event.error_code = _error_code(exc)
+                model_event.error_message = exc.message
+                yield model_event
+                return
         if budget is not None:
             usage = charge_budget(budget, request, response, agent.canonical_model.model)
-        altered = await run_callbacks(
-            "after_model_callback",
-            agent.after_model_callback,
-            callback_context=callback_context,
-            llm_response=response,
-        )
+        altered = None
+        if plugins is not None:
+            altered = await plugins.run(
+                "after_model_callback", callback_context=callback_context, llm_response=response
+            )
+        if altered is None:
+            altered = await run_callbacks(
+                "after_model_callback",
+                agent.after_model_callback,
+                callback_context=callback_context,
+                llm_response=response,
+            )
         if altered is not None:
             response = altered
     response = _as_response(response)
@@ -272,33 +293,43 @@ async def _run_one_call(
             f" Available tools: {available}."
         }
     args = dict(call.args)
-    result = await run_callbacks(
-        "before_tool_callback",
-        agent.before_tool_callback,
-        tool=tool,
-        args=args,
-        tool_context=tool_context,
-    )
+    plugins = tool_context.invocation_context.plugins
+    result = None
+    if plugins is not None:  # the app's plugins first; one that answers skips the rest
+        result = await plugins.run(
+            "before_tool_callback", tool=tool, tool_args=args, tool_context=tool_context
+        )
+    if result is None:
+        result = await run_callbacks(
+            "before_tool_callback",
+            agent.before_tool_callback,
+            tool=tool,
+            args=args,
+            tool_context=tool_context,
+        )
     if result is None:
         try:
             result = await tool.run_async(args=args, tool_context=tool_context)
-        except ToolExecutionError as exc:
-            logger.warning("tool %s failed: %s", call.name, exc.message)
-            result = {"error": exc.message, "error_type": exc.error_type.value}
         except Exception as exc:
-            # The model gets the failure and can recover; the run goes on, nothing is lost.
-            logger.warning(
-                "tool %s raised %s: %s", call.name, type(exc).__name__, exc, exc_info=exc
-            )
-            result = {"error": f"Tool '{call.name}' raised {type(exc).__name__}: {exc}"}
-    altered = await run_callbacks(
-        "after_tool_callback",
-        agent.after_tool_callback,
-        tool=tool,
-        args=args,
-        tool_context=tool_context,
-        tool_response=result,
-    )
+            result = await _tool_failed(call, tool, args, tool_context, exc)
+    altered = None
+    if plugins is not None:
+        altered = await plugins.run(
+            "after_tool_callback",
+            tool=tool,
+            tool_args=args,
+            tool_context=tool_context,
+            result=result,
+        )
+    if altered is None:
+        altered = await run_callbacks(
+            "after_tool_callback",
+            agent.after_tool_callback,
+            tool=tool,
+            args=args,
+            tool_context=tool_context,
+            tool_response=result,
+        )
     if altered is not None:
         result = altered
     if getattr(tool, "is_long_running", False) and not result:
@@ -306,6 +337,33 @@ async def _run_one_call(
     if not isinstance(result, dict):
         result = {"result": result}
     return _jsonable(result)
+
+
+async def _tool_failed(
+    call: FunctionCall,
+    tool: BaseTool,
+    args: dict[str, Any],
+    tool_context: ToolContext,
+    exc: Exception,
+) -> Any:
+    """What the model gets for a tool that raised: a plugin's answer (``on_tool_error_callback``),
+    else the error, so the model can recover and the run goes on."""
+    plugins = tool_context.invocation_context.plugins
+    if plugins is not None:
+        answer = await plugins.run(
+            "on_tool_error_callback",
+            tool=tool,
+            tool_args=args,
+            tool_context=tool_context,
+            error=exc,
+        )
+        if answer is not None:
+            return answer
+    if isinstance(exc, ToolExecutionError):
+        logger.warning("tool %s failed: %s", call.name, exc.message)
+        return {"error": exc.message, "error_type": exc.error_type.value}
+    logger.warning("tool %s raised %s: %s", call.name, type(exc).__name__, exc, exc_info=exc)
+    return {"error": f"Tool '{call.name}' raised {type(exc).__name__}: {exc}"}
 
 
 def _jsonable(value: dict[str, Any]) -> dict[str, Any]:

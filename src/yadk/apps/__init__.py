@@ -5,9 +5,11 @@ from __future__ import annotations
 from yadk._usage import Budget, ModelPrice
 from yadk.apps._app import App
 from yadk.apps._configs import ContextCacheConfig, EventsCompactionConfig, ResumabilityConfig
+from yadk.apps._plugin import BasePlugin
 
 __all__ = [
     "App",
+    "BasePlugin",
     "Budget",
     "ContextCacheConfig",
     "EventsCompactionConfig",
