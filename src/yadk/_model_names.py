@@ -142,12 +142,13 @@ LITELLM_PROVIDERS = (
     "ollama_chat",
     "openai",
     "openrouter",
+    "vertex_ai",
 )
 # The names a config may give google-adk's LiteLlm class by.
 LITELLM_CLASS_NAMES = frozenset(
     {"LiteLlm", "google.adk.models.LiteLlm", "google.adk.models.lite_llm.LiteLlm"}
 )
-LITELLM_ARGS = ("model", "api_base", "api_key", "api_version")
+LITELLM_ARGS = ("model", "api_base", "api_key", "api_version", "vertex_project", "vertex_location")
 
 
 def litellm_problem(model: object) -> str | None:
@@ -162,5 +163,12 @@ def litellm_problem(model: object) -> str | None:
             f"LiteLLM provider `{provider}` is not served by yadk; it serves "
             + ", ".join(f"{p}/" for p in LITELLM_PROVIDERS)
             + "."
+        )
+    if provider == "vertex_ai" and not name.startswith(("gemini", "projects/")):
+        return (
+            f"`{model}`: yadk serves Vertex AI's Gemini models (vertex_ai/gemini-2.5-flash) and"
+            " endpoint resource names (vertex_ai/projects/.../endpoints/...); partner models on"
+            " Vertex (Claude, Llama, ...) are not served: use anthropic/NAME or an"
+            " OpenAI-compatible provider instead."
         )
     return None

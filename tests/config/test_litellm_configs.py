@@ -54,9 +54,18 @@ def test_the_213_form_names_an_object_built_in_python(tmp_path: Path) -> None:
             5,
             "LiteLLM provider `bedrock` is not served by yadk; it serves anthropic/, azure/,"
             " deepseek/, gemini/, groq/, hosted_vllm/, mistral/, ollama/, ollama_chat/, openai/,"
-            " openrouter/.",
+            " openrouter/, vertex_ai/.",
         ),
         ("groq/", 6, 5, "`groq/` names no model after `groq/`."),
+        (
+            "vertex_ai/claude-sonnet-4-5",
+            6,
+            5,
+            "`vertex_ai/claude-sonnet-4-5`: yadk serves Vertex AI's Gemini models"
+            " (vertex_ai/gemini-2.5-flash) and endpoint resource names"
+            " (vertex_ai/projects/.../endpoints/...); partner models on Vertex (Claude, Llama,"
+            " ...) are not served: use anthropic/NAME or an OpenAI-compatible provider instead.",
+        ),
     ],
 )
 def test_a_provider_yadk_does_not_serve_is_a_located_error(
@@ -65,3 +74,18 @@ def test_a_provider_yadk_does_not_serve_is_a_located_error(
     folder = write(tmp_path / "ll", OLD_FORM.format(model=model))
     found = [(d.line, d.column, d.rule, d.message) for d in validate_paths([folder])]
     assert found == [(line, column, "invalid-args", message)]
+
+
+def test_vertex_ai_models_with_litellms_vertex_arguments(tmp_path: Path) -> None:
+    from yadk.models import Gemini
+
+    text = OLD_FORM.format(model="vertex_ai/gemini-2.5-flash") + (
+        "    - name: vertex_project\n      value: proj-9\n"
+        "    - name: vertex_location\n      value: global\n"
+    )
+    folder = write(tmp_path / "vx", text)
+    assert validate_paths([folder]) == []
+    model = load_agent(folder).canonical_model  # type: ignore[attr-defined]
+    assert isinstance(model, Gemini) and model.model == "gemini-2.5-flash"
+    assert model.vertex is not None
+    assert (model.vertex.project, model.vertex.location) == ("proj-9", "global")

@@ -122,6 +122,6 @@ def test_a_provider_yadk_does_not_serve() -> None:
         "LiteLlm model 'bedrock/claude': provider 'bedrock' is not served (yadk does not serve"
         " Amazon Bedrock; use anthropic/NAME with ANTHROPIC_API_KEY). The providers yadk serves:"
         " anthropic/, azure/, deepseek/, gemini/, groq/, hosted_vllm/, mistral/, ollama/,"
-        " ollama_chat/, openai/, openrouter/; other backends can be added with"
+        " ollama_chat/, openai/, openrouter/, vertex_ai/; other backends can be added with"
         " yadk.models.register_model."
     )

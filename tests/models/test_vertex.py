@@ -366,3 +366,228 @@ async def test_credentials_given_to_the_model(
     server.reply(text_answer("ok"))
     await generate(Gemini(MODEL, retries=0, credentials=credentials))
     assert server.requests[0].headers["authorization"] == "Bearer given"
+
+
+# --- LiteLLM's vertex_ai/ models (google-adk's LiteLlm) -----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args, env, path",
+    [
+        (
+            {"vertex_project": "proj-2", "vertex_location": "europe-west1"},
+            {},
+            "/v1/projects/proj-2/locations/europe-west1/publishers/google/models",
+        ),
+        (
+            {},
+            {"VERTEXAI_PROJECT": "proj-3", "VERTEXAI_LOCATION": "asia-east1"},
+            "/v1/projects/proj-3/locations/asia-east1/publishers/google/models",
+        ),
+        ({}, {}, PROJECT_PATH),  # google-genai's GOOGLE_CLOUD_PROJECT from vertex_env
+    ],
+)
+async def test_litellm_vertex_ai_models_go_to_vertex_with_adc(
+    vertex_env: Path,
+    server: FakeServer,
+    token_server: FakeServer,
+    monkeypatch: pytest.MonkeyPatch,
+    args: dict[str, str],
+    env: dict[str, str],
+    path: str,
+) -> None:
+    from yadk.adk_compat._models import LiteLlm
+
+    # vertex_ai/ chooses Vertex by itself, whatever GOOGLE_GENAI_USE_VERTEXAI says.
+    monkeypatch.delenv("GOOGLE_GENAI_USE_VERTEXAI")
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    token_server.reply(token("tok-v"))
+    server.reply(text_answer("from vertex_ai/"))
+    llm = LiteLlm(model=f"vertex_ai/{MODEL}", **args)
+    assert isinstance(llm, Gemini)
+    [answer] = await generate(llm)
+    assert answer.content is not None and answer.content.parts[0].text == "from vertex_ai/"
+    [sent] = server.requests
+    assert sent.path == f"{path}/{MODEL}:generateContent"
+    assert sent.headers["authorization"] == "Bearer tok-v"
+
+
+async def test_litellm_vertex_ai_with_an_api_key_is_express_mode(
+    server: FakeServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from yadk.models import litellm_model
+
+    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "ignored")
+    llm = litellm_model(f"vertex_ai/{MODEL}", api_key="vx-key", api_base=server.url)
+    server.reply(text_answer("express"))
+    await generate(llm)  # type: ignore[arg-type]
+    [sent] = server.requests
+    assert sent.path == f"/v1/publishers/google/models/{MODEL}:generateContent"
+    assert sent.headers["x-goog-api-key"] == "vx-key"
+
+
+def test_litellm_vertex_ai_partner_models_are_refused() -> None:
+    from yadk.models import litellm_model
+
+    with pytest.raises(ModelError) as caught:
+        litellm_model("vertex_ai/claude-sonnet-4-5")
+    assert caught.value.message == (
+        "LiteLlm model 'vertex_ai/claude-sonnet-4-5': yadk serves Vertex AI's Gemini models"
+        " (vertex_ai/gemini-2.5-flash) and endpoint resource names"
+        " (vertex_ai/projects/.../endpoints/...); partner models on Vertex (Claude, Llama, ...)"
+        " are not served: use anthropic/NAME or an OpenAI-compatible provider instead."
+    )
+
+
+# --- Application Default Credentials from gcloud's user login and from the metadata server -----
+
+
+@pytest.mark.subprocess  # google-auth asks `gcloud` (absent here) for the project
+async def test_gcloud_user_credentials(
+    server: FakeServer,
+    token_server: FakeServer,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """`gcloud auth application-default login` writes an authorized_user file in gcloud's
+    config folder; google-auth finds it there and trades its refresh token for an access
+    token at Google's token endpoint (always that one for user credentials), which the
+    transport here sends to the fake token server instead."""
+    import httpx
+
+    real_client = httpx.Client
+    token_url = token_server.url + "/token"
+
+    class ToFakeTokenServer(httpx.HTTPTransport):
+        def handle_request(self, request: httpx.Request) -> httpx.Response:
+            assert str(request.url) == "https://oauth2.googleapis.com/token"
+            request.url = httpx.URL(token_url)
+            request.headers["host"] = request.url.netloc.decode("ascii")
+            return super().handle_request(request)
+
+    def client(**kwargs: Any) -> httpx.Client:
+        return real_client(transport=ToFakeTokenServer(), **kwargs)
+
+    monkeypatch.setattr(httpx, "Client", client)
+    config = tmp_path / "gcloud"
+    config.mkdir()
+    (config / "application_default_credentials.json").write_text(
+        json.dumps(
+            {
+                "type": "authorized_user",
+                "client_id": "cid.apps.googleusercontent.com",
+                "client_secret": "secret",
+                "refresh_token": "refresh-1",
+                "token_uri": token_server.url + "/token",
+            }
+        )
+    )
+    monkeypatch.delenv("GOOGLE_APPLICATION_CREDENTIALS", raising=False)
+    monkeypatch.setenv("CLOUDSDK_CONFIG", str(config))
+    monkeypatch.setenv("GOOGLE_GENAI_USE_VERTEXAI", "true")
+    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "proj-1")
+    monkeypatch.setenv("GOOGLE_VERTEX_BASE_URL", server.url)
+    token_server.reply(token("user-tok"))
+    server.reply(text_answer("hello user"))
+    await generate(Gemini(MODEL, retries=0))
+    assert server.requests[0].headers["authorization"] == "Bearer user-tok"
+    [grant] = token_server.requests
+    form = urllib.parse.parse_qs(grant.body.decode("ascii"))
+    assert form["grant_type"] == ["refresh_token"]
+    assert form["refresh_token"] == ["refresh-1"]
+    assert form["client_id"] == ["cid.apps.googleusercontent.com"]
+
+
+_ON_GCE = """
+import asyncio
+from yadk.models import Gemini, LlmRequest
+from yadk.types import UserContent
+
+async def main():
+    request = LlmRequest(contents=[UserContent("hi")])
+    async for answer in Gemini("gemini-2.5-flash", retries=0).generate_content_async(request):
+        print(answer.content.parts[0].text)
+
+asyncio.run(main())
+"""
+
+
+@pytest.mark.subprocess  # google-auth reads the metadata server's address when it is imported
+def test_metadata_server_credentials(server: FakeServer, tmp_path: Path) -> None:
+    """On Compute Engine, Cloud Run or GKE, Application Default Credentials come from the
+    metadata server: google-auth finds it (the ``Metadata-Flavor: Google`` answer) and asks it
+    for the default service account's token."""
+    import os
+    import subprocess
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    asked: list[str] = []
+
+    class Metadata(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            asked.append(self.path)
+            path = self.path.partition("?")[0]
+            answers: dict[str, Any] = {
+                "/": "",
+                "/computeMetadata/v1/project/project-id": "proj-1",
+                "/computeMetadata/v1/universe/universe-domain": "googleapis.com",
+                "/computeMetadata/v1/instance/service-accounts/default/": {
+                    "email": "vm@proj-1.iam.gserviceaccount.com",
+                    "scopes": ["https://www.googleapis.com/auth/cloud-platform"],
+                    "aliases": ["default"],
+                },
+                "/computeMetadata/v1/instance/service-accounts/default/token": token("gce-tok"),
+            }
+            if path not in answers or self.headers.get("Metadata-Flavor") != "Google":
+                self.send_response(404)
+                self.end_headers()
+                return
+            answer = answers[path]
+            body = (answer if isinstance(answer, str) else json.dumps(answer)).encode()
+            self.send_response(200)
+            self.send_header("Metadata-Flavor", "Google")
+            self.send_header(
+                "Content-Type", "text/plain" if isinstance(answer, str) else "application/json"
+            )
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    metadata = ThreadingHTTPServer(("127.0.0.1", 0), Metadata)
+    thread = threading.Thread(target=metadata.serve_forever, args=(0.01,), daemon=True)
+    thread.start()
+    host = f"127.0.0.1:{metadata.server_address[1]}"
+    (tmp_path / "gcloud").mkdir()
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("GOOGLE_", "GCE_", "CLOUDSDK_"))
+    }
+    env.update(
+        GCE_METADATA_HOST=host,
+        GCE_METADATA_IP=host,
+        CLOUDSDK_CONFIG=str(tmp_path / "gcloud"),
+        GOOGLE_GENAI_USE_VERTEXAI="true",
+        GOOGLE_CLOUD_PROJECT="proj-1",
+        GOOGLE_VERTEX_BASE_URL=server.url,
+        YADK_ALLOW_MODEL_REQUESTS="1",
+    )
+    server.reply(text_answer("hello from a VM"))
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", _ON_GCE], env=env, capture_output=True, text=True, timeout=60
+        )
+    finally:
+        metadata.shutdown()
+        metadata.server_close()
+        thread.join()
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "hello from a VM\n"
+    assert server.requests[0].headers["authorization"] == "Bearer gce-tok"
+    assert any(
+        p.startswith("/computeMetadata/v1/instance/service-accounts/default/token") for p in asked
+    )

@@ -109,8 +109,10 @@ class Gemini(HttpBackend):
         http_client: httpx.AsyncClient | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
         credentials: Credentials | None = None,
+        vertex: VertexTarget | None = None,
     ) -> None:
         self._credentials = credentials
+        self._vertex = vertex
         self._google_auth: GoogleAuth | None = None
         super().__init__(
             model,
@@ -142,7 +144,10 @@ class Gemini(HttpBackend):
     def vertex(self) -> VertexTarget | None:
         """Where Vertex AI requests go, when ``GOOGLE_GENAI_USE_VERTEXAI`` asks for Vertex; an
         ``api_key=`` argument means express mode, as in google-genai (it wins over the project
-        in the environment)."""
+        in the environment). A ``vertex=`` argument (LiteLLM's ``vertex_ai/`` models) is used
+        as given, whatever the environment says."""
+        if self._vertex is not None:
+            return self._vertex
         target = vertex_target()
         if target is not None and self._api_key:
             return dataclasses.replace(target, project=None, api_key=self._api_key)

@@ -61,11 +61,9 @@ _COMPATIBLE: dict[str, CompatibleProvider] = {
 _COMPATIBLE["ollama_chat"] = _COMPATIBLE["ollama"]
 
 # Providers with a backend of their own.
-_NATIVE = ("openai", "anthropic", "gemini", "azure")
+_NATIVE = ("openai", "anthropic", "gemini", "azure", "vertex_ai")
 assert set(LITELLM_PROVIDERS) == {*_NATIVE, *_COMPATIBLE}  # the config layer checks that list
 _NOT_SERVED = {
-    "vertex_ai": "yadk reaches Vertex AI through its Gemini backend: use the bare model name"
-    " (gemini-2.5-flash) with GOOGLE_GENAI_USE_VERTEXAI=true and GOOGLE_CLOUD_PROJECT",
     "bedrock": "yadk does not serve Amazon Bedrock; use anthropic/NAME with ANTHROPIC_API_KEY",
 }
 
@@ -160,12 +158,48 @@ class AzureChat(OpenAIChat):
         return self.url, {**body, "stream": True, "stream_options": {"include_usage": True}}
 
 
+def _vertex_gemini(
+    model: str,
+    name: str,
+    api_base: str | None,
+    api_key: str | None,
+    project: str | None,
+    location: str | None,
+) -> BaseLlm:
+    """LiteLLM's ``vertex_ai/gemini-...``: yadk's Gemini backend on Vertex AI, whatever
+    ``GOOGLE_GENAI_USE_VERTEXAI`` says. The project and location come from the arguments, then
+    LiteLLM's ``VERTEXAI_PROJECT``/``VERTEXAI_LOCATION``, then google-genai's
+    ``GOOGLE_CLOUD_PROJECT``/``GOOGLE_CLOUD_LOCATION``; an ``api_key`` means express mode."""
+    from yadk._model_names import litellm_problem
+    from yadk.models._gemini import Gemini
+    from yadk.models._vertex import DEFAULT_LOCATION, VertexTarget
+
+    problem = litellm_problem(model)
+    if problem is not None:
+        raise ModelError(f"LiteLlm model {problem}".replace("`", "'"))
+    env = os.environ
+    target = VertexTarget(
+        project=None
+        if api_key
+        else (project or env.get("VERTEXAI_PROJECT") or env.get("GOOGLE_CLOUD_PROJECT") or None),
+        location=location
+        or env.get("VERTEXAI_LOCATION")
+        or env.get("GOOGLE_CLOUD_LOCATION")
+        or DEFAULT_LOCATION,
+        api_key=api_key,
+        base_url=api_base or env.get("GOOGLE_VERTEX_BASE_URL") or None,
+    )
+    return Gemini(name, vertex=target)
+
+
 def litellm_model(
     model: str,
     *,
     api_base: str | None = None,
     api_key: str | None = None,
     api_version: str | None = None,
+    vertex_project: str | None = None,
+    vertex_location: str | None = None,
 ) -> BaseLlm:
     """The backend for LiteLLM's ``provider/name`` (a bare name goes to yadk's registry, as
     ``gemini-2.5-flash``); ``ModelError`` for a provider yadk does not serve."""
@@ -192,6 +226,8 @@ def litellm_model(
         from yadk.models._gemini import Gemini
 
         return Gemini(name, api_key=api_key, base_url=api_base)
+    if provider == "vertex_ai":
+        return _vertex_gemini(model, name, api_base, api_key, vertex_project, vertex_location)
     why = _NOT_SERVED.get(provider, "yadk has no backend for it")
     raise ModelError(
         f"LiteLlm model {model!r}: provider {provider!r} is not served ({why}). The providers"
