@@ -18,7 +18,7 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "yadk"
 LAYERS: list[set[str]] = [
     {"types", "errors", "_yaml", "_files", "_lazy", "_bm25", "_docx", "_secrets", "_version"},
     {"_model_names", "_script_format", "_graph_shape"},
-    {"sessions", "artifacts", "events"},
+    {"sessions", "artifacts", "events", "_compacted"},
     {"models"},
     {"_contexts", "_usage", "_plugin_manager"},
     {"templating"},

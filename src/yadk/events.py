@@ -14,11 +14,23 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from yadk.types import Content, FunctionCall, FunctionResponse, Part
 
-__all__ = ["Event", "EventActions", "NodeInfo"]
+__all__ = ["Event", "EventActions", "EventCompaction", "NodeInfo"]
 
 
 def new_event_id() -> str:
     return str(uuid.uuid4())
+
+
+class EventCompaction(BaseModel):
+    """A summary that stands for the events stored between two timestamps (google-adk's
+    ``EventCompaction``): requests carry ``compacted_content`` instead of those events, which
+    stay in the store."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    start_timestamp: float
+    end_timestamp: float
+    compacted_content: Content
 
 
 class EventActions(BaseModel):
@@ -33,6 +45,8 @@ class EventActions(BaseModel):
     skip_summarization: bool | None = None
     # The route a workflow node took (google-adk 2's ``route``): which outgoing edges fire.
     route: bool | int | str | list[bool | int | str] | None = None
+    # A compaction event's summary and the range it replaces (App event compaction).
+    compaction: EventCompaction | None = None
 
     def is_empty(self) -> bool:
         return not (
@@ -42,6 +56,7 @@ class EventActions(BaseModel):
             or self.escalate
             or self.skip_summarization
             or self.route is not None
+            or self.compaction is not None
         )
 
 

@@ -141,9 +141,18 @@ class Runner:
                 if plugins is None
                 else self._invoke_with_plugins(plugins, ctx, session, message, state_delta, config)
             )
+            failed = False
             async with contextlib.aclosing(invocation) as events:
                 async for event in events:
+                    failed = failed or event.error_code is not None
                     yield event
+            compaction = self.app.events_compaction_config if self.app is not None else None
+            if compaction is not None and not failed:
+                # Summarised after the answer, not before it (google-adk's post-invocation
+                # compaction): the summary is stored, not yielded.
+                await compaction.compact_after_invocation(
+                    session=session, session_service=self.session_service, root_agent=self.agent
+                )
         finally:
             self._checkin(key, session)
 

@@ -13,7 +13,8 @@ The rules follow google-adk 2.13, so a multi-agent config gives each model the s
   not reject the history;
 * ``include_contents="none"`` keeps the current turn only: from the latest message of the user
   or of another agent, skipping transfer hand-offs so a transferred-to agent still sees the
-  user's request.
+  user's request;
+* a compaction event's summary stands for the events it replaced (``yadk._compacted``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 
+from yadk._compacted import compacted_events, has_compaction
 from yadk.agents._other_agents import (
     OTHER_AGENT_CONTEXT_PREAMBLE,
     QUOTED_CONTENT_BEGIN,
@@ -81,12 +83,18 @@ def build_contents(
     branch: str | None,
     include_contents: str,
     call_ids: Container[str] | None = None,
+    compacted: bool | None = None,
 ) -> list[Content]:
     """Contents for a model call by ``agent_name`` on ``branch`` (see the module docstring).
 
     ``call_ids``, when given, holds every function-call id in ``events`` (a caller that keeps
     them as events are appended saves ``include_contents="none"`` a scan of the history).
+    Compaction events (App event compaction) stand for the events they summarise; ``compacted``
+    says whether ``events`` hold any (``None``: look).
     """
+    if compacted or (compacted is None and has_compaction(events)):
+        events = compacted_events(events, agent_name)
+        call_ids = None
     resumed = _resume_long_running(events)
     if include_contents == "none":
         if resumed is not events or call_ids is None:

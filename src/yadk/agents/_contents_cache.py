@@ -5,7 +5,8 @@ immutable once appended. So the contents folded for an agent on a branch stay ri
 the session's event list still starts with the events they were folded from. That is checked
 on every call (the same list object, its length, and the first and last folded events by
 identity); anything else (a session re-read whole, history cut or replaced) folds again from
-scratch. The result is what ``build_contents`` returns for the same events.
+scratch. The result is what ``build_contents`` returns for the same events. A compaction event
+among the new ones replaces events already folded, so the history is folded again, compacted.
 
 ``include_contents="none"`` keeps only the current turn, so nothing folded carries over; what
 carries over is the set of function-call ids in the history (a tool result the user posts back
@@ -18,6 +19,7 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass, field
 
+from yadk._compacted import compacted_events, has_compaction
 from yadk.agents._contents import (
     Folded,
     _resume_long_running,
@@ -60,11 +62,15 @@ class _Prefix:
 @dataclass
 class _Entry(_Prefix):
     folded: Folded = field(default_factory=Folded)
+    # Whether the folded events hold a compaction event: what was folded is then the history
+    # as compacted, and a tool result may need a call a summary took away (folded again).
+    compacted: bool = False
 
 
 @dataclass
 class _CallIds(_Prefix):
     ids: set[str] = field(default_factory=set)
+    compacted: bool = False
 
 
 _CacheKey = tuple[str, str | None]
@@ -83,12 +89,17 @@ def session_contents(
             agent_name=agent_name,
             branch=branch,
             include_contents=include_contents,
-            call_ids=_session_call_ids(session, events),
+            call_ids=(known := _session_call_ids(session, events)).ids,
+            compacted=known.compacted,
         )
     if _resume_long_running(events) is not events:
         # A long-running call's history cut short: not a prefix of what was folded.
         return build_contents(
-            events, agent_name=agent_name, branch=branch, include_contents=include_contents
+            events,
+            agent_name=agent_name,
+            branch=branch,
+            include_contents=include_contents,
+            compacted=_session_call_ids(session, events).compacted,
         )
     entries = _cache.setdefault(session, {})
     key = (agent_name, branch)
@@ -96,15 +107,29 @@ def session_contents(
     if entry is None or not entry.extends(events):
         entry = entries[key] = _Entry(events=events)
     new = entry.advance(events)
-    if new:
+    if new and (has_compaction(new) or (entry.compacted and _answers_unseen_call(new, entry))):
+        # A new summary replaces events already folded: fold the compacted history afresh.
+        entry.compacted = True
+        entry.folded = Folded()
+        fold_events(entry.folded, compacted_events(events, agent_name), agent_name, branch)
+    elif new:
         fold_events(entry.folded, new, agent_name, branch)
     return finish_contents(entry.folded)
 
 
-def _session_call_ids(session: Session, events: list[Event]) -> set[str]:
-    """Every function-call id in ``events``, reading only the events new since the last call."""
+def _answers_unseen_call(new: list[Event], entry: _Entry) -> bool:
+    """Whether ``new`` answers a call no folded event holds (one a summary took away)."""
+    ids = {r.id for e in new for r in e.get_function_responses() if r.id}
+    return bool(ids) and bool(ids - entry.folded.call_authors.keys() - function_call_ids(new))
+
+
+def _session_call_ids(session: Session, events: list[Event]) -> _CallIds:
+    """Every function-call id in ``events`` and whether they hold a compaction event, reading
+    only the events new since the last call."""
     entry = _call_ids.get(session)
     if entry is None or not entry.extends(events):
         entry = _call_ids[session] = _CallIds(events=events)
-    entry.ids |= function_call_ids(entry.advance(events))
-    return entry.ids
+    new = entry.advance(events)
+    entry.ids |= function_call_ids(new)
+    entry.compacted = entry.compacted or has_compaction(new)
+    return entry

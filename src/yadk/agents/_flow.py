@@ -50,6 +50,9 @@ async def run_llm_flow(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerato
 async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
     if ctx.counter.failed:  # a parallel branch failed: this one stops before its next call
         return
+    compaction = ctx.app.events_compaction_config if ctx.app is not None else None
+    if compaction is not None:  # a token threshold reached summarises before the next call
+        await compaction.compact_before_model_call(ctx, agent)
     request = await build_request(agent, ctx)
     model_event = Event(invocation_id=ctx.invocation_id, author=agent.name, branch=ctx.branch)
     callback_context = Context(ctx, event_actions=model_event.actions)

@@ -6,13 +6,16 @@ from yadk._usage import Budget, ModelPrice
 from yadk.apps._app import App
 from yadk.apps._configs import ContextCacheConfig, EventsCompactionConfig, ResumabilityConfig
 from yadk.apps._plugin import BasePlugin
+from yadk.apps._summarizer import BaseEventsSummarizer, LlmEventSummarizer
 
 __all__ = [
     "App",
+    "BaseEventsSummarizer",
     "BasePlugin",
     "Budget",
     "ContextCacheConfig",
     "EventsCompactionConfig",
+    "LlmEventSummarizer",
     "ModelPrice",
     "ResumabilityConfig",
 ]

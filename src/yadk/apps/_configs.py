@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+if TYPE_CHECKING:
+    from yadk._contexts import InvocationContext
+    from yadk.events import Event
+    from yadk.sessions import BaseSessionService, Session
 
 __all__ = ["ContextCacheConfig", "EventsCompactionConfig", "ResumabilityConfig"]
 
@@ -42,6 +47,36 @@ class EventsCompactionConfig(BaseModel):
         if (self.compaction_interval is None) != (self.overlap_size is None):
             raise ValueError("compaction_interval and overlap_size must be set together.")
         return self
+
+    # The runner and the LLM flow sit below yadk.apps and reach compaction through these two
+    # hooks of the app's config (yadk.apps._compaction says when and what is summarised).
+
+    async def compact_after_invocation(
+        self, *, session: Session, session_service: BaseSessionService, root_agent: Any
+    ) -> Event | None:
+        """Summarise what the triggers say is due after an invocation; the summary appended,
+        or ``None``."""
+        from yadk.apps._compaction import compact_after_invocation
+
+        return await compact_after_invocation(
+            self, session=session, session_service=session_service, root_agent=root_agent
+        )
+
+    async def compact_before_model_call(self, ctx: InvocationContext, agent: Any) -> Event | None:
+        """Summarise before ``agent``'s next model call if its last prompt reached
+        ``token_threshold``; the summary appended, or ``None``."""
+        if self.token_threshold is None:
+            return None
+        from yadk.apps._compaction import compact_for_token_threshold
+
+        return await compact_for_token_threshold(
+            self,
+            session=ctx.session,
+            session_service=ctx.session_service,
+            agent=agent,
+            agent_name=agent.name,
+            branch=ctx.branch,
+        )
 
 
 class ContextCacheConfig(BaseModel):

@@ -49,7 +49,7 @@ from pydantic import (
 from pydantic.fields import FieldInfo
 
 from yadk.errors import ImmutableEventError
-from yadk.events import Event, EventActions, NodeInfo
+from yadk.events import Event, EventActions, EventCompaction, NodeInfo
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -247,6 +247,7 @@ def _freeze_flat(mapping: dict[str, Any]) -> dict[str, Any]:
 _EVENT_MODELS: tuple[type[BaseModel], ...] = (
     Event,
     EventActions,
+    EventCompaction,
     Content,
     Part,
     Blob,
