@@ -66,7 +66,7 @@ def test_piped_slash_commands_are_not_sent_to_the_model(
         "user: (empty)\n"
         "app:\n"
         '  app:tier = "gold"\n'
-        "unknown command /typo; the commands are /state /events /request /reset /help"
+        "unknown command /typo; the commands are /state /events /request /usage /reset /help"
         " (/help explains them)\n"
         "[user]: /x\n"
         "[bot]: Noted.\n"
@@ -185,3 +185,59 @@ def test_a_session_busy_past_the_wait_is_an_error_and_nothing_is_sent(
     code, out, err = cli("sessions", "show", "s1", "--db", str(db), "--app", "bot")
     assert code == 0, err
     assert "hi" not in out
+
+
+async def _seed_usage(db: Path) -> None:
+    from yadk.events import Event
+    from yadk.sessions import SqliteSessionService
+    from yadk.types import ModelContent, UserContent
+
+    service = SqliteSessionService(db)
+    session = await service.create_session(app_name="bot", user_id="user", session_id="s1")
+    reported = {"prompt_token_count": 1200, "candidates_token_count": 34}
+    record = {"input_tokens": 50, "output_tokens": 7, "estimated": True, "cost": None}
+    for invocation, event in [
+        ("e-1", Event(author="user", content=UserContent("hi"))),
+        ("e-1", Event(author="bot", content=ModelContent("a"), usage_metadata=reported)),
+        ("e-2", Event(author="bot", content=ModelContent("b"), custom_metadata={"yadk_usage": record})),
+    ]:  # fmt: skip
+        event.invocation_id = invocation
+        await service.append_event(session, event)
+    await service.aclose()
+
+
+USAGE_LINES = (
+    "session: 1,291 tokens (1,250 in, 41 out) (estimated in part)\n"
+    "  #1 e-1: 1 model call, 1,234 tokens (1,200 in, 34 out)\n"
+    "  #2 e-2: 1 model call, 57 tokens (50 in, 7 out) (estimated)\n"
+)
+
+
+def test_usage_lists_each_invocation_and_the_session_total(
+    cli: Cli, bot: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    db = tmp_path / "s.db"
+    asyncio.run(_seed_usage(db))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("/usage\n"))
+    code, out, err = cli("run", "bot", "--db", str(db), "--session-id", "s1")
+    assert code == 0, err
+    assert out == USAGE_LINES
+
+    code, out, err = cli("sessions", "show", "s1", "--db", str(db))
+    assert code == 0, err
+    assert out.endswith("\nusage:\n" + "".join(f"  {line}\n" for line in USAGE_LINES.splitlines()))
+
+
+def test_usage_says_when_no_backend_reported_any(
+    cli: Cli, bot: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("hi\n/usage\n"))
+    code, out, err = cli("run", "bot", "--db", ":memory:", "--artifact", "notes.txt=notes.txt")
+    assert (code, err) == (0, "")
+    assert out == (
+        "[user]: hi\n[bot]: Noted.\n"
+        "no token usage in this session yet (none reported by the model backends; with a"
+        " budget set, unreported usage is estimated)\n"
+    )

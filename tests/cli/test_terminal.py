@@ -174,7 +174,7 @@ def test_slash_commands_are_answered_by_yadk_not_the_model(terminal: Start, bot:
     screen = term.screen
     assert 'session\n  topic = "tea"\nuser:\n  user:name = "Ada"\napp: (empty)\n' in screen
     assert (
-        "unknown command /nope; the commands are /state /events /request /reset /help"
+        "unknown command /nope; the commands are /state /events /request /usage /reset /help"
         " (/help explains them)\n" in screen
     )
     assert "Be brief." in screen  # /request shows the system instruction

@@ -192,8 +192,8 @@ def _add_run(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
             "Run an agent. With MESSAGE, send that one message; with --replay, send the\n"
             "queries of a replay file; otherwise read messages from stdin, one per line,\n"
             "until EOF or 'exit'. At a terminal the prompt has line editing and a history\n"
-            "per agent (.yadk/history/), and answers /state, /events [N], /request, /reset\n"
-            "and /help itself. Ctrl-C cancels a running turn; at the prompt it quits."
+            "per agent (.yadk/history/), and answers /state, /events [N], /request, /usage,\n"
+            "/reset and /help itself. Ctrl-C cancels a running turn; at the prompt it quits."
         ),
         epilog=(
             "examples:\n"

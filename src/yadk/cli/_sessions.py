@@ -17,8 +17,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from yadk._usage import session_usage
 from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError, file_error, local_store, not_utf8
 from yadk.cli._conversation import DEFAULT_DB
+from yadk.cli._slash import usage_lines
 from yadk.cli._transcript import event_lines
 from yadk.errors import YadkError
 from yadk.events import Event
@@ -117,6 +119,11 @@ async def _show(args: argparse.Namespace, stores: Stores) -> int:
         print(f"  {scope}:" + ("" if values else " (empty)"))
         for key, value in values.items():
             print(f"    {key} = {json.dumps(value, ensure_ascii=False)}")
+    usage = session_usage(session.events)
+    if usage.invocations:
+        print("\nusage:")
+        for text in usage_lines(usage):
+            print(f"  {text}")
     return EXIT_OK
 
 

@@ -11,14 +11,16 @@ from yadk.cli._transcript import event_lines
 from yadk.sessions import State
 
 if TYPE_CHECKING:
+    from yadk._usage import SessionUsage
     from yadk.cli._interactive import Conversation
 
-__all__ = ["HELP", "is_command", "run_command"]
+__all__ = ["HELP", "is_command", "run_command", "usage_lines"]
 
 HELP = """\
 /state          the session state, by scope (session, user:, app:)
 /events [N]     the last N events of the session (default 10)
 /request        the request the next model call would receive (as yadk inspect shows it)
+/usage          tokens (and cost, if priced) per invocation and for the session
 /reset          start a new session (with the initial --state)
 /help           this list
 exit, Ctrl-D    quit; Ctrl-C cancels a running turn, or quits at the prompt
@@ -117,6 +119,24 @@ async def _request(conversation: Conversation, argument: str, out: TextIO) -> No
         print(f"note: {note}", file=out)
 
 
+async def _usage(conversation: Conversation, argument: str, out: TextIO) -> None:
+    from yadk._usage import session_usage
+
+    session = await conversation.current_session()
+    for line in usage_lines(session_usage(session.events)):
+        print(line, file=out)
+
+
+def usage_lines(usage: SessionUsage) -> list[str]:
+    """``/usage`` and ``yadk sessions show``: the session's usage, or why there is none."""
+    if not usage.invocations:
+        return [
+            "no token usage in this session yet (none reported by the model backends; with a"
+            " budget set, unreported usage is estimated)"
+        ]
+    return usage.describe()
+
+
 async def _reset(conversation: Conversation, argument: str, out: TextIO) -> None:
     session = await conversation.new_session()
     print(f"new session {session.id}", file=out)
@@ -128,6 +148,7 @@ _COMMANDS: dict[str, _Command] = {
     "state": _state,
     "events": _events,
     "request": _request,
+    "usage": _usage,
     "reset": _reset,
     "help": _help,
 }
