@@ -18,7 +18,7 @@ from yadk.config._dialect import (
 from yadk.config._refs import LoaderBase
 from yadk.config._yaml import KeyPath
 
-__all__ = ["ContentConfigReader"]
+__all__ = ["content_config", "snake"]
 
 _CAMEL = re.compile(r"(?<!^)([A-Z])")
 _JSON_TYPES: dict[str, tuple[type, ...]] = {
@@ -58,109 +58,117 @@ def snake(key: Any) -> str:
     return _CAMEL.sub(r"_\1", str(key)).lower()
 
 
-class ContentConfigReader(LoaderBase):
-    """Checks ``generate_content_config`` and returns it with snake_case keys."""
+def content_config(
+    reader: LoaderBase, scope: FileScope, at: KeyPath, value: Any
+) -> dict[str, Any] | None:
+    """``generate_content_config`` with camelCase keys made snake_case."""
+    if not reader.expect(
+        scope, at, value, dict, "a mapping of model settings", "e.g. `{temperature: 0.2}`."
+    ):
+        return None
+    before = reader.errors
+    result: dict[str, Any] = {}
+    for key, item in _known(
+        reader, scope, at, value, CONTENT_CONFIG_KEYS, "generate_content_config"
+    ):
+        name = snake(key)
+        if name in _ELSEWHERE:
+            reader.error(scope, (*at, key), "invalid-value", _ELSEWHERE[name], key=True)
+            continue
+        if name == "http_options" and isinstance(item, dict):
+            result[name] = _http_options(reader, scope, (*at, key), item)
+            continue
+        result[name] = item
+    return result if reader.errors == before else None
 
-    def content_config(self, scope: FileScope, at: KeyPath, value: Any) -> dict[str, Any] | None:
-        """``generate_content_config`` with camelCase keys made snake_case."""
-        if not self.expect(
-            scope, at, value, dict, "a mapping of model settings", "e.g. `{temperature: 0.2}`."
-        ):
-            return None
-        before = self.errors
-        result: dict[str, Any] = {}
-        for key, item in self._known(
-            scope, at, value, CONTENT_CONFIG_KEYS, "generate_content_config"
-        ):
-            name = snake(key)
-            if name in _ELSEWHERE:
-                self.error(scope, (*at, key), "invalid-value", _ELSEWHERE[name], key=True)
+
+def _http_options(
+    reader: LoaderBase, scope: FileScope, at: KeyPath, value: dict[Any, Any]
+) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, item in _known(reader, scope, at, value, HTTP_OPTIONS_KEYS, "http_options"):
+        name = snake(key)
+        if name not in HTTP_OPTIONS_USED:
+            reader.warn(
+                scope,
+                (*at, key),
+                "setting-ignored",
+                f"`{_dotted((*at, key))}` is not used by yadk's model backends.",
+                "They use `timeout` and `retry_options`; set a base URL or headers on the"
+                " model (`model_code` with `args`, or the provider's *_BASE_URL variable).",
+            )
+        elif name == "timeout" and item is not None and item <= 0:
+            _below(reader, scope, (*at, key), item, "more than 0", _TIMEOUT_HINT)
+        elif name == "retry_options" and isinstance(item, dict):
+            item = _retry_options(reader, scope, (*at, key), item)
+        result[name] = item
+    return result
+
+
+def _retry_options(
+    reader: LoaderBase, scope: FileScope, at: KeyPath, value: dict[Any, Any]
+) -> dict[str, Any]:
+    result: dict[str, Any] = {}
+    for key, item in _known(reader, scope, at, value, RETRY_OPTIONS_KEYS, "retry_options"):
+        name = snake(key)
+        label = _dotted((*at, key))
+        if name == "http_status_codes" and isinstance(item, list):
+            for index, code in enumerate(item):
+                if isinstance(code, bool) or not isinstance(code, int) or not 100 <= code <= 599:
+                    reader.error(
+                        scope,
+                        (*at, key, index),
+                        "invalid-value",
+                        f"`{label}` must list HTTP status codes (integers from 100 to 599),"
+                        f" got `{json.dumps(code)}`.",
+                        "e.g. `http_status_codes: [429, 503]`.",
+                    )
+        elif item is not None and name != "http_status_codes" and item < 0:
+            _below(reader, scope, (*at, key), item, "0 or more", _RETRY_HINT)
+        result[name] = item
+    return result
+
+
+def _known(
+    reader: LoaderBase,
+    scope: FileScope,
+    at: KeyPath,
+    value: dict[Any, Any],
+    keys: dict[str, str],
+    what: str,
+) -> list[tuple[Any, Any]]:
+    """The entries of ``value`` whose keys are in ``keys`` and whose values have the JSON
+    type given there; the others are reported."""
+    known: list[tuple[Any, Any]] = []
+    for key, item in value.items():
+        name = snake(key)
+        if name not in keys:
+            guess = did_you_mean(name, list(keys))
+            reader.error(
+                scope,
+                (*at, key),
+                "unknown-key",
+                f"Unknown key `{key}` in `{_dotted(at)}`.",
+                f"Did you mean `{guess}`?" if guess else _GENAI_DOCS[what],
+                key=True,
+            )
+            continue
+        json_type = keys[name]
+        if json_type != "any" and item is not None and name not in _ELSEWHERE:
+            if not reader.expect(
+                scope, (*at, key), item, _JSON_TYPES[json_type], _JSON_NAMES[json_type]
+            ):
                 continue
-            if name == "http_options" and isinstance(item, dict):
-                result[name] = self._http_options(scope, (*at, key), item)
-                continue
-            result[name] = item
-        return result if self.errors == before else None
+        known.append((key, item))
+    return known
 
-    def _http_options(self, scope: FileScope, at: KeyPath, value: dict[Any, Any]) -> dict[str, Any]:
-        result: dict[str, Any] = {}
-        for key, item in self._known(scope, at, value, HTTP_OPTIONS_KEYS, "http_options"):
-            name = snake(key)
-            if name not in HTTP_OPTIONS_USED:
-                self.warn(
-                    scope,
-                    (*at, key),
-                    "setting-ignored",
-                    f"`{_dotted((*at, key))}` is not used by yadk's model backends.",
-                    "They use `timeout` and `retry_options`; set a base URL or headers on the"
-                    " model (`model_code` with `args`, or the provider's *_BASE_URL variable).",
-                )
-            elif name == "timeout" and item is not None and item <= 0:
-                self._below(scope, (*at, key), item, "more than 0", _TIMEOUT_HINT)
-            elif name == "retry_options" and isinstance(item, dict):
-                item = self._retry_options(scope, (*at, key), item)
-            result[name] = item
-        return result
 
-    def _retry_options(
-        self, scope: FileScope, at: KeyPath, value: dict[Any, Any]
-    ) -> dict[str, Any]:
-        result: dict[str, Any] = {}
-        for key, item in self._known(scope, at, value, RETRY_OPTIONS_KEYS, "retry_options"):
-            name = snake(key)
-            label = _dotted((*at, key))
-            if name == "http_status_codes" and isinstance(item, list):
-                for index, code in enumerate(item):
-                    if (
-                        isinstance(code, bool)
-                        or not isinstance(code, int)
-                        or not 100 <= code <= 599
-                    ):
-                        self.error(
-                            scope,
-                            (*at, key, index),
-                            "invalid-value",
-                            f"`{label}` must list HTTP status codes (integers from 100 to 599),"
-                            f" got `{json.dumps(code)}`.",
-                            "e.g. `http_status_codes: [429, 503]`.",
-                        )
-            elif item is not None and name != "http_status_codes" and item < 0:
-                self._below(scope, (*at, key), item, "0 or more", _RETRY_HINT)
-            result[name] = item
-        return result
-
-    def _known(
-        self, scope: FileScope, at: KeyPath, value: dict[Any, Any], keys: dict[str, str], what: str
-    ) -> list[tuple[Any, Any]]:
-        """The entries of ``value`` whose keys are in ``keys`` and whose values have the JSON
-        type given there; the others are reported."""
-        known: list[tuple[Any, Any]] = []
-        for key, item in value.items():
-            name = snake(key)
-            if name not in keys:
-                guess = did_you_mean(name, list(keys))
-                self.error(
-                    scope,
-                    (*at, key),
-                    "unknown-key",
-                    f"Unknown key `{key}` in `{_dotted(at)}`.",
-                    f"Did you mean `{guess}`?" if guess else _GENAI_DOCS[what],
-                    key=True,
-                )
-                continue
-            json_type = keys[name]
-            if json_type != "any" and item is not None and name not in _ELSEWHERE:
-                if not self.expect(
-                    scope, (*at, key), item, _JSON_TYPES[json_type], _JSON_NAMES[json_type]
-                ):
-                    continue
-            known.append((key, item))
-        return known
-
-    def _below(self, scope: FileScope, at: KeyPath, item: Any, expected: str, hint: str) -> None:
-        self.error(
-            scope, at, "invalid-value", f"`{_dotted(at)}` must be {expected}, got {item}.", hint
-        )
+def _below(
+    reader: LoaderBase, scope: FileScope, at: KeyPath, item: Any, expected: str, hint: str
+) -> None:
+    reader.error(
+        scope, at, "invalid-value", f"`{_dotted(at)}` must be {expected}, got {item}.", hint
+    )
 
 
 def _dotted(at: KeyPath) -> str:

@@ -7,9 +7,10 @@ from typing import Any, cast
 
 from yadk.config._context import FileScope, did_you_mean
 from yadk.config._dialect import AGENT_CLASS_SPELLINGS, AgentKind
-from yadk.config._subagents import SubAgentReader
+from yadk.config._fields import callbacks
+from yadk.config._refs import LoaderBase
 
-__all__ = ["CustomClassReader", "base_kind"]
+__all__ = ["base_kind", "extra_field", "read_agent_class", "unknown_class_references"]
 
 _SHORT_CLASSES = [
     "LlmAgent",
@@ -22,84 +23,83 @@ _SHORT_CLASSES = [
 _AGENT_KINDS = ("LlmAgent", "LoopAgent", "SequentialAgent", "ParallelAgent", "Workflow")
 
 
-class CustomClassReader(SubAgentReader):
-    """Resolves ``agent_class`` and reads a custom class's own fields."""
-
-    def _agent_class(
-        self, scope: FileScope, data: dict[str, Any]
-    ) -> tuple[str | None, type | None, list[str]]:
-        """(kind, class, extra keys) of the agent; kind is None when it cannot be known."""
-        value = data.get("agent_class") or ""
-        at = ("agent_class",)
-        if not self.expect(scope, at, value, str, "a class name (a string)"):
-            return None, None, []
-        builtin = AGENT_CLASS_SPELLINGS.get(value)
-        if builtin is not None:
-            return builtin, _engine_class(builtin) if self.import_code else None, []
-        if "." not in value:
-            guess = did_you_mean(value, _SHORT_CLASSES)
-            self.error(
-                scope,
-                at,
-                "unknown-agent-class",
-                f"Unknown agent class `{value}`.",
-                f"Did you mean `{guess}`?"
-                if guess
-                else "Use LlmAgent, SequentialAgent, ParallelAgent, LoopAgent, Workflow, or the dotted"
-                " name of a BaseAgent subclass.",
-            )
-            return None, None, []
-        found = self.reference(scope, at, value, "agent_class")
-        if found is None or not self.import_code:
-            return None, None, []
-        cls = found.obj
-        kind = _kind_of(cls)
-        base_fields = (
-            set(_engine_class(kind).model_fields)
-            if kind != "BaseAgent"
-            else set(_base_agent_fields())
+def read_agent_class(
+    reader: LoaderBase, scope: FileScope, data: dict[str, Any]
+) -> tuple[str | None, type | None, list[str]]:
+    """(kind, class, extra keys) of the agent; kind is None when it cannot be known."""
+    value = data.get("agent_class") or ""
+    at = ("agent_class",)
+    if not reader.expect(scope, at, value, str, "a class name (a string)"):
+        return None, None, []
+    builtin = AGENT_CLASS_SPELLINGS.get(value)
+    if builtin is not None:
+        return builtin, _engine_class(builtin) if reader.import_code else None, []
+    if "." not in value:
+        guess = did_you_mean(value, _SHORT_CLASSES)
+        reader.error(
+            scope,
+            at,
+            "unknown-agent-class",
+            f"Unknown agent class `{value}`.",
+            f"Did you mean `{guess}`?"
+            if guess
+            else "Use LlmAgent, SequentialAgent, ParallelAgent, LoopAgent, Workflow, or the dotted"
+            " name of a BaseAgent subclass.",
         )
-        extra = [f for f in cls.model_fields if f not in base_fields]
-        extra += [f"{f}_code" for f in list(extra)]
-        extra += [f"{f}s" for f in list(extra) if f.endswith("_callback")]
-        return kind, cls, extra
+        return None, None, []
+    found = reader.reference(scope, at, value, "agent_class")
+    if found is None or not reader.import_code:
+        return None, None, []
+    cls = found.obj
+    kind = _kind_of(cls)
+    base_fields = (
+        set(_engine_class(kind).model_fields) if kind != "BaseAgent" else set(_base_agent_fields())
+    )
+    extra = [f for f in cls.model_fields if f not in base_fields]
+    extra += [f"{f}_code" for f in list(extra)]
+    extra += [f"{f}s" for f in list(extra) if f.endswith("_callback")]
+    return kind, cls, extra
 
-    def _unknown_class_references(self, scope: FileScope, data: dict[str, Any]) -> None:
-        """Check what can be checked of a class known only by name: its ``*_code`` references."""
-        for key, value in data.items():
-            if isinstance(key, str) and key.endswith("_code") and key != "model_code":
-                named = self.code_name(scope, (key,), value, f"`{key}`")
-                if named is not None:
-                    self.reference(scope, named[0], named[1], "object")
 
-    def _extra_field(self, scope: FileScope, cls: Any, key: str, value: Any) -> dict[str, Any]:
-        """A custom class's own field: plain data, ``<field>_code`` (an object from code) or
-        ``<field>_callbacks`` (a list of callbacks)."""
-        if key.endswith("_code") and key not in cls.model_fields:
-            named = self.code_name(scope, (key,), value, f"`{key}`")
-            found = None if named is None else self.reference(scope, named[0], named[1], "object")
-            return {} if found is None else {key.removesuffix("_code"): found.obj}
-        if key.endswith("_callbacks") and key not in cls.model_fields:
-            found_callbacks = self.callbacks(scope, (key,), value)
-            return {} if not found_callbacks else {key.removesuffix("s"): found_callbacks}
-        from pydantic import ConfigDict, TypeAdapter, ValidationError
+def unknown_class_references(reader: LoaderBase, scope: FileScope, data: dict[str, Any]) -> None:
+    """Check what can be checked of a class known only by name: its ``*_code`` references."""
+    for key, value in data.items():
+        if isinstance(key, str) and key.endswith("_code") and key != "model_code":
+            named = reader.code_name(scope, (key,), value, f"`{key}`")
+            if named is not None:
+                reader.reference(scope, named[0], named[1], "object")
 
-        annotation = cls.model_fields[key].annotation
-        try:
-            value = TypeAdapter(
-                annotation, config=ConfigDict(arbitrary_types_allowed=True)
-            ).validate_python(value)
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            self.error(
-                scope,
-                (key, *first["loc"]),
-                "wrong-type",
-                f"`{key}` is invalid for {cls.__name__}: {first['msg']}.",
-            )
-        except Exception:
-            pass  # class's own constructor validates it
-        return {key: value}
+
+def extra_field(
+    reader: LoaderBase, scope: FileScope, cls: Any, key: str, value: Any
+) -> dict[str, Any]:
+    """A custom class's own field: plain data, ``<field>_code`` (an object from code) or
+    ``<field>_callbacks`` (a list of callbacks)."""
+    if key.endswith("_code") and key not in cls.model_fields:
+        named = reader.code_name(scope, (key,), value, f"`{key}`")
+        found = None if named is None else reader.reference(scope, named[0], named[1], "object")
+        return {} if found is None else {key.removesuffix("_code"): found.obj}
+    if key.endswith("_callbacks") and key not in cls.model_fields:
+        found_callbacks = callbacks(reader, scope, (key,), value)
+        return {} if not found_callbacks else {key.removesuffix("s"): found_callbacks}
+    from pydantic import ConfigDict, TypeAdapter, ValidationError
+
+    annotation = cls.model_fields[key].annotation
+    try:
+        value = TypeAdapter(
+            annotation, config=ConfigDict(arbitrary_types_allowed=True)
+        ).validate_python(value)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        reader.error(
+            scope,
+            (key, *first["loc"]),
+            "wrong-type",
+            f"`{key}` is invalid for {cls.__name__}: {first['msg']}.",
+        )
+    except Exception:
+        pass  # class's own constructor validates it
+    return {key: value}
 
 
 def base_kind(kind: str) -> AgentKind:

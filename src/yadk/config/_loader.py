@@ -14,16 +14,28 @@ from typing import Any
 
 from yadk._files import FileProblem, read_text
 from yadk.config._code_executor import read_code_executor
+from yadk.config._content_config import content_config
 from yadk.config._context import AgentRecord, FileScope, did_you_mean
-from yadk.config._custom import CustomClassReader, base_kind
+from yadk.config._custom import base_kind, extra_field, read_agent_class, unknown_class_references
 from yadk.config._dialect import (
     AGENT_CLASS_SPELLINGS,
     LLM_KEYS,
     LOOP_KEYS,
     keys_for,
 )
-from yadk.config._names import NameResolver
+from yadk.config._fields import (
+    callbacks,
+    instruction,
+    model_code,
+    model_name,
+    schema,
+    state_keys,
+    static_instruction,
+)
 from yadk.config._outbound import check_outbound_env
+from yadk.config._refs import LoaderBase
+from yadk.config._subagents import agent_reference
+from yadk.config._tools import example_tool, skills, tools
 from yadk.config._workflow import read_workflow
 from yadk.config._yaml import parse_document
 
@@ -62,19 +74,8 @@ _NULLABLE = frozenset(
 )
 
 
-class Loader(CustomClassReader):
+class Loader(LoaderBase):
     """Reads the agent tree rooted at a config file (see the module docstring)."""
-
-    def __init__(self, root: Path, *, import_code: bool) -> None:
-        super().__init__(
-            import_code=import_code,
-            resolver=NameResolver(import_code=import_code, search_dirs=[root, root.parent]),
-        )
-        self.root = root
-        self.separate_trees: list[AgentRecord] = []
-        self.missing_agents: list[tuple[Path, int, int]] = []
-        self.agent_files: dict[str, Path] = {}
-        self._stack: list[Path] = []
 
     # --- files -------------------------------------------------------------------------------
 
@@ -99,11 +100,11 @@ class Loader(CustomClassReader):
         self.trust_policy(scope)  # its problems are reported whether or not `args` are used
         check_outbound_env(self, scope)
         self.resolver.add_search_dirs([scope.folder, scope.folder.parent])
-        self._stack.append(Path(os.path.realpath(file)))
+        self.stack.append(Path(os.path.realpath(file)))
         try:
             return self.agent(scope)
         finally:
-            self._stack.pop()
+            self.stack.pop()
 
     # --- one agent ---------------------------------------------------------------------------
 
@@ -115,7 +116,7 @@ class Loader(CustomClassReader):
             record.ok = False
             return record
         before = self.errors
-        kind, cls, extra = self._agent_class(scope, data)
+        kind, cls, extra = read_agent_class(self, scope, data)
         record.kind = kind or "unknown"
         allowed = None if kind is None else [k.name for k in keys_for(base_kind(kind))] + extra
         if kind is not None and allowed is not None:
@@ -130,7 +131,7 @@ class Loader(CustomClassReader):
         # ADK's optional keys accept null for "not set".
         data = {k: v for k, v in data.items() if v is not None or k not in _NULLABLE}
         kwargs: dict[str, Any] = {}
-        record.name = self._name(scope, data, misspelled=record.misspelled)
+        record.name = _name(self, scope, data, misspelled=record.misspelled)
         if record.name is not None:
             kwargs["name"] = record.name
             self.agent_files.setdefault(record.name, scope.file)
@@ -139,13 +140,13 @@ class Loader(CustomClassReader):
         ):
             kwargs["description"] = data["description"]
         for key in ("before_agent_callbacks", "after_agent_callbacks"):
-            self._callbacks(scope, data, key, kwargs)
+            _callbacks(self, scope, data, key, kwargs)
         if "state" in data:
-            record.state_keys = self.state_keys(scope, ("state",), data["state"])
+            record.state_keys = state_keys(self, scope, ("state",), data["state"])
         if kind is None or base_kind(kind) == "LlmAgent":
             written = data.get("agent_class") or ""
             builtin = isinstance(written, str) and AGENT_CLASS_SPELLINGS.get(written) == "LlmAgent"
-            self._llm(scope, data, kwargs, record, required=builtin)
+            _llm(self, scope, data, kwargs, record, required=builtin)
         if "max_iterations" in data and (kind is None or base_kind(kind) == "LoopAgent"):
             value = data["max_iterations"]
             if value is not None and self.expect(
@@ -164,11 +165,11 @@ class Loader(CustomClassReader):
             read_workflow(self, scope, data, kwargs, record)
         for key in extra:
             if key in data:
-                kwargs.update(self._extra_field(scope, cls, key, data[key]))
+                kwargs.update(extra_field(self, scope, cls, key, data[key]))
         if kind is None:
-            self._unknown_class_references(scope, data)
+            unknown_class_references(self, scope, data)
         if "sub_agents" in data:
-            record.children = self._sub_agents(scope, data["sub_agents"])
+            record.children = _sub_agents(self, scope, data["sub_agents"])
             kwargs["sub_agents"] = [c.agent for c in record.children]
         names = [c.name for c in record.children if c.name]
         # Sibling names that clash are reported for the whole tree (duplicate-agent-name);
@@ -179,174 +180,181 @@ class Loader(CustomClassReader):
             and len(names) == len(set(names))
         )
         if record.ok and self.import_code and cls is not None:
-            record.agent = self._build(scope, cls, kwargs)
+            record.agent = _build(self, scope, cls, kwargs)
             record.ok = record.agent is not None
         return record
 
-    def _name(self, scope: FileScope, data: dict[str, Any], *, misspelled: set[str]) -> str | None:
-        if "name" not in data:
-            if "name" in misspelled:
-                return None
-            self.error(
-                scope,
-                (),
-                "missing-field",
-                "The agent has no `name`.",
-                "Add `name: my_agent` (letters, digits and underscores).",
-            )
-            return None
-        name = data["name"]
-        if not self.expect(scope, ("name",), name, str, "a string"):
-            return None
-        if not (name.isidentifier() and name.isascii()):
-            fixed = "".join(c if c.isalnum() else "_" for c in name)
-            self.error(
-                scope,
-                ("name",),
-                "invalid-name",
-                f"Agent name `{name}` is not a valid identifier.",
-                f"Use letters, digits and underscores, not starting with a digit (e.g. `{fixed}`).",
-            )
-            return None
-        if name == "user":
-            self.error(
-                scope,
-                ("name",),
-                "invalid-name",
-                "Agent name `user` is reserved for the end user's messages.",
-                "Choose another name.",
-            )
-            return None
-        return str(name)
 
-    def _llm(
-        self,
-        scope: FileScope,
-        data: dict[str, Any],
-        kwargs: dict[str, Any],
-        record: AgentRecord,
-        *,
-        required: bool,
-    ) -> None:
-        if "model" in data and "model_code" in data:
-            self.error(
-                scope,
-                ("model_code",),
-                "conflicting-fields",
-                "Set `model` or `model_code`, not both.",
-                "Keep the one you mean.",
-                key=True,
-            )
-        elif "model" in data:
-            kwargs["model"] = self.model_name(scope, ("model",), data["model"])
-            record.model = data["model"] if isinstance(data["model"], str) else ""
-        elif "model_code" in data:
-            kwargs["model"] = self.model_code(scope, ("model_code",), data["model_code"])
-            record.model = ""
-        record.builtin_llm = required
-        if "instruction" in data:
-            source = self.instruction(scope, ("instruction",), data["instruction"])
-            if source is not None:
-                kwargs["instruction"] = source.text
-                record.instructions.append(source)
-        elif required and "instruction" not in record.misspelled:
-            named = f" `{data['name']}`" if isinstance(data.get("name"), str) else ""
-            self.error(
-                scope,
-                (),
-                "missing-field",
-                f"LlmAgent{named} has no `instruction`.",
-                "Add `instruction: ...` or `instruction: {file: prompts/main.md}`.",
-            )
-        if "static_instruction" in data:
-            kwargs["static_instruction"] = self.static_instruction(
-                scope, ("static_instruction",), data["static_instruction"]
-            )
-        for key in ("disallow_transfer_to_parent", "disallow_transfer_to_peers"):
-            if key in data and self.expect(scope, (key,), data[key], bool, "true or false"):
-                kwargs[key] = data[key]
-        if "output_key" in data and self.expect(
-            scope, ("output_key",), data["output_key"], str, "a state key (a string)"
-        ):
-            kwargs["output_key"] = record.output_key = data["output_key"]
-        if "include_contents" in data:
-            value = data["include_contents"]
-            if value not in ("default", "none"):
-                self.error(
-                    scope,
-                    ("include_contents",),
-                    "invalid-value",
-                    f"`include_contents` must be `default` or `none`, got `{value}`.",
-                    "`none` sends only the current turn; `default` the whole history.",
-                )
-            else:
-                kwargs["include_contents"] = value
-        for key in ("input_schema", "output_schema"):
-            if key in data:
-                kwargs[key] = self.schema(scope, (key,), data[key])
-        if data.get("code_executor") is not None:
-            executor = read_code_executor(self, scope, ("code_executor",), data["code_executor"])
-            if executor is not None:
-                kwargs["code_executor"] = executor
-        if "generate_content_config" in data:
-            kwargs["generate_content_config"] = self.content_config(
-                scope, ("generate_content_config",), data["generate_content_config"]
-            )
-        for key in (
-            "before_model_callbacks",
-            "after_model_callbacks",
-            "before_tool_callbacks",
-            "after_tool_callbacks",
-        ):
-            self._callbacks(scope, data, key, kwargs)
-        tools: list[Any] = []
-        if "tools" in data:
-            tools.extend(self.tools(scope, ("tools",), data["tools"]) or [])
-        if "skills" in data:
-            tools.append(self.skills(scope, ("skills",), data["skills"]))
-        if "examples" in data:
-            tools.append(self.example_tool(scope, ("examples",), data["examples"], shorthand=True))
-        kwargs["tools"] = [t for t in tools if t is not None]
-
-    def _callbacks(
-        self, scope: FileScope, data: dict[str, Any], key: str, kwargs: dict[str, Any]
-    ) -> None:
-        if key in data and data[key] is not None:
-            found = self.callbacks(scope, (key,), data[key])
-            if found:
-                kwargs[_CALLBACK_FIELDS[key]] = found
-
-    def _sub_agents(self, scope: FileScope, value: Any) -> list[AgentRecord]:
-        if not self.expect(
+def _name(
+    reader: LoaderBase, scope: FileScope, data: dict[str, Any], *, misspelled: set[str]
+) -> str | None:
+    if "name" not in data:
+        if "name" in misspelled:
+            return None
+        reader.error(
             scope,
-            ("sub_agents",),
-            value,
-            list,
-            "a list of agent references",
-            "e.g. `sub_agents: [{config_path: helper.yaml}]`.",
-        ):
-            return []
-        children = []
-        for index, entry in enumerate(value):
-            child = self.agent_reference(scope, ("sub_agents", index), entry)
-            if child is None:
-                child = AgentRecord(name=None, scope=scope, at=("sub_agents", index), ok=False)
-            children.append(child)
-        return children
-
-    def _build(self, scope: FileScope, cls: Any, kwargs: dict[str, Any]) -> Any:
-        from yadk.errors import AgentDefinitionError
-
-        try:
-            return cls(**kwargs)
-        except AgentDefinitionError as exc:
-            self.error(scope, (), "invalid-agent", f"{exc}")
-        except Exception as exc:
-            self.error(
-                scope,
-                (),
-                "invalid-agent",
-                f"Building {cls.__name__} failed: {type(exc).__name__}: {exc}.",
-                "The error comes from the class's own code (its validators or __init__).",
-            )
+            (),
+            "missing-field",
+            "The agent has no `name`.",
+            "Add `name: my_agent` (letters, digits and underscores).",
+        )
         return None
+    name = data["name"]
+    if not reader.expect(scope, ("name",), name, str, "a string"):
+        return None
+    if not (name.isidentifier() and name.isascii()):
+        fixed = "".join(c if c.isalnum() else "_" for c in name)
+        reader.error(
+            scope,
+            ("name",),
+            "invalid-name",
+            f"Agent name `{name}` is not a valid identifier.",
+            f"Use letters, digits and underscores, not starting with a digit (e.g. `{fixed}`).",
+        )
+        return None
+    if name == "user":
+        reader.error(
+            scope,
+            ("name",),
+            "invalid-name",
+            "Agent name `user` is reserved for the end user's messages.",
+            "Choose another name.",
+        )
+        return None
+    return str(name)
+
+
+def _llm(
+    reader: LoaderBase,
+    scope: FileScope,
+    data: dict[str, Any],
+    kwargs: dict[str, Any],
+    record: AgentRecord,
+    *,
+    required: bool,
+) -> None:
+    if "model" in data and "model_code" in data:
+        reader.error(
+            scope,
+            ("model_code",),
+            "conflicting-fields",
+            "Set `model` or `model_code`, not both.",
+            "Keep the one you mean.",
+            key=True,
+        )
+    elif "model" in data:
+        kwargs["model"] = model_name(reader, scope, ("model",), data["model"])
+        record.model = data["model"] if isinstance(data["model"], str) else ""
+    elif "model_code" in data:
+        kwargs["model"] = model_code(reader, scope, ("model_code",), data["model_code"])
+        record.model = ""
+    record.builtin_llm = required
+    if "instruction" in data:
+        source = instruction(reader, scope, ("instruction",), data["instruction"])
+        if source is not None:
+            kwargs["instruction"] = source.text
+            record.instructions.append(source)
+    elif required and "instruction" not in record.misspelled:
+        named = f" `{data['name']}`" if isinstance(data.get("name"), str) else ""
+        reader.error(
+            scope,
+            (),
+            "missing-field",
+            f"LlmAgent{named} has no `instruction`.",
+            "Add `instruction: ...` or `instruction: {file: prompts/main.md}`.",
+        )
+    if "static_instruction" in data:
+        kwargs["static_instruction"] = static_instruction(
+            reader, scope, ("static_instruction",), data["static_instruction"]
+        )
+    for key in ("disallow_transfer_to_parent", "disallow_transfer_to_peers"):
+        if key in data and reader.expect(scope, (key,), data[key], bool, "true or false"):
+            kwargs[key] = data[key]
+    if "output_key" in data and reader.expect(
+        scope, ("output_key",), data["output_key"], str, "a state key (a string)"
+    ):
+        kwargs["output_key"] = record.output_key = data["output_key"]
+    if "include_contents" in data:
+        value = data["include_contents"]
+        if value not in ("default", "none"):
+            reader.error(
+                scope,
+                ("include_contents",),
+                "invalid-value",
+                f"`include_contents` must be `default` or `none`, got `{value}`.",
+                "`none` sends only the current turn; `default` the whole history.",
+            )
+        else:
+            kwargs["include_contents"] = value
+    for key in ("input_schema", "output_schema"):
+        if key in data:
+            kwargs[key] = schema(reader, scope, (key,), data[key])
+    if data.get("code_executor") is not None:
+        executor = read_code_executor(reader, scope, ("code_executor",), data["code_executor"])
+        if executor is not None:
+            kwargs["code_executor"] = executor
+    if "generate_content_config" in data:
+        kwargs["generate_content_config"] = content_config(
+            reader, scope, ("generate_content_config",), data["generate_content_config"]
+        )
+    for key in (
+        "before_model_callbacks",
+        "after_model_callbacks",
+        "before_tool_callbacks",
+        "after_tool_callbacks",
+    ):
+        _callbacks(reader, scope, data, key, kwargs)
+    built: list[Any] = []
+    if "tools" in data:
+        built.extend(tools(reader, scope, ("tools",), data["tools"]) or [])
+    if "skills" in data:
+        built.append(skills(reader, scope, ("skills",), data["skills"]))
+    if "examples" in data:
+        built.append(example_tool(reader, scope, ("examples",), data["examples"], shorthand=True))
+    kwargs["tools"] = [t for t in built if t is not None]
+
+
+def _callbacks(
+    reader: LoaderBase, scope: FileScope, data: dict[str, Any], key: str, kwargs: dict[str, Any]
+) -> None:
+    if key in data and data[key] is not None:
+        found = callbacks(reader, scope, (key,), data[key])
+        if found:
+            kwargs[_CALLBACK_FIELDS[key]] = found
+
+
+def _sub_agents(reader: LoaderBase, scope: FileScope, value: Any) -> list[AgentRecord]:
+    if not reader.expect(
+        scope,
+        ("sub_agents",),
+        value,
+        list,
+        "a list of agent references",
+        "e.g. `sub_agents: [{config_path: helper.yaml}]`.",
+    ):
+        return []
+    children = []
+    for index, entry in enumerate(value):
+        child = agent_reference(reader, scope, ("sub_agents", index), entry)
+        if child is None:
+            child = AgentRecord(name=None, scope=scope, at=("sub_agents", index), ok=False)
+        children.append(child)
+    return children
+
+
+def _build(reader: LoaderBase, scope: FileScope, cls: Any, kwargs: dict[str, Any]) -> Any:
+    from yadk.errors import AgentDefinitionError
+
+    try:
+        return cls(**kwargs)
+    except AgentDefinitionError as exc:
+        reader.error(scope, (), "invalid-agent", f"{exc}")
+    except Exception as exc:
+        reader.error(
+            scope,
+            (),
+            "invalid-agent",
+            f"Building {cls.__name__} failed: {type(exc).__name__}: {exc}.",
+            "The error comes from the class's own code (its validators or __init__).",
+        )
+    return None

@@ -21,11 +21,11 @@ if TYPE_CHECKING:
     import pydantic
 
 from yadk.config._context import FileScope
-from yadk.config._fields import FieldReader
-from yadk.config._mcp_auth import AUTH_OPTION_KEYS, read_auth
+from yadk.config._mcp_auth import AUTH_OPTION_KEYS, read_auth, report_invalid
+from yadk.config._refs import LoaderBase
 from yadk.config._yaml import KeyPath
 
-__all__ = ["STDIO_ENV_VAR", "McpToolReader", "stdio_allowed_by_env"]
+__all__ = ["STDIO_ENV_VAR", "mcp_toolset", "stdio_allowed_by_env"]
 
 STDIO_ENV_VAR = "ADK_ALLOW_CONFIG_STDIO_MCP_SERVERS"
 
@@ -51,174 +51,161 @@ def stdio_allowed_by_env() -> bool:
     return os.environ.get(STDIO_ENV_VAR, "").strip().lower() in ("1", "true", "yes")
 
 
-class McpToolReader(FieldReader):
-    """The ``MCPToolset`` built-in of ``tools:``."""
-
-    def mcp_toolset(self, scope: FileScope, at: KeyPath, args: dict[str, Any]) -> Any:
-        before = self.errors
-        for key in _CREDENTIAL_SERVICE_KEYS:
-            if key in args:
-                self.error(
-                    scope,
-                    (*at, key),
-                    "unsupported-key",
-                    f"`{key}` (a key into google-adk's credential service) is not supported by"
-                    " yadk, which has no credential service.",
-                    "Give the credential itself under `auth_credential:` (e.g. with"
-                    " `${env:TOKEN}`), or as HTTP headers under the connection params.",
-                    key=True,
-                )
-        given = [key for key in _CONNECTION_KEYS if key in args]
-        if len(given) != 1:
-            self.error(
+def mcp_toolset(reader: LoaderBase, scope: FileScope, at: KeyPath, args: dict[str, Any]) -> Any:
+    before = reader.errors
+    for key in _CREDENTIAL_SERVICE_KEYS:
+        if key in args:
+            reader.error(
                 scope,
-                at if not given else (*at, given[1]),
-                "mcp-connection",
-                "MCPToolset needs exactly one of "
-                + ", ".join(f"`{k}`" for k in _CONNECTION_KEYS)
-                + (f"; got {len(given)}." if given else "."),
-                "e.g. `streamable_http_connection_params: {url: http://127.0.0.1:8000/mcp}`.",
-                key=bool(given),
+                (*at, key),
+                "unsupported-key",
+                f"`{key}` (a key into google-adk's credential service) is not supported by"
+                " yadk, which has no credential service.",
+                "Give the credential itself under `auth_credential:` (e.g. with"
+                " `${env:TOKEN}`), or as HTTP headers under the connection params.",
+                key=True,
             )
-            return None
-        key = given[0]
-        params = self._connection(scope, (*at, key), key, args[key])
-        options = self._options(scope, at, args)
-        auth = read_auth(
-            self,
+    given = [key for key in _CONNECTION_KEYS if key in args]
+    if len(given) != 1:
+        reader.error(
             scope,
-            at,
-            args,
-            http=key.endswith("http_connection_params") or key.startswith("sse"),
+            at if not given else (*at, given[1]),
+            "mcp-connection",
+            "MCPToolset needs exactly one of "
+            + ", ".join(f"`{k}`" for k in _CONNECTION_KEYS)
+            + (f"; got {len(given)}." if given else "."),
+            "e.g. `streamable_http_connection_params: {url: http://127.0.0.1:8000/mcp}`.",
+            key=bool(given),
         )
-        if params is None or options is None or auth is None or self.errors != before:
-            return None
-        if not self.import_code:
-            return None
-        from yadk.tools import McpToolset
+        return None
+    key = given[0]
+    params = _connection(reader, scope, (*at, key), key, args[key])
+    options = _options(reader, scope, at, args)
+    auth = read_auth(
+        reader,
+        scope,
+        at,
+        args,
+        http=key.endswith("http_connection_params") or key.startswith("sse"),
+    )
+    if params is None or options is None or auth is None or reader.errors != before:
+        return None
+    if not reader.import_code:
+        return None
+    from yadk.tools import McpToolset
 
-        return McpToolset(connection_params=params, **options, **auth)
+    return McpToolset(connection_params=params, **options, **auth)
 
-    def _connection(self, scope: FileScope, at: KeyPath, key: str, value: Any) -> Any:
-        import pydantic  # only configs with MCP toolsets pay for it (validate stays fast)
 
-        from yadk.tools.mcp import (
-            SseConnectionParams,
-            StdioConnectionParams,
-            StdioServerParameters,
-            StreamableHTTPConnectionParams,
-        )
+def _connection(reader: LoaderBase, scope: FileScope, at: KeyPath, key: str, value: Any) -> Any:
+    import pydantic  # only configs with MCP toolsets pay for it (validate stays fast)
 
-        models: dict[str, type[pydantic.BaseModel]] = {
-            "stdio_server_params": StdioServerParameters,
-            "stdio_connection_params": StdioConnectionParams,
-            "sse_connection_params": SseConnectionParams,
-            "streamable_http_connection_params": StreamableHTTPConnectionParams,
-        }
-        if not self.expect(scope, at, value, dict, "a mapping"):
-            return None
-        try:
-            params: Any = models[key].model_validate(value)
-        except pydantic.ValidationError as exc:
-            self.invalid(scope, at, exc)
-            return None
-        if isinstance(params, StdioConnectionParams):
-            server = self._stdio(scope, at, (*at, "server_params"), params.server_params)
-            return None if server is None else params.model_copy(update={"server_params": server})
-        if isinstance(params, StdioServerParameters):
-            return self._stdio(scope, at, at, params)
-        return params
+    from yadk.tools.mcp import (
+        SseConnectionParams,
+        StdioConnectionParams,
+        StdioServerParameters,
+        StreamableHTTPConnectionParams,
+    )
 
-    def _stdio(self, scope: FileScope, at: KeyPath, server_at: KeyPath, server: Any) -> Any:
-        if not self._stdio_trusted(scope, at):
-            return None
-        server = self._resolve_cwd(scope, server)
-        return server if self._command_exists(scope, server_at, server) else None
+    models: dict[str, type[pydantic.BaseModel]] = {
+        "stdio_server_params": StdioServerParameters,
+        "stdio_connection_params": StdioConnectionParams,
+        "sse_connection_params": SseConnectionParams,
+        "streamable_http_connection_params": StreamableHTTPConnectionParams,
+    }
+    if not reader.expect(scope, at, value, dict, "a mapping"):
+        return None
+    try:
+        params: Any = models[key].model_validate(value)
+    except pydantic.ValidationError as exc:
+        report_invalid(reader, scope, at, exc)
+        return None
+    if isinstance(params, StdioConnectionParams):
+        server = _stdio(reader, scope, at, (*at, "server_params"), params.server_params)
+        return None if server is None else params.model_copy(update={"server_params": server})
+    if isinstance(params, StdioServerParameters):
+        return _stdio(reader, scope, at, at, params)
+    return params
 
-    def invalid(self, scope: FileScope, at: KeyPath, exc: pydantic.ValidationError) -> None:
-        for problem in exc.errors():
-            loc = tuple(problem["loc"])
-            where = (*at, *loc)
-            kind = problem["type"]
-            if kind == "missing":
-                self.error(
-                    scope,
-                    (*at, *loc[:-1]),
-                    "missing-field",
-                    f"`{loc[-1]}` is required here.",
-                )
-            elif kind == "extra_forbidden":
-                self.error(scope, where, "unknown-key", f"Unknown key `{loc[-1]}`.", key=True)
-            else:
-                message = str(problem["msg"]).removeprefix("Value error, ")
-                self.error(scope, where, "invalid-value", f"`{loc[-1]}`: {message}.")
 
-    def _stdio_trusted(self, scope: FileScope, at: KeyPath) -> bool:
-        if stdio_allowed_by_env():
-            return True
-        return self.code_execution_allowed(
+def _stdio(
+    reader: LoaderBase, scope: FileScope, at: KeyPath, server_at: KeyPath, server: Any
+) -> Any:
+    if not _stdio_trusted(reader, scope, at):
+        return None
+    server = _resolve_cwd(reader, scope, server)
+    return server if _command_exists(reader, scope, server_at, server) else None
+
+
+def _stdio_trusted(reader: LoaderBase, scope: FileScope, at: KeyPath) -> bool:
+    if stdio_allowed_by_env():
+        return True
+    return reader.code_execution_allowed(
+        scope,
+        at,
+        "stdio_mcp",
+        rule="untrusted-stdio-mcp",
+        message="Stdio MCP servers are not allowed in agent configs: the config-supplied"
+        " `command` is launched as a local process, so an untrusted config could run"
+        " arbitrary code.",
+        alternative=f"{STDIO_ENV_VAR}=1 in the real environment (not a .env file) works too;"
+        " or use streamable_http_connection_params / sse_connection_params, or build the"
+        " toolset in Python.",
+    )
+
+
+def _resolve_cwd(reader: LoaderBase, scope: FileScope, server: Any) -> Any:
+    """A relative ``cwd`` is relative to the config file's folder."""
+    if server.cwd is None or Path(server.cwd).is_absolute():
+        return server
+    return server.model_copy(update={"cwd": str(scope.folder / server.cwd)})
+
+
+def _command_exists(reader: LoaderBase, scope: FileScope, at: KeyPath, server: Any) -> bool:
+    command: str = server.command
+    base = Path(server.cwd) if server.cwd is not None else Path.cwd()
+    if os.sep in command or (os.altsep and os.altsep in command):
+        candidate = base / command
+        found = candidate.is_file() and os.access(candidate, os.X_OK)
+    else:
+        search = (server.env or {}).get("PATH") or os.environ.get("PATH")
+        found = shutil.which(command, path=search) is not None
+    if not found:
+        reader.error(
             scope,
-            at,
-            "stdio_mcp",
-            rule="untrusted-stdio-mcp",
-            message="Stdio MCP servers are not allowed in agent configs: the config-supplied"
-            " `command` is launched as a local process, so an untrusted config could run"
-            " arbitrary code.",
-            alternative=f"{STDIO_ENV_VAR}=1 in the real environment (not a .env file) works too;"
-            " or use streamable_http_connection_params / sse_connection_params, or build the"
-            " toolset in Python.",
+            (*at, "command"),
+            "command-not-found",
+            f"MCP server command `{command}` was not found"
+            + (" on PATH." if os.sep not in command else f" (looked for {base / command})."),
+            "Install it, or give its full path.",
         )
+    return found
 
-    def _resolve_cwd(self, scope: FileScope, server: Any) -> Any:
-        """A relative ``cwd`` is relative to the config file's folder."""
-        if server.cwd is None or Path(server.cwd).is_absolute():
-            return server
-        return server.model_copy(update={"cwd": str(scope.folder / server.cwd)})
 
-    def _command_exists(self, scope: FileScope, at: KeyPath, server: Any) -> bool:
-        command: str = server.command
-        base = Path(server.cwd) if server.cwd is not None else Path.cwd()
-        if os.sep in command or (os.altsep and os.altsep in command):
-            candidate = base / command
-            found = candidate.is_file() and os.access(candidate, os.X_OK)
-        else:
-            search = (server.env or {}).get("PATH") or os.environ.get("PATH")
-            found = shutil.which(command, path=search) is not None
-        if not found:
-            self.error(
-                scope,
-                (*at, "command"),
-                "command-not-found",
-                f"MCP server command `{command}` was not found"
-                + (" on PATH." if os.sep not in command else f" (looked for {base / command})."),
-                "Install it, or give its full path.",
+def _options(
+    reader: LoaderBase, scope: FileScope, at: KeyPath, args: dict[str, Any]
+) -> dict[str, Any] | None:
+    before = reader.errors
+    options: dict[str, Any] = {}
+    if "tool_filter" in args:
+        value = args["tool_filter"]
+        if reader.expect(scope, (*at, "tool_filter"), value, list, "a list of tool names"):
+            for index, item in enumerate(value):
+                reader.expect(scope, (*at, "tool_filter", index), item, str, "a tool name")
+        options["tool_filter"] = value
+    if "tool_name_prefix" in args:
+        reader.expect(scope, (*at, "tool_name_prefix"), args["tool_name_prefix"], str, "a string")
+        options["tool_name_prefix"] = args["tool_name_prefix"]
+    if "tool_list_cache_ttl_seconds" in args:
+        ttl = args["tool_list_cache_ttl_seconds"]
+        if ttl is not None:
+            reader.expect(
+                scope, (*at, "tool_list_cache_ttl_seconds"), ttl, (int, float), "a number"
             )
-        return found
-
-    def _options(
-        self, scope: FileScope, at: KeyPath, args: dict[str, Any]
-    ) -> dict[str, Any] | None:
-        before = self.errors
-        options: dict[str, Any] = {}
-        if "tool_filter" in args:
-            value = args["tool_filter"]
-            if self.expect(scope, (*at, "tool_filter"), value, list, "a list of tool names"):
-                for index, item in enumerate(value):
-                    self.expect(scope, (*at, "tool_filter", index), item, str, "a tool name")
-            options["tool_filter"] = value
-        if "tool_name_prefix" in args:
-            self.expect(scope, (*at, "tool_name_prefix"), args["tool_name_prefix"], str, "a string")
-            options["tool_name_prefix"] = args["tool_name_prefix"]
-        if "tool_list_cache_ttl_seconds" in args:
-            ttl = args["tool_list_cache_ttl_seconds"]
-            if ttl is not None:
-                self.expect(
-                    scope, (*at, "tool_list_cache_ttl_seconds"), ttl, (int, float), "a number"
-                )
-            options["tool_list_cache_ttl_seconds"] = ttl
-        if "use_mcp_resources" in args:
-            self.expect(
-                scope, (*at, "use_mcp_resources"), args["use_mcp_resources"], bool, "true or false"
-            )
-            options["use_mcp_resources"] = args["use_mcp_resources"]
-        return options if self.errors == before else None
+        options["tool_list_cache_ttl_seconds"] = ttl
+    if "use_mcp_resources" in args:
+        reader.expect(
+            scope, (*at, "use_mcp_resources"), args["use_mcp_resources"], bool, "true or false"
+        )
+        options["use_mcp_resources"] = args["use_mcp_resources"]
+    return options if reader.errors == before else None

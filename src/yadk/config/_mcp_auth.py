@@ -11,9 +11,11 @@ from yadk.config._context import FileScope
 from yadk.config._yaml import KeyPath
 
 if TYPE_CHECKING:
-    from yadk.config._mcp import McpToolReader
+    import pydantic
 
-__all__ = ["AUTH_OPTION_KEYS", "read_auth"]
+    from yadk.config._refs import LoaderBase
+
+__all__ = ["AUTH_OPTION_KEYS", "read_auth", "report_invalid"]
 
 AUTH_OPTION_KEYS = ("auth_scheme", "auth_credential", "header_provider")
 _HINT = (
@@ -24,7 +26,7 @@ _HINT = (
 
 
 def read_auth(
-    reader: McpToolReader, scope: FileScope, at: KeyPath, args: dict[str, Any], *, http: bool
+    reader: LoaderBase, scope: FileScope, at: KeyPath, args: dict[str, Any], *, http: bool
 ) -> dict[str, Any] | None:
     """The toolset's auth options (keyword arguments), or None after reporting a problem."""
     import pydantic
@@ -47,7 +49,7 @@ def read_auth(
         try:
             options[key] = to_model(args[key], model)
         except pydantic.ValidationError as exc:
-            reader.invalid(scope, (*at, key), exc)
+            report_invalid(reader, scope, (*at, key), exc)
     if reader.errors == before and ("auth_scheme" in options or "auth_credential" in options):
         try:
             auth_headers(options.get("auth_scheme"), options.get("auth_credential"))
@@ -76,3 +78,24 @@ def read_auth(
 
 def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def report_invalid(
+    reader: LoaderBase, scope: FileScope, at: KeyPath, exc: pydantic.ValidationError
+) -> None:
+    for problem in exc.errors():
+        loc = tuple(problem["loc"])
+        where = (*at, *loc)
+        kind = problem["type"]
+        if kind == "missing":
+            reader.error(
+                scope,
+                (*at, *loc[:-1]),
+                "missing-field",
+                f"`{loc[-1]}` is required here.",
+            )
+        elif kind == "extra_forbidden":
+            reader.error(scope, where, "unknown-key", f"Unknown key `{loc[-1]}`.", key=True)
+        else:
+            message = str(problem["msg"]).removeprefix("Value error, ")
+            reader.error(scope, where, "invalid-value", f"`{loc[-1]}`: {message}.")

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from yadk.config._context import FileScope, Reporter
+from yadk.config._context import AgentRecord, FileScope, Reporter
 from yadk.config._diagnostics import display_path
 from yadk.config._names import NameProblem, NameResolver, Resolution, describe, qualify
 from yadk.config._pyproject import effective_trust_policy
@@ -213,12 +213,22 @@ def check_adk_imports(reporter: Reporter, file: Path) -> None:
 
 
 class LoaderBase(Reporter):
-    """State shared by the parts of the loader."""
+    """What one load shares: the problems found (it is the reporter), the files read, the
+    caches, and the checks every reference passes. The reader functions of the other modules
+    (``tools``, ``instruction``, ``agent_reference``, ...) take it as their first argument; the
+    ``Loader`` adds reading a file."""
 
-    def __init__(self, *, import_code: bool, resolver: NameResolver) -> None:
+    def __init__(self, root: Path, *, import_code: bool) -> None:
         super().__init__()
+        self.root = root
         self.import_code = import_code
-        self.resolver = resolver
+        self.resolver = NameResolver(import_code=import_code, search_dirs=[root, root.parent])
+        self.separate_trees: list[AgentRecord] = []
+        # Where a referenced agent could not be read: the tree is incomplete, so the dataflow
+        # check must not claim that keys it would have written are never written.
+        self.missing_agents: list[tuple[Path, int, int]] = []
+        self.agent_files: dict[str, Path] = {}
+        self.stack: list[Path] = []  # the config files being read, outermost first
         self.files: set[Path] = set()
         self._policies: dict[Path, TrustPolicy] = {}
         self._trust_reported: set[tuple[Path, int, int, str]] = set()
@@ -230,6 +240,10 @@ class LoaderBase(Reporter):
         self._code_problems: dict[
             tuple[str, int, int, str], tuple[int, list[tuple[str, int, int]]]
         ] = {}
+
+    def load_file(self, file: Path) -> AgentRecord | None:
+        """The agent defined by ``file``; the ``Loader``'s."""
+        raise NotImplementedError
 
     def trust_policy(self, scope: FileScope) -> TrustPolicy:
         """The trust policy for a config: the project root's, narrowed by nested pyproject.toml

@@ -8,141 +8,131 @@ from pathlib import Path
 from typing import Any
 
 from yadk.config._context import AgentRecord, FileScope, did_you_mean, inside
-from yadk.config._tools import ToolReader
+from yadk.config._refs import LoaderBase
 from yadk.config._yaml import KeyPath
 
-__all__ = ["SubAgentReader"]
+__all__ = ["agent_reference"]
 
 
-class SubAgentReader(ToolReader):
-    """Follows agent references; ``load_file`` (the Loader's) reads a referenced config."""
+def agent_reference(
+    reader: LoaderBase, scope: FileScope, at: KeyPath, value: Any, *, separate_tree: bool = False
+) -> AgentRecord | None:
+    """A sub-agent (or AgentTool agent): ``{config_path: x}``, ``{code: x}`` or a path."""
+    record = _reference(reader, scope, at, value)
+    if record is None:
+        spot = (*at, "config_path") if isinstance(value, dict) else at
+        line, column = scope.doc.where(spot)
+        reader.missing_agents.append((scope.file, line, column))
+    elif separate_tree:
+        reader.separate_trees.append(record)
+    return record
 
-    root: Path
-    separate_trees: list[AgentRecord]
-    # Where a referenced agent could not be read: the tree is incomplete, so the dataflow check
-    # must not claim that keys it would have written are never written.
-    missing_agents: list[tuple[Path, int, int]]
-    _stack: list[Path]
 
-    def load_file(self, file: Path) -> AgentRecord | None:
-        raise NotImplementedError
-
-    def agent_reference(
-        self, scope: FileScope, at: KeyPath, value: Any, *, separate_tree: bool = False
-    ) -> AgentRecord | None:
-        """A sub-agent (or AgentTool agent): ``{config_path: x}``, ``{code: x}`` or a path."""
-        record = self._reference(scope, at, value)
-        if record is None:
-            spot = (*at, "config_path") if isinstance(value, dict) else at
-            line, column = scope.doc.where(spot)
-            self.missing_agents.append((scope.file, line, column))
-        elif separate_tree:
-            self.separate_trees.append(record)
-        return record
-
-    def _reference(self, scope: FileScope, at: KeyPath, value: Any) -> AgentRecord | None:
-        if isinstance(value, str):
-            record = self._config_path(scope, at, value)
-        elif isinstance(value, dict):
-            self.unknown_keys(scope, at, value, ("code", "config_path"), "an agent reference")
-            if "code" in value and "config_path" in value:
-                self.error(
-                    scope,
-                    (*at, "code"),
-                    "conflicting-fields",
-                    "An agent reference takes `config_path` or `code`, not both.",
-                    "Keep the one you mean.",
-                    key=True,
-                )
+def _reference(reader: LoaderBase, scope: FileScope, at: KeyPath, value: Any) -> AgentRecord | None:
+    if isinstance(value, str):
+        record = _config_path(reader, scope, at, value)
+    elif isinstance(value, dict):
+        reader.unknown_keys(scope, at, value, ("code", "config_path"), "an agent reference")
+        if "code" in value and "config_path" in value:
+            reader.error(
+                scope,
+                (*at, "code"),
+                "conflicting-fields",
+                "An agent reference takes `config_path` or `code`, not both.",
+                "Keep the one you mean.",
+                key=True,
+            )
+            return None
+        if "config_path" in value:
+            path = value["config_path"]
+            if not reader.expect(scope, (*at, "config_path"), path, str, "a path (a string)"):
                 return None
-            if "config_path" in value:
-                path = value["config_path"]
-                if not self.expect(scope, (*at, "config_path"), path, str, "a path (a string)"):
-                    return None
-                record = self._config_path(scope, (*at, "config_path"), path)
-            elif "code" in value:
-                record = self._code_agent(scope, (*at, "code"), value["code"])
-            else:
-                self.error(
-                    scope,
-                    at,
-                    "missing-field",
-                    "An agent reference needs `config_path` or `code`.",
-                    "e.g. `- config_path: helper.yaml` or `- code: my_agent.agents.helper`.",
-                )
-                return None
+            record = _config_path(reader, scope, (*at, "config_path"), path)
+        elif "code" in value:
+            record = _code_agent(reader, scope, (*at, "code"), value["code"])
         else:
-            self.expect(
+            reader.error(
                 scope,
                 at,
-                value,
-                dict,
-                "a mapping with `config_path` or `code`",
-                "e.g. `- config_path: helper.yaml`.",
+                "missing-field",
+                "An agent reference needs `config_path` or `code`.",
+                "e.g. `- config_path: helper.yaml` or `- code: my_agent.agents.helper`.",
             )
             return None
-        return record
+    else:
+        reader.expect(
+            scope,
+            at,
+            value,
+            dict,
+            "a mapping with `config_path` or `code`",
+            "e.g. `- config_path: helper.yaml`.",
+        )
+        return None
+    return record
 
-    def _config_path(self, scope: FileScope, at: KeyPath, relative: str) -> AgentRecord | None:
-        if os.path.isabs(relative):
-            self.error(
-                scope,
-                at,
-                "path-absolute",
-                f"Sub-agent config `{relative}` is an absolute path.",
-                f"Write it relative to this file's folder ({scope.folder}).",
-            )
-            return None
-        target = scope.folder / relative
-        if not inside(target, self.root):
-            self.error(
-                scope,
-                at,
-                "path-outside-folder",
-                f"Sub-agent config `{relative}` resolves outside the agent folder {self.root}.",
-                "Keep every config of an agent inside its folder.",
-            )
-            return None
-        if not target.is_file():
-            configs = (
-                [p.name for p in target.parent.glob("*.y*ml")] if target.parent.is_dir() else []
-            )
-            guess = did_you_mean(target.name, configs)
-            self.error(
-                scope,
-                at,
-                "file-not-found",
-                f"Sub-agent config `{relative}` not found (looked for {target}).",
-                f"Did you mean `{guess}`?" if guess else "Paths are relative to this file.",
-            )
-            return None
-        real = Path(os.path.realpath(target))
-        if real in self._stack:
-            chain = [*self._stack[self._stack.index(real) :], real]
-            shown = " -> ".join(_relative(p, self.root) for p in chain)
-            self.error(
-                scope,
-                at,
-                "sub-agent-cycle",
-                f"Sub-agent cycle: {shown}.",
-                "An agent cannot contain itself; remove one of these references.",
-            )
-            return None
-        return self.load_file(Path(os.path.abspath(target)))
 
-    def _code_agent(self, scope: FileScope, at: KeyPath, name: Any) -> AgentRecord | None:
-        if not self.expect(scope, at, name, str, "the dotted name of an agent instance"):
-            return None
-        found = self.reference(scope, at, name, "agent")
-        if found is None:
-            return None
-        record = AgentRecord(name=None, scope=scope, at=at, from_code=True, kind="code")
-        if self.import_code:
-            agent = _detached(found.obj)
-            record.agent = agent
-            record.name = agent.name
-            record.children = [_code_record(sub, scope, at) for sub in agent.sub_agents]
-        return record
+def _config_path(
+    reader: LoaderBase, scope: FileScope, at: KeyPath, relative: str
+) -> AgentRecord | None:
+    if os.path.isabs(relative):
+        reader.error(
+            scope,
+            at,
+            "path-absolute",
+            f"Sub-agent config `{relative}` is an absolute path.",
+            f"Write it relative to this file's folder ({scope.folder}).",
+        )
+        return None
+    target = scope.folder / relative
+    if not inside(target, reader.root):
+        reader.error(
+            scope,
+            at,
+            "path-outside-folder",
+            f"Sub-agent config `{relative}` resolves outside the agent folder {reader.root}.",
+            "Keep every config of an agent inside its folder.",
+        )
+        return None
+    if not target.is_file():
+        configs = [p.name for p in target.parent.glob("*.y*ml")] if target.parent.is_dir() else []
+        guess = did_you_mean(target.name, configs)
+        reader.error(
+            scope,
+            at,
+            "file-not-found",
+            f"Sub-agent config `{relative}` not found (looked for {target}).",
+            f"Did you mean `{guess}`?" if guess else "Paths are relative to this file.",
+        )
+        return None
+    real = Path(os.path.realpath(target))
+    if real in reader.stack:
+        chain = [*reader.stack[reader.stack.index(real) :], real]
+        shown = " -> ".join(_relative(p, reader.root) for p in chain)
+        reader.error(
+            scope,
+            at,
+            "sub-agent-cycle",
+            f"Sub-agent cycle: {shown}.",
+            "An agent cannot contain itself; remove one of these references.",
+        )
+        return None
+    return reader.load_file(Path(os.path.abspath(target)))
+
+
+def _code_agent(reader: LoaderBase, scope: FileScope, at: KeyPath, name: Any) -> AgentRecord | None:
+    if not reader.expect(scope, at, name, str, "the dotted name of an agent instance"):
+        return None
+    found = reader.reference(scope, at, name, "agent")
+    if found is None:
+        return None
+    record = AgentRecord(name=None, scope=scope, at=at, from_code=True, kind="code")
+    if reader.import_code:
+        agent = _detached(found.obj)
+        record.agent = agent
+        record.name = agent.name
+        record.children = [_code_record(sub, scope, at) for sub in agent.sub_agents]
+    return record
 
 
 def _detached(agent: Any) -> Any:

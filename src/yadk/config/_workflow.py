@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from yadk._graph_shape import START_NAME, shape_problems
 from yadk.config._context import AgentRecord, FileScope, did_you_mean
+from yadk.config._subagents import agent_reference
 from yadk.config._yaml import Document, KeyPath
 
 if TYPE_CHECKING:
@@ -218,7 +219,7 @@ class _Reader:
         return node
 
     def config_node(self, at: KeyPath, path: str, ref: Any) -> _Node | None:
-        record = self.loader.agent_reference(self.scope, at, path)
+        record = agent_reference(self.loader, self.scope, at, path)
         return self.record_node(at, record, ref)
 
     def record_node(self, at: KeyPath, record: AgentRecord | None, ref: Any) -> _Node | None:
@@ -256,7 +257,7 @@ class _Reader:
         if "config_path" in mapping or (
             "code" in mapping and "agent_class" not in mapping and "func_code" not in mapping
         ):
-            record = self.loader.agent_reference(self.scope, at, mapping)
+            record = agent_reference(self.loader, self.scope, at, mapping)
             return self.record_node(at, record, None)
         written = mapping.get("agent_class")
         kind = _NODE_CLASS_SPELLINGS.get(written) if isinstance(written, str) else None
