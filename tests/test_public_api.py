@@ -160,6 +160,7 @@ DOCUMENTED: dict[str, set[str]] = {
         "Node",
         "NodeContext",
         "RequestInput",
+        "StateSchemaError",
         "WorkflowConfigurationError",
     },
     # google-genai's Part.file_data shape (docs/engine.md, Content and Part), and the code parts

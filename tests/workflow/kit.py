@@ -70,7 +70,7 @@ def summarize(event: Event) -> dict[str, Any]:
 
 async def run_turns(
     agent: Any,
-    messages: list[str],
+    messages: list[Any],
     *,
     state: dict[str, Any] | None = None,
     session_service: BaseSessionService | None = None,
@@ -94,13 +94,15 @@ async def run_turns(
                 parts=[
                     Part(
                         function_response=FunctionResponse(
-                            id=pending, name="adk_request_input", response={"result": text}
+                            id=pending,
+                            name="adk_request_input",
+                            response=text if isinstance(text, dict) else {"result": text},
                         )
                     )
                 ],
             )
         else:
-            message = UserContent(text)
+            message = UserContent(str(text))
         pending = None
         events = []
         async for event in runner.run_async(

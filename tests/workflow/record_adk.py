@@ -121,7 +121,9 @@ async def record(name: str) -> dict[str, Any]:
                 parts=[
                     types.Part(
                         function_response=types.FunctionResponse(
-                            id=pending, name="adk_request_input", response={"result": text}
+                            id=pending,
+                            name="adk_request_input",
+                            response=text if isinstance(text, dict) else {"result": text},
                         )
                     )
                 ],
@@ -153,7 +155,8 @@ def record_invalid() -> dict[str, str]:
     messages = {}
     for name, edges in INVALID.items():
         try:
-            Workflow(name="bad", edges=edges(KIT))
+            spec = edges(KIT)
+            Workflow(name="bad", **(spec if isinstance(spec, dict) else {"edges": spec}))
         except Exception as exc:
             # pydantic wraps the error; its own message is what the user reads first.
             errors = exc.errors() if hasattr(exc, "errors") else None

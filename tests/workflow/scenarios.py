@@ -17,7 +17,8 @@ from pydantic import BaseModel
 @dataclass
 class Scenario:
     agent: Any
-    messages: list[str] = field(default_factory=lambda: ["hi"])
+    # A dict message answers the waiting question as that function response, as is.
+    messages: list[Any] = field(default_factory=lambda: ["hi"])
     state: dict[str, Any] = field(default_factory=dict)
 
 
@@ -332,14 +333,142 @@ def human_input_plain(k: Any) -> Scenario:
     )
 
 
+def _confirmed_flow(k: Any, name: str) -> Any:
+    @k.node(require_confirmation=True)
+    def delete_file(node_input: str, ctx: Any) -> str:
+        ctx.state["deleted"] = node_input
+        return "deleted " + node_input
+
+    def after(node_input: Any) -> str:
+        return f"after: {node_input}"
+
+    return k.Workflow(name=name, edges=[(k.START, delete_file, after)])
+
+
+@scenario
+def confirmation_approved(k: Any) -> Scenario:
+    return Scenario(
+        _confirmed_flow(k, "confirming"),
+        messages=["notes.txt", {"confirmed": True}],
+    )
+
+
+@scenario
+def confirmation_rejected(k: Any) -> Scenario:
+    return Scenario(
+        _confirmed_flow(k, "confirming"),
+        messages=["notes.txt", {"confirmed": False}],
+    )
+
+
+@scenario
+def confirmation_predicate(k: Any) -> Scenario:
+    def risky(node_input: str) -> bool:
+        return node_input.startswith("rm")
+
+    @k.node(require_confirmation=risky)
+    def shell(node_input: str) -> str:
+        return "ran " + node_input
+
+    return Scenario(
+        k.Workflow(name="guarded", edges=[(k.START, shell)]),
+        messages=["ls", "rm -rf x", {"confirmed": True}],
+    )
+
+
+@scenario
+def typed_output(k: Any) -> Scenario:
+    def make(node_input: str) -> Order:
+        return {"item": node_input}  # type: ignore[return-value]
+
+    def show(node_input: Any) -> str:
+        return f"{node_input}"
+
+    return Scenario(k.Workflow(name="typed_out", edges=[(k.START, make, show)]))
+
+
+@scenario
+def typed_output_mismatch(k: Any) -> Scenario:
+    def make(node_input: str) -> Order:
+        return {"qty": "many"}  # type: ignore[return-value]
+
+    return Scenario(k.Workflow(name="typed_bad", edges=[(k.START, make)]))
+
+
+@scenario
+def answer_schema(k: Any) -> Scenario:
+    def ask(node_input: str):  # type: ignore[no-untyped-def]
+        yield k.RequestInput(message="How many?", response_schema=int)
+
+    def double(node_input: int) -> int:
+        return node_input * 2
+
+    def ask_json(node_input: int):  # type: ignore[no-untyped-def]
+        yield k.RequestInput(message="Details?")
+
+    def show(node_input: Any) -> str:
+        return f"{type(node_input).__name__}: {node_input}"
+
+    return Scenario(
+        k.Workflow(name="asking", edges=[(k.START, ask, double, ask_json, show)]),
+        messages=["start", "21", '{"a": [1, 2]}'],
+    )
+
+
+@scenario
+def answer_schema_model(k: Any) -> Scenario:
+    def ask(node_input: str):  # type: ignore[no-untyped-def]
+        yield k.RequestInput(message="Which order?", response_schema=Order)
+
+    def show(node_input: Any) -> str:
+        return f"{type(node_input).__name__}: {node_input}"
+
+    return Scenario(
+        k.Workflow(name="ordering", edges=[(k.START, ask, show)]),
+        messages=["start", {"item": "pen", "qty": "4"}],
+    )
+
+
+class Counter(BaseModel):
+    count: int = 0
+    label: str = ""
+
+
+@scenario
+def state_schema_checked(k: Any) -> Scenario:
+    def bump(node_input: str, ctx: Any) -> str:
+        ctx.state["count"] = 1
+        ctx.state["label"] = node_input
+        return "bumped"
+
+    def wrong(node_input: str, ctx: Any) -> str:
+        ctx.state["count"] = "lots"
+        return "never"
+
+    return Scenario(
+        k.Workflow(name="schemed", edges=[(k.START, bump, wrong)], state_schema=Counter)
+    )
+
+
+@scenario
+def state_schema_unknown_key(k: Any) -> Scenario:
+    def write(node_input: str, ctx: Any) -> str:
+        ctx.state["app:free"] = "prefixed keys pass"
+        ctx.state["other"] = 1
+        return "never"
+
+    return Scenario(k.Workflow(name="schemed", edges=[(k.START, write)], state_schema=Counter))
+
+
 RouteName = Literal["small", "big"]
 
 
-# Graphs google-adk refuses to build: each a function of the kit returning the edges.
-INVALID: dict[str, Callable[[Any], list[Any]]] = {}
+# Graphs google-adk refuses to build: each a function of the kit returning the edges (or the
+# Workflow's keyword arguments, edges among them).
+INVALID: dict[str, Callable[[Any], Any]] = {}
 
 
-def invalid(fn: Callable[[Any], list[Any]]) -> Callable[[Any], list[Any]]:
+def invalid(fn: Callable[[Any], Any]) -> Callable[[Any], Any]:
     INVALID[fn.__name__] = fn
     return fn
 
@@ -391,6 +520,14 @@ def empty_routing_map(k: Any) -> list[Any]:
 def consecutive_routing_maps(k: Any) -> list[Any]:
     a, b, c = _fns()
     return [(k.START, a, {"x": b}, {"y": c})]
+
+
+@invalid
+def state_param_not_in_schema(k: Any) -> dict[str, Any]:
+    def uses(node_input: Any, missing_key: str) -> Any:
+        return node_input
+
+    return {"edges": [(k.START, uses)], "state_schema": Counter}
 
 
 @invalid

@@ -60,5 +60,6 @@ async def test_events_match_google_adk(name: str) -> None:
 def test_graphs_google_adk_refuses_are_refused_with_its_message(name: str) -> None:
     messages = json.loads((RECORDED / "invalid_graphs.json").read_text())
     with pytest.raises(WorkflowConfigurationError) as raised:
-        Workflow(name="bad", edges=INVALID[name](KIT))
+        spec = INVALID[name](KIT)
+        Workflow(name="bad", **(spec if isinstance(spec, dict) else {"edges": spec}))
     assert str(raised.value) == messages[name]

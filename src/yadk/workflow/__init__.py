@@ -6,7 +6,12 @@ from __future__ import annotations
 from yadk.workflow._base_node import START, BaseNode
 from yadk.workflow._build import node
 from yadk.workflow._context import NodeContext
-from yadk.workflow._errors import GraphValidationError, NodeTimeoutError, WorkflowConfigurationError
+from yadk.workflow._errors import (
+    GraphValidationError,
+    NodeTimeoutError,
+    StateSchemaError,
+    WorkflowConfigurationError,
+)
 from yadk.workflow._function_node import FunctionNode
 from yadk.workflow._graph import DEFAULT_ROUTE, Edge
 from yadk.workflow._join_node import JoinNode
@@ -29,6 +34,7 @@ __all__ = [  # noqa: RUF022
     "RequestInput",
     "RetryConfig",
     "START",
+    "StateSchemaError",
     "Workflow",
     "WorkflowConfigurationError",
     "node",

@@ -4,7 +4,7 @@ and the ``node`` decorator."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from yadk.agents import BaseAgent
 from yadk.workflow._adapters import AgentNode, ParallelWorker, ToolNode, WorkflowNode
@@ -29,6 +29,10 @@ _WORKFLOW_NODE_FIELDS = (
 )
 
 
+# Fields only a function node has.
+_FUNCTION_FIELDS = ("require_confirmation", "auth_config", "parameter_binding")
+
+
 def is_node_like(value: Any) -> bool:
     from yadk.tools import BaseTool
 
@@ -44,7 +48,26 @@ def build_node(value: Any, **overrides: Any) -> BaseNode:
     built: BaseNode
     if isinstance(value, str) and value == "START":
         return START
-    if isinstance(value, BaseNode):
+    function_fields = {f: overrides[f] for f in _FUNCTION_FIELDS if f in overrides}
+    if overrides.get("require_confirmation") and "rerun_on_resume" not in overrides:
+        overrides["rerun_on_resume"] = True  # the node runs again once confirmed
+    if (
+        isinstance(value, FunctionNode)
+        and overrides
+        and (function_fields or value.require_confirmation)
+    ):
+        # Built again, so FunctionNode's checks see the new fields.
+        fields = {f: getattr(value, f) for f in type(value).model_fields}
+        fields.update(overrides)
+        built = FunctionNode(func=value.func, **fields)
+    elif function_fields and (
+        any(function_fields.values()) and isinstance(value, (BaseNode, BaseAgent, BaseTool))
+    ):
+        field = "auth_config" if "auth_config" in function_fields else "require_confirmation"
+        raise WorkflowConfigurationError(
+            f"{field} is only supported on FunctionNode, got {type(value).__name__}."
+        )
+    elif isinstance(value, BaseNode):
         built = value.model_copy(update=overrides) if overrides else value
     elif isinstance(value, Workflow):
         fields = {f: getattr(value, f) for f in _WORKFLOW_NODE_FIELDS}
@@ -93,9 +116,14 @@ def node(
     timeout: float | None = None,
     parallel_worker: bool = False,
     max_parallel_workers: int | None = None,
+    auth_config: Any = None,
+    require_confirmation: bool | Callable[..., Any] | None = None,
+    parameter_binding: Literal["state", "node_input"] = "state",
 ) -> Any:
     """Make a node of a function (``@node``, ``@node(...)``) or of any node-like value
-    (``node(fn, name="other")``), setting the given fields."""
+    (``node(fn, name="other")``), setting the given fields. ``require_confirmation`` (a bool
+    or a predicate over the node's arguments) asks the user before each run and turns
+    ``rerun_on_resume`` on unless it is given; ``auth_config`` is refused."""
     if max_parallel_workers is not None:
         if not parallel_worker:
             raise WorkflowConfigurationError(
@@ -112,6 +140,9 @@ def node(
         "timeout": timeout,
         "parallel_worker": parallel_worker or None,
         "max_parallel_workers": max_parallel_workers,
+        "auth_config": auth_config,
+        "require_confirmation": require_confirmation,
+        "parameter_binding": None if parameter_binding == "state" else parameter_binding,
     }
     if node_like is None:
 

@@ -10,6 +10,8 @@ from yadk._contexts import Context, InvocationContext
 from yadk.events import EventActions
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from yadk.workflow._runtime import Runtime
 
 __all__ = ["NodeContext"]
@@ -18,7 +20,14 @@ __all__ = ["NodeContext"]
 class NodeContext(Context):
     """A ``Context`` for one run of one node. State writes ride on the node's next event."""
 
-    __slots__ = ("_attempt_count", "_author", "_node_path", "_resume_inputs", "_runtime")
+    __slots__ = (
+        "_attempt_count",
+        "_author",
+        "_node_path",
+        "_resume_inputs",
+        "_runtime",
+        "_state_schema",
+    )
 
     def __init__(
         self,
@@ -29,8 +38,12 @@ class NodeContext(Context):
         author: str,
         attempt_count: int = 1,
         resume_inputs: Mapping[str, Any] | None = None,
+        state_schema: type[BaseModel] | None = None,
     ) -> None:
         super().__init__(invocation_context, event_actions=EventActions())
+        self._state_schema = state_schema
+        if state_schema is not None:
+            self._state = self._checked_state(self._event_actions)
         self._runtime = runtime
         self._node_path = node_path
         self._author = author
@@ -53,6 +66,19 @@ class NodeContext(Context):
         return self._attempt_count
 
     @property
+    def state_schema(self) -> type[BaseModel] | None:
+        """The model state writes are checked against (the node's, else its workflow's)."""
+        return self._state_schema
+
+    def _checked_state(self, actions: EventActions) -> Any:
+        from yadk.workflow._schemas import SchemaState
+
+        assert self._state_schema is not None
+        return SchemaState(
+            self._invocation_context.session.state, actions.state_delta, schema=self._state_schema
+        )
+
+    @property
     def resume_inputs(self) -> dict[str, Any]:
         """The user's answers to this node's ``RequestInput``s, by interrupt id (a node with
         ``rerun_on_resume`` reads them when it runs again)."""
@@ -70,5 +96,10 @@ class NodeContext(Context):
             return actions
         fresh = EventActions()
         self._event_actions = fresh
-        self._state = type(self._state)(self._invocation_context.session.state, fresh.state_delta)
+        if self._state_schema is not None:
+            self._state = self._checked_state(fresh)
+        else:
+            self._state = type(self._state)(
+                self._invocation_context.session.state, fresh.state_delta
+            )
         return actions

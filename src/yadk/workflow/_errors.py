@@ -7,6 +7,7 @@ from yadk.errors import AgentDefinitionError, RunError
 __all__ = [
     "GraphValidationError",
     "NodeTimeoutError",
+    "StateSchemaError",
     "WorkflowConfigurationError",
     "WorkflowDataError",
 ]
@@ -18,6 +19,11 @@ class WorkflowConfigurationError(AgentDefinitionError):
 
 class GraphValidationError(WorkflowConfigurationError):
     """A workflow's graph is not well formed (unreachable nodes, duplicate names, ...)."""
+
+
+class StateSchemaError(WorkflowConfigurationError, TypeError):
+    """State written, or a state parameter declared, outside a workflow's ``state_schema``
+    (google-adk's ``StateSchemaError``, a ``TypeError``)."""
 
 
 class NodeTimeoutError(RunError):

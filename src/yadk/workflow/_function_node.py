@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import AsyncGenerator, Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import PrivateAttr
 
@@ -33,6 +33,17 @@ class FunctionNode(BaseNode):
     same name (or its default). What it returns, or each thing it yields, is an output, an
     ``Event`` or a ``RequestInput``."""
 
+    require_confirmation: bool | Callable[..., Any] = False
+    """Ask the user to approve the call before it runs (a callable decides per call from the
+    node's arguments); a rejected call's output is ``{"error": "This tool call is rejected."}``.
+    Needs ``rerun_on_resume`` (``@node`` sets it)."""
+    parameter_binding: Literal["state", "node_input"] = "state"
+    """Where parameters other than ``node_input`` and ``ctx`` come from: the state, or the
+    keys of a dict input (a node called with arguments)."""
+    auth_config: Any = None
+    """google-adk's credential request before a node runs; yadk refuses it (see
+    docs/workflows.md) rather than run the node without the credential."""
+
     # (function, binder, kind) in one attribute: pydantic private attributes are slow to read,
     # and a run reads them once.
     _plan: tuple[Callable[..., Any], Binder, str] = PrivateAttr()
@@ -40,11 +51,23 @@ class FunctionNode(BaseNode):
     def __init__(self, *, func: Callable[..., Any], name: str | None = None, **fields: Any):
         if not callable(func):
             raise WorkflowConfigurationError("Function must be callable.")
+        if fields.get("require_confirmation") and not fields.get("rerun_on_resume"):
+            raise WorkflowConfigurationError(
+                "FunctionNode with require_confirmation requires rerun_on_resume=True. The node"
+                " must rerun after confirmation is provided."
+            )
         inferred = name or getattr(func, "__name__", None)
         if not inferred:
             raise WorkflowConfigurationError(
                 "FunctionNode must have a name. If the wrapped callable does not have a"
                 " '__name__' attribute, please provide a name explicitly."
+            )
+        if fields.get("auth_config") is not None:
+            raise WorkflowConfigurationError(
+                f"Node '{inferred}' has an auth_config: yadk workflows do not run google-adk's"
+                " credential request before a node (adk_request_credential). Remove"
+                " auth_config and read the credential inside the node (from state, a secret"
+                " or an environment variable), or ask for it with RequestInput."
             )
         if "description" not in fields:
             fields["description"] = inspect.getdoc(func) or ""
@@ -60,7 +83,19 @@ class FunctionNode(BaseNode):
             kind = "async"
         else:
             kind = "sync"
-        self._plan = (func, Binder(func, owner=inferred), kind)
+        binder = Binder(func, owner=inferred, binding=self.parameter_binding)
+        self._plan = (func, binder, kind)
+        if self.parameter_binding == "state":
+            # google-adk's inference: a pydantic model annotating node_input, or returned.
+            from yadk.workflow._schemas import inferred_schemas
+
+            input_schema, output_schema = inferred_schemas(
+                binder.input_annotation, binder.return_hint
+            )
+            if self.input_schema is None:
+                self.input_schema = input_schema
+            if self.output_schema is None:
+                self.output_schema = output_schema
 
     @property
     def func(self) -> Callable[..., Any]:
@@ -72,6 +107,10 @@ class FunctionNode(BaseNode):
 
     def bind(self, ctx: NodeContext, node_input: Any) -> dict[str, Any]:
         return self._plan[1].bind(ctx, node_input)
+
+    def bind_checked(self, ctx: NodeContext, node_input: Any) -> dict[str, Any]:
+        """``bind``, an input that does not fit raised as ``NodeInputError``."""
+        return _kwargs(self._plan[1], ctx, node_input)
 
     @property
     def yields(self) -> bool:

@@ -34,8 +34,11 @@ class _Param:
 class Binder:
     """The parameters of one function, read once, and how to fill them for a run."""
 
-    def __init__(self, func: Callable[..., Any], *, owner: str) -> None:
+    def __init__(self, func: Callable[..., Any], *, owner: str, binding: str = "state") -> None:
         self.owner = owner
+        # "state": parameters other than node_input and ctx come from the state; "node_input":
+        # every parameter is a key of the input (a node called as a tool with its arguments).
+        self.from_input = binding == "node_input"
         signature = inspect.signature(func)
         try:
             hints = typing.get_type_hints(func)
@@ -43,11 +46,12 @@ class Binder:
             hints = {}
         self.return_hint = hints.get("return", MISSING)
         params = []
+        self.extra_keywords = any(p.kind == p.VAR_KEYWORD for p in signature.parameters.values())
         for name, param in signature.parameters.items():
             if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
                 continue
             annotation = hints.get(name, MISSING)
-            if name == "node_input":
+            if name == "node_input" and not self.from_input:
                 kind = "input"
             elif name == "ctx" or _is_context(annotation):
                 kind = "ctx"
@@ -64,14 +68,25 @@ class Binder:
                 )
             )
         self.params = tuple(params)
-        self.state_names = tuple(p.name for p in params if p.kind == "state")
+        self.state_names = (
+            () if self.from_input else tuple(p.name for p in params if p.kind == "state")
+        )
         self.input_annotation = next((p.annotation for p in params if p.kind == "input"), MISSING)
 
     def bind(self, ctx: Context, node_input: Any) -> dict[str, Any]:
         """The keyword arguments for one run; raises ``ValueError`` naming a missing state key
         or a value that does not fit its annotation."""
         kwargs: dict[str, Any] = {}
-        state = ctx.state
+        state: Any = ctx.state
+        source = "state"
+        if self.from_input:
+            source = "node_input"
+            state = node_input.model_dump() if isinstance(node_input, BaseModel) else node_input
+            if not isinstance(state, dict):
+                state = {}
+            if self.extra_keywords:
+                named = {p.name for p in self.params}
+                kwargs.update({k: v for k, v in state.items() if k not in named})
         for p in self.params:
             if p.kind == "ctx":
                 kwargs[p.name] = ctx
@@ -86,7 +101,7 @@ class Binder:
             else:
                 raise WorkflowDataError(
                     f'Missing value for parameter "{p.name}" of function "{self.owner}". It was'
-                    " not found in state and has no default value."
+                    f" not found in {source} and has no default value."
                 )
             kwargs[p.name] = self._coerce(p, value)
         return kwargs

@@ -8,6 +8,7 @@ restart, from any session store.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,8 +37,6 @@ def input_record(path: str, node_input: Any) -> dict[str, Any]:
     if isinstance(node_input, Content):
         return {"path": path, "content": node_input.model_dump(mode="json", exclude_none=True)}
     try:
-        import json
-
         json.dumps(as_output(node_input))
         return {"path": path, "input": as_output(node_input)}
     except (TypeError, ValueError):
@@ -74,7 +73,13 @@ def find_resume(session: Session, *, root_path: str, message: Content | None) ->
             elif call.id in answered or message is None or replies:
                 continue
             else:
-                answer = _text(message)
+                answer = _parsed(_text(message))
+            schema = (call.args or {}).get("response_schema")
+            if schema is not None:
+                from yadk.workflow._confirmation import confirmation_answer
+                from yadk.workflow._schemas import check_answer
+
+                answer = check_answer(confirmation_answer(call.id, answer), schema)
             node_input: Any = record.get("input")
             if "content" in record:
                 node_input = Content.model_validate(record["content"])
@@ -89,9 +94,20 @@ def _answers(events: list[Event]) -> dict[str, Any]:
             if response.id and response.name == REQUEST_INPUT_FUNCTION_CALL_NAME:
                 value: Any = response.response
                 if isinstance(value, dict) and set(value) == {"result"}:
-                    value = value["result"]
+                    value = _parsed(value["result"])
                 out[response.id] = value
     return out
+
+
+def _parsed(value: Any) -> Any:
+    """A text answer as the JSON it holds, if it holds JSON (as google-adk reads the web UI's
+    ``{"result": text}``)."""
+    if isinstance(value, str):
+        try:
+            return json.loads(value)
+        except ValueError:
+            return value
+    return value
 
 
 def _text(message: Content) -> str:

@@ -11,45 +11,55 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel
+
 from yadk._contexts import InvocationContext
-from yadk.events import Event, EventActions, NodeInfo
-from yadk.types import Content, FunctionCall, Part
+from yadk.events import Event, EventActions
+from yadk.types import Content
 from yadk.workflow._adapters import ParallelWorker, WorkflowNode
 from yadk.workflow._base_node import START, BaseNode
 from yadk.workflow._build import build_node
+from yadk.workflow._confirmation import confirmation_gate
 from yadk.workflow._context import NodeContext
 from yadk.workflow._errors import NodeTimeoutError, WorkflowConfigurationError
+from yadk.workflow._events import (
+    NodeResult,
+    bare_event,
+    error_event,
+    event_of,
+    output_event,
+    stamp,
+)
 from yadk.workflow._function_node import FunctionNode, NodeInputError
-from yadk.workflow._params import as_output
-from yadk.workflow._request_input import REQUEST_INPUT_FUNCTION_CALL_NAME, RequestInput
-from yadk.workflow._resume import ResumePoint, input_record
+from yadk.workflow._request_input import RequestInput
+from yadk.workflow._resume import ResumePoint
+from yadk.workflow._schemas import check_data
 
 if TYPE_CHECKING:
     from yadk.workflow._sink import Sink
     from yadk.workflow._workflow import Workflow
 
-__all__ = ["NodeFailed", "NodeResult", "Runtime"]
+__all__ = ["NodeFailed", "NodeResult", "Runtime", "error_event"]
 
 Sleep = Callable[[float], Awaitable[None]]
 
 
-@dataclass
-class NodeResult:
-    """What one run of a node came to."""
-
-    output: Any = None
-    has_output: bool = False
-    route: Any = None
-    interrupted: bool = False
-
-
 class NodeFailed(Exception):
-    """A node failed for good; the invocation ends with one error event naming it."""
+    """A node failed for good; the invocation ends with one error event naming it (and
+    carrying the state the run wrote before it failed)."""
 
-    def __init__(self, error: BaseException, *, path: str, author: str) -> None:
+    def __init__(
+        self,
+        error: BaseException,
+        *,
+        path: str,
+        author: str,
+        actions: EventActions | None = None,
+    ) -> None:
         self.error = error
         self.path = path
         self.author = author
+        self.actions = actions
         super().__init__(str(error))
 
 
@@ -62,6 +72,7 @@ class _GraphRun:
     author: str
     ic: InvocationContext
     output_for: list[str]
+    state_schema: type[BaseModel] | None = None
     counters: dict[str, int] = field(default_factory=dict)
     outputs: dict[str, Any] = field(default_factory=dict)
     completed: set[str] = field(default_factory=set)
@@ -93,11 +104,13 @@ class Runtime:
         path: str,
         node_input: Any,
         output_for: list[str],
+        state_schema: type[BaseModel] | None = None,
     ) -> NodeResult:
         graph = workflow.graph
         if graph is None:
             return NodeResult()
-        run = _GraphRun(workflow, path, workflow.name, ic, output_for)
+        schema = workflow.state_schema or state_schema  # a nested workflow inherits it
+        run = _GraphRun(workflow, path, workflow.name, ic, output_for, schema)
         if not self._seed_resume(run):
             for target in graph.next_nodes(START.name, None):
                 self._trigger(run, target, node_input, START.name)
@@ -211,6 +224,7 @@ class Runtime:
             author=run.author,
             node_input=value,
             output_for=run.output_for if name in graph.terminal else [],
+            state_schema=run.state_schema,
         )
 
     def _complete(self, run: _GraphRun, name: str, result: NodeResult) -> None:
@@ -242,6 +256,7 @@ class Runtime:
         author: str,
         node_input: Any,
         output_for: list[str],
+        state_schema: type[BaseModel] | None = None,
     ) -> NodeResult:
         """One run of ``node`` (with its retries): its events emitted, its result returned;
         raises ``NodeFailed`` when it fails for good."""
@@ -260,6 +275,7 @@ class Runtime:
                 author=author,
                 attempt_count=attempt,
                 resume_inputs=resume_inputs,
+                state_schema=node.state_schema or state_schema,
             )
             try:
                 run = self._attempt(node, ctx, node_input, own_output_for)
@@ -276,9 +292,12 @@ class Runtime:
                 raise NodeFailed(exc.error, path=parent_path, author=author) from exc
             except Exception as exc:
                 config = node.retry_config
+                actions = ctx.take_actions()
                 if config is None or not config.should_retry(exc, attempt):
-                    raise NodeFailed(exc, path=path, author=author) from exc
-                await self.sink.emit(error_event(ic, exc, path=path, author=author))
+                    raise NodeFailed(exc, path=path, author=author, actions=actions) from exc
+                await self.sink.emit(
+                    error_event(ic, exc, path=path, author=author, actions=actions)
+                )
                 await self.sleep(config.delay(attempt))
                 attempt += 1
 
@@ -290,103 +309,58 @@ class Runtime:
         if isinstance(node, ParallelWorker):
             return await self._run_workers(node, ctx, node_input, output_for)
         result = NodeResult()
-        if isinstance(node, FunctionNode) and not node.yields:
-            # A plain function: called directly, without an async generator around it.
-            item = await node.call(ctx, node_input)
-            if item is None:
+        schema = node.output_schema
+        if isinstance(node, FunctionNode):
+            if node.require_confirmation:
+                gate = await confirmation_gate(
+                    node, ctx, node_input, node.bind_checked(ctx, node_input)
+                )
+                if gate is not None:
+                    await self._emit_item(gate, ctx, result, node_input, output_for, None)
+                    return await self._flush(ctx, result)
+            if not node.yields:
+                # A plain function: called directly, without an async generator around it.
+                item = await node.call(ctx, node_input)
+                if item is None:
+                    return await self._flush(ctx, result)
+                if isinstance(item, (Event, RequestInput, Content)):
+                    await self._emit_item(item, ctx, result, node_input, output_for, schema)
+                else:
+                    await self.sink.emit(output_event(item, ctx, result, output_for, schema))
                 return await self._flush(ctx, result)
-            if isinstance(item, (Event, RequestInput, Content)):
-                event = self._event_of(item, ctx, result, node_input)
-                self._stamp(event, ctx, result, output_for)
-            else:
-                event = self._output_event(item, ctx, result, output_for)
-            await self.sink.emit(event)
-            return await self._flush(ctx, result)
+        elif node.input_schema is not None:
+            try:
+                node_input = check_data(node.input_schema, node_input)
+            except ValueError as exc:
+                raise NodeInputError(exc) from exc
         agen = node._run_impl(ctx=ctx, node_input=node_input)
         try:
             async for item in agen:
-                if item is None:
-                    continue
-                event = self._event_of(item, ctx, result, node_input)
-                self._stamp(event, ctx, result, output_for)
-                await self.sink.emit(event)
+                if item is not None:
+                    await self._emit_item(item, ctx, result, node_input, output_for, schema)
         finally:
             await agen.aclose()
         return await self._flush(ctx, result)
+
+    async def _emit_item(
+        self,
+        item: Any,
+        ctx: NodeContext,
+        result: NodeResult,
+        node_input: Any,
+        output_for: list[str],
+        schema: Any,
+    ) -> None:
+        event = event_of(item, ctx, result, node_input)
+        stamp(event, ctx, result, output_for, schema)
+        await self.sink.emit(event)
 
     async def _flush(self, ctx: NodeContext, result: NodeResult) -> NodeResult:
         """State written after the node's last event goes out on an event of its own."""
         actions = ctx.take_actions()
         if not actions.is_empty():
-            await self.sink.emit(self._bare_event(ctx, actions))
+            await self.sink.emit(bare_event(ctx, actions))
         return result
-
-    def _event_of(self, item: Any, ctx: NodeContext, result: NodeResult, node_input: Any) -> Event:
-        if isinstance(item, Event):
-            return item
-        if isinstance(item, RequestInput):
-            result.interrupted = True
-            return request_event(item, ctx, node_input)
-        if isinstance(item, Content):
-            return Event(content=item)
-        return Event(output=item)
-
-    def _output_event(
-        self, value: Any, ctx: NodeContext, result: NodeResult, output_for: list[str]
-    ) -> Event:
-        """The event of a returned value, built whole (what ``_stamp`` does field by field)."""
-        ic = ctx.invocation_context
-        output = as_output(value)
-        result.output = output
-        result.has_output = True
-        return Event(
-            invocation_id=ic.invocation_id,
-            author=ctx.author,
-            branch=ic.branch,
-            output=output,
-            actions=ctx.take_actions(),
-            node_info=NodeInfo(path=ctx.node_path, output_for=output_for),
-        )
-
-    def _stamp(
-        self, event: Event, ctx: NodeContext, result: NodeResult, output_for: list[str]
-    ) -> None:
-        ic = ctx.invocation_context
-        if not event.author:
-            event.author = ctx.author
-        if not event.invocation_id:
-            event.invocation_id = ic.invocation_id
-        if event.branch is None:
-            event.branch = ic.branch
-        info = event.node_info
-        if info is None:
-            info = event.node_info = NodeInfo()
-        if not info.path:
-            info.path = ctx.node_path
-        pending = ctx.take_actions()
-        if not pending.is_empty():
-            _merge(event.actions, pending)
-        if event.output is not None:
-            event.output = as_output(event.output)
-            result.output = event.output
-            result.has_output = True
-            info.output_for = output_for
-        elif info.message_as_output:
-            result.output = event.text
-            result.has_output = True
-            info.output_for = output_for
-        if event.actions.route is not None:
-            result.route = event.actions.route
-
-    def _bare_event(self, ctx: NodeContext, actions: EventActions) -> Event:
-        ic = ctx.invocation_context
-        return Event(
-            invocation_id=ic.invocation_id,
-            author=ctx.author,
-            branch=ic.branch,
-            actions=actions,
-            node_info=NodeInfo(path=ctx.node_path),
-        )
 
     async def _run_child_workflow(
         self, node: WorkflowNode, ctx: NodeContext, node_input: Any, output_for: list[str]
@@ -397,6 +371,7 @@ class Runtime:
             path=ctx.node_path,
             node_input=node_input,
             output_for=output_for,
+            state_schema=ctx.state_schema,
         )
 
     async def _run_workers(
@@ -415,6 +390,7 @@ class Runtime:
                     author=ctx.author,
                     node_input=item,
                     output_for=[],
+                    state_schema=ctx.state_schema,
                 )
 
         tasks = [asyncio.create_task(one(i, item)) for i, item in enumerate(items)]
@@ -426,7 +402,7 @@ class Runtime:
             return NodeResult(interrupted=True)
         result = NodeResult()
         event = Event(output=[r.output for r in results])
-        self._stamp(event, ctx, result, output_for)
+        stamp(event, ctx, result, output_for)
         await self.sink.emit(event)
         return result
 
@@ -449,6 +425,7 @@ class Runtime:
             author=ctx.author,
             node_input=node_input,
             output_for=[],
+            state_schema=ctx.state_schema,
         )
         if result.interrupted:
             raise WorkflowConfigurationError(
@@ -466,52 +443,9 @@ def _report(
     done.put_nowait((name, task))
 
 
-def _merge(actions: EventActions, extra: EventActions) -> None:
-    actions.state_delta.update(extra.state_delta)
-    actions.artifact_delta.update(extra.artifact_delta)
-    for name in ("transfer_to_agent", "escalate", "skip_summarization"):
-        if getattr(actions, name) is None and getattr(extra, name) is not None:
-            setattr(actions, name, getattr(extra, name))
-
-
 async def _cancel(tasks: Any) -> None:
     pending = [t for t in tasks if not t.done()]
     for task in pending:
         task.cancel()
     if pending:
         await asyncio.gather(*pending, return_exceptions=True)
-
-
-def request_event(request: RequestInput, ctx: NodeContext, node_input: Any) -> Event:
-    """The ``adk_request_input`` call a waiting node shows, with what a later invocation needs
-    to resume it (the node's input) kept in its metadata."""
-    ic = ctx.invocation_context
-    return Event(
-        invocation_id=ic.invocation_id,
-        author=ctx.author,
-        content=Content(
-            role="model",
-            parts=[
-                Part(
-                    function_call=FunctionCall(
-                        id=request.interrupt_id,
-                        name=REQUEST_INPUT_FUNCTION_CALL_NAME,
-                        args=request.call_args(),
-                    )
-                )
-            ],
-        ),
-        long_running_tool_ids={request.interrupt_id},
-        custom_metadata={"yadk_workflow": input_record(ctx.node_path, node_input)},
-    )
-
-
-def error_event(ic: InvocationContext, error: BaseException, *, path: str, author: str) -> Event:
-    return Event(
-        invocation_id=ic.invocation_id,
-        author=author,
-        branch=ic.branch,
-        error_code=type(error).__name__,
-        error_message=str(error),
-        node_info=NodeInfo(path=path),
-    )

@@ -12,10 +12,12 @@ from pydantic import BaseModel, Field, PrivateAttr
 from yadk._contexts import InvocationContext
 from yadk.agents import BaseAgent
 from yadk.events import Event
+from yadk.workflow._errors import WorkflowDataError
 from yadk.workflow._graph import Graph, parse_edges
 from yadk.workflow._resume import find_resume
 from yadk.workflow._retry import RetryConfig
 from yadk.workflow._runtime import NodeFailed, Runtime, error_event
+from yadk.workflow._schemas import check_state_params
 from yadk.workflow._sink import Sink
 
 __all__ = ["Workflow"]
@@ -56,6 +58,8 @@ class Workflow(BaseAgent):
         # message), not folded into the agent's field errors.
         if data.get("edges") and data.get("graph") is None:
             data["graph"] = Graph(parse_edges(data["edges"]))
+        if isinstance(data.get("state_schema"), type) and data.get("graph") is not None:
+            check_state_params(data["state_schema"], data["graph"].nodes)
         super().__init__(**data)
 
     def model_post_init(self, __context: Any) -> None:
@@ -86,7 +90,12 @@ class Workflow(BaseAgent):
         if self.graph is None:
             return
         path = f"{self.name}@1"
-        resume = find_resume(ctx.session, root_path=path, message=ctx.user_content)
+        try:
+            resume = find_resume(ctx.session, root_path=path, message=ctx.user_content)
+        except WorkflowDataError as exc:  # an answer that does not fit its question's schema
+            ctx.counter.failed = True
+            yield error_event(ctx, exc, path=path, author=self.name)
+            return
         sink = Sink()
         runtime = Runtime(sink=sink, sleep=self.retry_sleep or asyncio.sleep, resume=resume)
 
@@ -103,6 +112,8 @@ class Workflow(BaseAgent):
         except NodeFailed as failed:
             # One error event ends the invocation, naming the node that failed.
             ctx.counter.failed = True
-            yield error_event(ctx, failed.error, path=failed.path, author=failed.author)
+            yield error_event(
+                ctx, failed.error, path=failed.path, author=failed.author, actions=failed.actions
+            )
             if ctx.run_config.raise_errors:
                 raise failed.error from None
