@@ -58,6 +58,20 @@ CONTRACT: dict[str, set[str]] = {
         "NodeTimeoutError",
     },
     "yadk.memory": {"BaseMemoryService", "InMemoryMemoryService"},
+    "yadk.apps": {
+        "App",
+        "BasePlugin",
+        "ContextFilterPlugin",
+        "DebugLoggingPlugin",
+        "GlobalInstructionPlugin",
+        "LoggingPlugin",
+        "ReflectAndRetryToolPlugin",
+        "SaveFilesAsArtifactsPlugin",
+        "EventsCompactionConfig",
+        "ContextCacheConfig",
+        "ResumabilityConfig",
+        "Budget",
+    },
     "yadk.artifacts": {
         "BaseArtifactService",
         "InMemoryArtifactService",
@@ -150,6 +164,9 @@ CONTRACT: dict[str, set[str]] = {
 }
 
 DOCUMENTED: dict[str, set[str]] = {
+    # docs/apps.md: per-model prices of a budget (Token budgets), the summariser of event
+    # compaction (Event compaction), the failure scope of ReflectAndRetryToolPlugin (Plugins).
+    "yadk.apps": {"ModelPrice", "BaseEventsSummarizer", "LlmEventSummarizer", "TrackingScope"},
     # The timeouts and caps create_app takes (docs/serve.md, Safe by default).
     "yadk.serve": {"Limits", "build_agent_card"},
     # docs/workflows.md: a workflow node's event metadata, human input, the node context, and
