@@ -52,6 +52,10 @@ def execute(args: argparse.Namespace) -> int:
     state = parse_state(args.state)
     artifacts = parse_artifacts(args.artifact)
     root = load_agent(path)
+    if args.session_id is not None:
+        from yadk.cli._inspect_stored import execute_stored
+
+        return execute_stored(root, args)
     graph = _graph(root, args)
     if graph is not None:
         print(graph, end="")

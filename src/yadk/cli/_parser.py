@@ -262,13 +262,16 @@ def _add_inspect(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
             "Build the request (system instruction, contents, tool declarations, config)\n"
             "that the agent's first model call would receive, without calling a model.\n"
             "For a Workflow, print its graph (nodes and routed edges) instead; --agent,\n"
-            "--message or --state build the request of one of its agents."
+            "--message or --state build the request of one of its agents.\n"
+            "With --session-id, the request the next model call of that stored session\n"
+            "would receive, then each compaction summary and the events it replaced."
         ),
         epilog=(
             "examples:\n"
             '  yadk inspect configs/support_desk --state \'{"customer_name": "Ada"}\'\n'
             '  yadk inspect configs/support_desk --message "refund A-1001" --json\n'
-            "  yadk inspect configs/triage_workflow --format mermaid"
+            "  yadk inspect configs/triage_workflow --format mermaid\n"
+            "  yadk inspect configs/support_desk --session-id s-1 --db .yadk/sessions.db"
         ),
     )
     parser.add_argument(
@@ -301,6 +304,17 @@ def _add_inspect(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--no-mcp",
         action="store_true",
         help="do not start MCP servers to list their tools",
+    )
+    parser.add_argument(
+        "--session-id",
+        metavar="ID",
+        type=_session_id,
+        help="inspect the next request of this stored session, and what compaction replaced",
+    )
+    _add_db_option(
+        parser,
+        metavar="PATH_OR_URL",
+        help="the session store of --session-id (default: .yadk/sessions.db)",
     )
     parser.add_argument("--json", action="store_true", help="print the request as one JSON object")
     parser.add_argument(
