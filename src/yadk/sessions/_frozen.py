@@ -331,6 +331,10 @@ def _frozen_twin(cls: type[_M], twins: dict[type[BaseModel], type[BaseModel]]) -
         # Mappings and lists of an event are not hashable: neither is the event.
         "__hash__": None,
         "thawed_class": cls,
+        # A twin is made from an event already made or from what yadk wrote, never from the
+        # shorthands a model's own __init__ reads (Event's `message=`, `state=`): pydantic's
+        # __init__ lets pydantic-core build it without calling back into Python.
+        "__init__": BaseModel.__init__,
     }
     for name, field in cls.model_fields.items():
         annotations[name] = _frozen_type(field.annotation, twins)
