@@ -161,6 +161,13 @@ CONTRACT: dict[str, set[str]] = {
     "yadk.errors": {"YadkError", "ConfigError", "TemplateError", "SkillError", "ModelError"},
     # docs/tools.md, Code execution: google-adk's code_executors, built-in only.
     "yadk.code_executors": {"BaseCodeExecutor", "BuiltInCodeExecutor"},
+    # docs/a2a.md, Calling remote agents: google-adk's names.
+    "yadk.a2a": {
+        "AGENT_CARD_WELL_KNOWN_PATH",
+        "A2AClientError",
+        "AgentCardResolutionError",
+        "RemoteA2aAgent",
+    },
 }
 
 DOCUMENTED: dict[str, set[str]] = {
@@ -250,6 +257,8 @@ DOCUMENTED: dict[str, set[str]] = {
         "AgentDefinitionError",
         "ToolDeclarationError",
         "AgentLoadError",
+        "A2AClientError",
+        "AgentCardResolutionError",
         "AlreadyExistsError",
         "ArtifactError",
         "BudgetExceededError",

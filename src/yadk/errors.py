@@ -32,7 +32,9 @@ failures (a model or tool that fails while an invocation runs). Errors that goog
         ├── BudgetExceededError             a token or cost budget is spent (before the next call)
         ├── ToolExecutionError              a tool could not run; ``error_type`` says why
         ├── CallbackError                   a user callback raised
-        └── PluginError                     an app plugin's callback raised
+        ├── PluginError                     an app plugin's callback raised
+        └── A2AClientError                  a remote A2A agent could not be called
+            └── AgentCardResolutionError    its agent card could not be read, fetched or trusted
 
 ``Located`` is the shape of the problems a ``ConfigError`` carries (``yadk.config.Diagnostic``
 has it): errors sit below the config layer, so they name the shape, not the class.
@@ -45,6 +47,8 @@ from collections.abc import Sequence
 from typing import Any, Literal, Protocol
 
 __all__ = [
+    "A2AClientError",
+    "AgentCardResolutionError",
     "AgentDefinitionError",
     "AgentLoadError",
     "AlreadyExistsError",
@@ -295,3 +299,13 @@ class PluginError(RunError):
         super().__init__(message)
         self.plugin = plugin
         self.callback = callback
+
+
+class A2AClientError(RunError):
+    """A remote A2A agent could not be called: the connection, the HTTP status, a JSON-RPC
+    error, a reply that is not A2A, or a task the remote agent reported as failed."""
+
+
+class AgentCardResolutionError(A2AClientError):
+    """A remote A2A agent's card could not be read (file), fetched (URL) or trusted (it sends
+    calls to another origin, or over plain HTTP to a host that is not this machine)."""

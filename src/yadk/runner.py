@@ -15,6 +15,7 @@ from yadk._plugin_manager import PluginManager, plugin_manager_for
 from yadk.agents import BaseAgent, LlmAgent
 from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
 from yadk.errors import (
+    A2AClientError,
     AgentDefinitionError,
     CallbackError,
     ModelError,
@@ -39,6 +40,7 @@ _ERROR_CODES: list[tuple[type[BaseException], str]] = [
     (TemplateError, "TEMPLATE_ERROR"),
     (AgentDefinitionError, "AGENT_DEFINITION_ERROR"),
     (ModelError, "MODEL_ERROR"),
+    (A2AClientError, "A2A_ERROR"),
 ]
 
 

@@ -133,6 +133,11 @@ NAMES: Final[dict[str, str]] = {
     "node": "yadk.workflow:node",
     "RetryConfig": "yadk.workflow:RetryConfig",
     "NodeTimeoutError": "yadk.workflow:NodeTimeoutError",
+    # google.adk.agents.remote_a2a_agent: yadk.a2a
+    "RemoteA2aAgent": "yadk.a2a:RemoteA2aAgent",
+    "A2AClientError": "yadk.errors:A2AClientError",
+    "AgentCardResolutionError": "yadk.errors:AgentCardResolutionError",
+    "AGENT_CARD_WELL_KNOWN_PATH": "yadk.a2a:AGENT_CARD_WELL_KNOWN_PATH",
 }
 
 # (module, name) -> target, where one google-adk name means something else in one module.
@@ -180,7 +185,6 @@ HINTS: Final[dict[str, str]] = {
     "VertexAiCodeExecutor": "yadk runs code only through `BuiltInCodeExecutor`",
     "GkeCodeExecutor": "yadk runs code only through `BuiltInCodeExecutor`",
     "AgentEngineSandboxCodeExecutor": "yadk runs code only through `BuiltInCodeExecutor`",
-    "RemoteA2aAgent": "name it in YAML (`agent_class: RemoteA2aAgent` with `agent_card:`)",
     "Claude": "use `yadk.models.AnthropicLlm` (or the model string `anthropic:NAME`)",
     "AnthropicLlm": "use `yadk.models.AnthropicLlm`",
     "LLMRegistry": "use `yadk.models.register_model` / `resolve_model`",
