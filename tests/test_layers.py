@@ -20,7 +20,7 @@ LAYERS: list[set[str]] = [
     {"_model_names", "_script_format", "_graph_shape"},
     {"sessions", "artifacts", "events", "_compacted"},
     {"models"},
-    {"_contexts", "_usage", "_plugin_manager"},
+    {"_contexts", "_usage", "_plugin_manager", "_resume"},
     {"templating"},
     {"memory"},
     {"tools", "code_executors"},

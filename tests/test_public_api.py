@@ -268,6 +268,7 @@ DOCUMENTED: dict[str, set[str]] = {
         "Located",
         "ModelCallLimitError",
         "PluginError",
+        "ResumeError",
         "RunError",
         "SessionError",
         "SessionNotFoundError",

@@ -26,6 +26,7 @@ from yadk.types import Content, Part
 
 if TYPE_CHECKING:
     from yadk._plugin_manager import PluginManager
+    from yadk._resume import ResumePlan
     from yadk._usage import Budget, BudgetTracker
     from yadk.agents import BaseAgent
     from yadk.events import Event
@@ -142,6 +143,8 @@ class InvocationContext:
     app: AppSettings | None = None
     # The app's plugins, or None when it has none (every plugin hook is skipped then).
     plugins: PluginManager | None = None
+    # Set when this invocation resumes an interrupted one (run_async(invocation_id=...)).
+    resume: ResumePlan | None = None
     # The run path stamped on the events of ``agent`` (``""``: none, as for the agents a
     # SequentialAgent at the root runs).
     node_path: str = ""

@@ -26,6 +26,8 @@ failures (a model or tool that fails while an invocation runs). Errors that goog
     │       ├── SessionStoreSchemaError     foreign, older (``yadk db upgrade``) or newer schema
     │       └── SessionStoreCorruptError    a stored row cannot be read back
     ├── ArtifactError (ValueError)          an artifact name or version is invalid
+    ├── ResumeError (ValueError)            an invocation cannot be resumed (unknown id, the app
+    │                                       is not resumable)
     └── RunError                            something failed while an invocation ran
         ├── ModelError                      a model failed or a script is exhausted
         │   └── ModelCallLimitError         too many model calls in one invocation
@@ -62,6 +64,7 @@ __all__ = [
     "ModelCallLimitError",
     "ModelError",
     "PluginError",
+    "ResumeError",
     "RunError",
     "SessionError",
     "SessionNotFoundError",
@@ -246,6 +249,11 @@ class SessionStoreCorruptError(SessionStoreError):
 
 class ArtifactError(YadkError, ValueError):
     """An artifact name or version is invalid."""
+
+
+class ResumeError(YadkError, ValueError):
+    """``run_async(invocation_id=...)`` names an invocation that cannot be resumed: the app is
+    not resumable, or the session holds no such invocation."""
 
 
 class RunError(YadkError):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import dataclasses
 import logging
 from collections import OrderedDict
 from collections.abc import AsyncGenerator
@@ -12,6 +13,7 @@ from typing import Any
 
 from yadk._contexts import AppSettings, InvocationContext, RunConfig, new_invocation_id
 from yadk._plugin_manager import PluginManager, plugin_manager_for
+from yadk._resume import ResumePlan, invocation_answered, plan_resume
 from yadk.agents import BaseAgent, LlmAgent
 from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
 from yadk.errors import (
@@ -108,9 +110,14 @@ class Runner:
         new_message: Content | str | None = None,
         state_delta: dict[str, Any] | None = None,
         run_config: RunConfig | None = None,
+        invocation_id: str | None = None,
     ) -> AsyncGenerator[Event, None]:
         """Append the user's message (with ``state_delta``), then run the agent that should
-        answer it: the agent that answered last if it may keep the conversation, else the root."""
+        answer it: the agent that answered last if it may keep the conversation, else the root.
+
+        In a resumable app (``ResumabilityConfig(is_resumable=True)``), ``invocation_id``
+        resumes that interrupted invocation from its last completed step, as does a message
+        answering one of its long-running calls."""
         key = (user_id, session_id)
         session = await self._checkout(key)
         if session is None:
@@ -121,14 +128,21 @@ class Runner:
             )
         config = run_config or self.run_config
         message = UserContent(new_message) if isinstance(new_message, str) else new_message
-        agent = self._agent_answered(session, message) or self.find_agent_to_run(session)
+        resume = self._resume_plan(session, message, invocation_id)
+        if resume is None:
+            agent = self._agent_answered(session, message) or self.find_agent_to_run(session)
+        else:  # the agent the interrupted invocation started with
+            before = dataclasses.replace(session, events=session.events[: resume.start])
+            answered = self._agent_answered(before, resume.user_content)
+            agent = answered or self.find_agent_to_run(before)
         ctx = InvocationContext(
-            invocation_id=new_invocation_id(),
+            invocation_id=new_invocation_id() if resume is None else resume.invocation_id,
             agent=agent,
             session=session,
             session_service=self.session_service,
             artifact_service=self.artifact_service,
-            user_content=message,
+            user_content=message if resume is None or message else resume.user_content,
+            resume=resume,
             run_config=config,
             root_agent=self.agent,
             memory_service=self.memory_service,
@@ -157,6 +171,17 @@ class Runner:
                 )
         finally:
             self._checkin(key, session)
+
+    def _resume_plan(
+        self, session: Session, message: Content | None, invocation_id: str | None
+    ) -> ResumePlan | None:
+        config = self.app.resumability_config if self.app is not None else None
+        resumable = bool(config is not None and config.is_resumable)
+        if invocation_id is None and resumable:
+            invocation_id = invocation_answered(session, message)
+        if invocation_id is None:
+            return None
+        return plan_resume(session, invocation_id, resumable=resumable)
 
     async def _invoke(
         self,
@@ -254,6 +279,7 @@ class Runner:
         new_message: Content | str | None = None,
         state_delta: dict[str, Any] | None = None,
         run_config: RunConfig | None = None,
+        invocation_id: str | None = None,
     ) -> list[Event]:
         """Synchronous ``run_async``: runs the invocation and returns its events."""
 
@@ -266,6 +292,7 @@ class Runner:
                     new_message=new_message,
                     state_delta=state_delta,
                     run_config=run_config,
+                    invocation_id=invocation_id,
                 )
             ]
 

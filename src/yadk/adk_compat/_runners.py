@@ -126,11 +126,6 @@ class Runner(_YadkRunner):
         yield_user_message: bool = False,
     ) -> AsyncGenerator[Event, None]:
         """google-adk's ``run_async``: the invocation's events; failures are raised."""
-        if invocation_id is not None:
-            raise ValueError(
-                "run_async(invocation_id=...) resumes a paused invocation (google-adk's"
-                " resumable apps), which yadk does not provide"
-            )
         if self.auto_create_session:
             found = await self.session_service.get_session(
                 app_name=self.app_name, user_id=user_id, session_id=session_id
@@ -147,6 +142,7 @@ class Runner(_YadkRunner):
             new_message=new_message,
             state_delta=state_delta,
             run_config=config,
+            invocation_id=invocation_id,
         ):
             # yadk yields the stored user message first; google-adk only when asked to.
             if first and event.author == "user" and not yield_user_message:

@@ -10,6 +10,7 @@ from collections.abc import AsyncGenerator
 from typing import TYPE_CHECKING, Any
 
 from yadk._contexts import Context, InvocationContext, ToolContext
+from yadk._resume import ResumeDecision, decide_resume
 from yadk.agents._budget import active_budget, charge_budget, check_budget, record_usage
 from yadk.agents._callbacks import run_callbacks
 from yadk.agents._code_images import save_generated_images
@@ -32,6 +33,14 @@ logger = logging.getLogger("yadk.flow")
 
 async def run_llm_flow(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
     """Step until a final response, an error, a transfer, or the end of the invocation."""
+    if ctx.resume is not None:  # an interrupted invocation: go on from what is stored
+        decision = decide_resume(ctx.resume, ctx.session.events, agent.name, ctx.branch)
+        if decision is not None:
+            ended = [False]
+            async for event in _resume(agent, ctx, decision, ended):
+                yield event
+            if ended[0] or ctx.end_invocation or ctx.counter.failed:
+                return
     while True:
         last: Event | None = None
         async for event in _step(agent, ctx):
@@ -159,14 +168,41 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
     if response_event is None:
         return  # only long-running calls, none answered yet: the invocation waits
     yield response_event
-    target_name = response_event.actions.transfer_to_agent
-    if target_name:
-        target = agent.root_agent.find_agent(target_name)
-        if target is None:  # the transfer tool validates names; a custom tool might not
-            raise ModelError(f"Agent {target_name!r} not found in the agent tree.")
-        async for event in target.run_async(ctx):
+    if response_event.actions.transfer_to_agent:
+        async for event in _transfer(agent, ctx, response_event.actions.transfer_to_agent):
             yield event
-        ctx.end_invocation = True
+
+
+async def _transfer(
+    agent: LlmAgent, ctx: InvocationContext, target_name: str
+) -> AsyncGenerator[Event, None]:
+    target = agent.root_agent.find_agent(target_name)
+    if target is None:  # the transfer tool validates names; a custom tool might not
+        raise ModelError(f"Agent {target_name!r} not found in the agent tree.")
+    async for event in target.run_async(ctx):
+        yield event
+    ctx.end_invocation = True
+
+
+async def _resume(
+    agent: LlmAgent, ctx: InvocationContext, decision: ResumeDecision, ended: list[bool]
+) -> AsyncGenerator[Event, None]:
+    """The resumed agent's first step: the tool calls it made but did not run, or the transfer
+    it made; ``ended`` is set when the agent has nothing more to do (done, or waiting)."""
+    ended[0] = decision.done or decision.waiting
+    transfer = decision.transfer
+    if decision.calls:
+        request = await build_request(agent, ctx)
+        response_event = await _handle_function_calls(agent, ctx, decision.calls, request)
+        if response_event is None:
+            ended[0] = True
+            return
+        yield response_event
+        transfer = response_event.actions.transfer_to_agent
+    if transfer:
+        ended[0] = True
+        async for event in _transfer(agent, ctx, transfer):
+            yield event
 
 
 async def _model_responses(
