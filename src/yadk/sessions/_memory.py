@@ -34,12 +34,14 @@ from yadk.sessions._base import (
 from yadk.sessions._codec import refuse_key, written_by
 from yadk.sessions._limits import SizeLimits, plain_json
 from yadk.sessions._session import Session
-from yadk.sessions._state import State, merge_scopes, split_scopes
+from yadk.sessions._state import State, merge_scopes
 
 __all__ = ["InMemorySessionService"]
 
 _epochs = itertools.count(1)
 _TEMP = State.TEMP_PREFIX
+_APP = State.APP_PREFIX
+_USER = State.USER_PREFIX
 
 
 class _Scope:
@@ -54,20 +56,15 @@ class _Scope:
         self.sizes: dict[str, int] = {}
         self.total = 0
 
-    def growth(self, delta: dict[str, Any], sizes: dict[str, int]) -> int:
-        """How many bytes ``delta`` (with ``sizes``) would add."""
-        if not delta:
-            return 0
-        old = self.sizes.get
-        return sum(sizes[key] - old(key, 0) for key in delta)
+    def set(self, name: str, value: Any, size: int) -> None:
+        self.total += size - self.sizes.get(name, 0)
+        self.values[name] = value
+        self.sizes[name] = size
 
-    def update(self, delta: dict[str, Any], sizes: dict[str, int]) -> None:
-        if not delta:
-            return
-        self.total += self.growth(delta, sizes)
-        self.values.update(delta)
-        for key in delta:
-            self.sizes[key] = sizes[key]
+
+# A change of state ready to apply: the scope, the key there, the key as written (with its
+# prefix) and its size as JSON.
+_Change = tuple[_Scope, str, str, int]
 
 
 @dataclass
@@ -126,22 +123,18 @@ class InMemorySessionService(BaseSessionService):
         key = (app_name, user_id, session_id)
         if key in self._sessions:
             raise AlreadyExistsError(f"Session with id {session_id!r} already exists.")
-        plain, sizes, total = _plain_delta(state or {}, "the state")
-        app_delta, user_delta, session_state = split_scopes(plain)
+        # Imported by the first session: a command that stores no event (``yadk inspect``) need
+        # not build the frozen twins.
+        from yadk.sessions._frozen import freeze_json
+
+        record = _Record(state=_Scope(), last_update_time=time.time())
         app, user = self._scopes(app_name, user_id)
-        grown = (
-            total
-            + app.total
-            + app.growth(app_delta, _sizes(app_delta, sizes, State.APP_PREFIX))
-            + user.total
-            + user.growth(user_delta, _sizes(user_delta, sizes, State.USER_PREFIX))
-        )
+        plain, changes, _ = _changes(state or {}, record.state, app, user, "the state")
+        grown = _grown(changes, record.state, app, user)
         if grown > self.limits.max_state_bytes:
             self.limits.refuse_state(grown, session_id, "as created with that state")
-        record = _Record(state=_Scope(), last_update_time=time.time())
-        record.state.update(_frozen(session_state), _sizes(session_state, sizes, ""))
-        app.update(_frozen(app_delta), _sizes(app_delta, sizes, State.APP_PREFIX))
-        user.update(_frozen(user_delta), _sizes(user_delta, sizes, State.USER_PREFIX))
+        for scope, name, written, size in changes:
+            scope.set(name, freeze_json(plain[written]), size)
         self._sessions[key] = record
         return self._snapshot(key, record, None, None)
 
@@ -216,52 +209,40 @@ class InMemorySessionService(BaseSessionService):
                 " read it again with get_session() before appending."
             )
         delta = event.actions.state_delta
-        plain, sizes, delta_size = _plain_delta(delta, "", event)
-        size = delta_size + _content_size(event)
+        changes: list[_Change] = []
+        size = _content_size(event)
+        if delta:
+            app, user = self._scopes(session.app_name, session.user_id)
+            plain, changes, delta_size = _changes(delta, record.state, app, user, event)
+            size += delta_size
         if size > self.limits.max_event_bytes:
             self.limits.refuse_event(size, event.id, written_by(event))
-        if plain:
-            app_delta, user_delta, session_delta = split_scopes(plain)
-            app, user = self._scopes(session.app_name, session.user_id)
-            app_sizes = _sizes(app_delta, sizes, State.APP_PREFIX)
-            user_sizes = _sizes(user_delta, sizes, State.USER_PREFIX)
-            session_sizes = _sizes(session_delta, sizes, "")
-            grown = (
-                record.state.total
-                + record.state.growth(session_delta, session_sizes)
-                + app.total
-                + app.growth(app_delta, app_sizes)
-                + user.total
-                + user.growth(user_delta, user_sizes)
-            )
+        if changes:
+            grown = _grown(changes, record.state, app, user)
             if grown > self.limits.max_state_bytes:
                 self.limits.refuse_state(
                     grown, session.id, f"after event {event.id} ({written_by(event)})"
                 )
-        # Imported by the first append: a command that stores no event (``yadk inspect``)
-        # need not build the frozen twins.
-        from yadk.sessions._frozen import freeze_event
+        from yadk.sessions._frozen import freeze_event  # loaded by create_session: a lookup here
 
         apply_event(session, event)  # trims the temp: keys from the event's delta
         stored = event
-        if any(plain[k] is not v for k, v in delta.items() if k in plain):
+        if changes and any(plain[k] is not delta[k] for k in plain):
             # A value JSON holds only converted (a tuple, a number key): stored as a database
             # would give it back.
-            kept = {k: plain[k] for k in event.actions.state_delta}
             stored = event.model_copy(
-                update={"actions": event.actions.model_copy(update={"state_delta": kept})}
+                update={"actions": event.actions.model_copy(update={"state_delta": plain})}
             )
         frozen = freeze_event(stored)
         record.events.append(frozen)
         record.timestamps.append(frozen.timestamp)
         record.event_ids.add(frozen.id)
         record.last_update_time = frozen.timestamp
-        if plain:
+        if changes:
             # The frozen event's values: state shares them rather than copying them again.
-            app_delta, user_delta, session_delta = split_scopes(frozen.actions.state_delta)
-            record.state.update(session_delta, session_sizes)
-            app.update(app_delta, app_sizes)
-            user.update(user_delta, user_sizes)
+            stored_delta = frozen.actions.state_delta
+            for scope, name, written, entry in changes:
+                scope.set(name, stored_delta[written], entry)
         session.storage_version = record.version
         return event
 
@@ -277,7 +258,7 @@ class InMemorySessionService(BaseSessionService):
     def _state(self, key: tuple[str, str, str], record: _Record) -> dict[str, Any]:
         """The session's merged state, its containers the caller's own (the stored values are
         frozen and shared with the stored events)."""
-        from yadk.sessions._frozen import thaw
+        from yadk.sessions._frozen import thaw  # loaded by create_session: a lookup here
 
         app = self._app_state.get(key[0])
         user = self._user_state.get(key[:2])
@@ -325,14 +306,15 @@ _NONE: dict[str, Any] = {}
 _SCALARS = frozenset({str, int, float, bool})
 
 
-def _plain_delta(
-    delta: dict[str, Any], what: str, event: Event | None = None
-) -> tuple[dict[str, Any], dict[str, int], int]:
+def _changes(
+    delta: dict[str, Any], session: _Scope, app: _Scope, user: _Scope, made_by: Event | str
+) -> tuple[dict[str, Any], list[_Change], int]:
     """The stored part of ``delta`` (no ``temp:`` keys) as a JSON store would give it back,
-    about the size as JSON of each entry, and of them all; a value JSON cannot hold is
-    refused, naming its key (and ``what`` holds it: the event's author when given)."""
+    the change each key makes to a scope, and about the size of it all as JSON. A value JSON
+    cannot hold is refused, naming its key and what holds it (``made_by``: an event, or
+    words)."""
     plain: dict[str, Any] = {}
-    sizes: dict[str, int] = {}
+    changes: list[_Change] = []
     total = 2
     for key, value in delta.items():
         if key.startswith(_TEMP):
@@ -340,24 +322,30 @@ def _plain_delta(
         try:
             plain[key], length = plain_json(value)
         except (TypeError, ValueError):
-            where = what if event is None else f"event {event.id} ({written_by(event)})"
+            where = made_by if isinstance(made_by, str) else _made_by(made_by)
             refuse_key(key, value, where)
-        sizes[key] = size = len(key) + 4 + length
+        size = len(key) + 4 + length
         total += size
-    return plain, sizes, total
+        if key.startswith(_APP):
+            changes.append((app, key[len(_APP) :], key, size))
+        elif key.startswith(_USER):
+            changes.append((user, key[len(_USER) :], key, size))
+        else:
+            changes.append((session, key, key, size))
+    return plain, changes, total
 
 
-def _sizes(scoped: dict[str, Any], sizes: dict[str, int], prefix: str) -> dict[str, int]:
-    """The sizes of a scope's part of a delta (its keys have lost ``prefix``)."""
-    if not prefix:
-        return sizes
-    return {key: sizes[prefix + key] for key in scoped}
+def _grown(changes: list[_Change], session: _Scope, app: _Scope, user: _Scope) -> int:
+    """About the size as JSON of the session's state (its own, its user's, its app's) once
+    ``changes`` are made."""
+    grown = session.total + app.total + user.total
+    for scope, name, _, size in changes:
+        grown += size - scope.sizes.get(name, 0)
+    return grown
 
 
-def _frozen(values: dict[str, Any]) -> dict[str, Any]:
-    from yadk.sessions._frozen import freeze_json
-
-    return {key: freeze_json(value) for key, value in values.items()}
+def _made_by(event: Event) -> str:
+    return f"event {event.id} ({written_by(event)})"
 
 
 def _content_size(event: Event) -> int:
