@@ -78,6 +78,7 @@ class Runner:
         artifact_service: BaseArtifactService | None = None,
         memory_service: BaseMemoryService | None = None,
         run_config: RunConfig | None = None,
+        plugins: list[Any] | None = None,
     ) -> None:
         if (app is None) == (agent is None):
             raise ValueError("Runner needs exactly one of app= or agent=.")
@@ -90,6 +91,13 @@ class Runner:
         self.app = app
         # The app's plugins (None without any: then no hook costs more than an ``is None``).
         self.plugin_manager: PluginManager | None = plugin_manager_for(app)
+        if plugins:  # google-adk's Runner(agent=..., plugins=[...])
+            if app is not None:
+                raise ValueError(
+                    "Runner(app=...) runs the app's plugins; pass plugins= only with agent=,"
+                    " or put them in App(plugins=[...])."
+                )
+            self.plugin_manager = PluginManager(plugins)
         self.app_name = app_name
         self.agent: BaseAgent = agent
         self.session_service = session_service or InMemorySessionService()
@@ -101,6 +109,15 @@ class Runner:
         # The last-used sessions, so the next turn reads only what is new (see _checkout).
         self._sessions: OrderedDict[tuple[str, str], Session] = OrderedDict()
         _import_turn_path()
+
+    def retarget(self, target: AppSettings | BaseAgent) -> None:
+        """Run ``target`` (an App, or a root agent) from the next invocation on, keeping the
+        app name, services and kept sessions: the dev loop's swap after a reload."""
+        if isinstance(target, BaseAgent):
+            self.app, self.agent, self.plugin_manager = None, target, None
+        else:
+            self.app, self.agent = target, target.root_agent
+            self.plugin_manager = plugin_manager_for(target)
 
     async def run_async(
         self,
@@ -308,6 +325,8 @@ class Runner:
         """Release what the agent tree holds open (MCP servers and other toolsets), as
         google-adk's ``Runner.close``. Also ``async with Runner(...) as runner:``."""
         await close_toolsets(self.agent)
+        if self.plugin_manager is not None:
+            await self.plugin_manager.close()
 
     async def __aenter__(self) -> Runner:
         return self

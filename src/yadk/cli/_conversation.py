@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypedDict
 
-from yadk.agents import BaseAgent, RunConfig
+from yadk.agents import RunConfig
 from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
 from yadk.cli._common import CommandError, local_store, parse_artifacts
 from yadk.cli._live import LivePrinter
@@ -18,6 +18,7 @@ from yadk.cli._transcript import event_lines
 from yadk.errors import YadkError
 from yadk.events import Event
 from yadk.memory import BaseMemoryService
+from yadk.reload import RunTarget, runner_for
 from yadk.runner import Runner
 from yadk.sessions import BaseSessionService, InMemorySessionService, Session
 from yadk.stores import Stores
@@ -117,7 +118,7 @@ def store_options(args: Any, stores: Stores) -> StoreOptions:
 
 
 async def start_conversation(
-    agent: BaseAgent,
+    agent: RunTarget,
     *,
     prog: str,
     state: dict[str, Any] | None,
@@ -133,13 +134,13 @@ async def start_conversation(
     before_message: Callable[[], Awaitable[None]] | None = None,
     busy_wait: float = DEFAULT_BUSY_WAIT,
 ) -> Conversation:
-    """A runner for ``agent`` and the session to talk in (``session_id``'s, or a new one),
+    """A runner for ``agent`` (a folder's App, or its root agent) and the session to talk in (``session_id``'s, or a new one),
     with ``artifacts`` saved in it: the start of ``yadk run`` and of ``yadk dev`` (``prog``)."""
     from yadk.cli._interactive import Conversation  # which imports this module
 
-    runner = Runner(
-        app_name=app_name or agent.name,
-        agent=agent,
+    runner = runner_for(
+        agent,
+        app_name=app_name,
         session_service=session_service or InMemorySessionService(),
         artifact_service=artifact_service or InMemoryArtifactService(),
         memory_service=memory_service,

@@ -123,7 +123,7 @@ async def dev_loop(
     ``idle_interval`` is how often (seconds) changes are checked while waiting for a line.
     """
     conversation = await start_conversation(
-        reloader.agent,
+        reloader.target,
         busy_wait=busy_wait,
         prog=PROG,
         before_message=reloader.close_retired,
@@ -203,7 +203,7 @@ def dev_interactive(
     with asyncio.Runner() as aio:
         conversation = aio.run(
             start_conversation(
-                reloader.agent,
+                reloader.target,
                 busy_wait=busy_wait,
                 prog=PROG,
                 before_message=reloader.close_retired,
@@ -295,7 +295,7 @@ class _Reloads:
             return
         result = self.reloader.reload(changed)
         if result.ok:
-            self.runner.agent = self.reloader.agent
+            self.runner.retarget(self.reloader.target)
         self.changes.watch(self.reloader.root, self.reloader.files)
         self._report(result.lines, idle)
 

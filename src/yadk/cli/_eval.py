@@ -23,6 +23,7 @@ def execute(args: argparse.Namespace) -> int:
     from yadk.eval import agent_factory, load_targets, run_targets
     from yadk.eval._api import check_tool_names
     from yadk.eval._report import junit_xml, text_report
+    from yadk.reload import target_agent
 
     if args.num_runs < 1:
         raise CommandError("--num-runs must be at least 1", exit_code=EXIT_USAGE)
@@ -56,7 +57,7 @@ def execute(args: argparse.Namespace) -> int:
         error = not_loaded(path, exc)
         error.exit_code = EXIT_USAGE
         raise error from None
-    warnings = warnings + asyncio.run(check_tool_names(targets, agent))
+    warnings = warnings + asyncio.run(check_tool_names(targets, target_agent(agent)))
     for warning in warnings:
         print(warning.format(), file=sys.stderr)
     try:

@@ -9,7 +9,6 @@ import uuid
 from pathlib import Path
 from typing import Any, TextIO
 
-from yadk.agents import BaseAgent
 from yadk.artifacts import BaseArtifactService
 from yadk.cli._common import (
     EXIT_FAILURE,
@@ -39,6 +38,7 @@ from yadk.cli._interactive import Conversation, terminal_loop
 from yadk.cli._prompt import TerminalPrompt
 from yadk.cli._startup import load_for_conversation
 from yadk.memory import BaseMemoryService
+from yadk.reload import RunTarget, run_target, target_agent, target_name
 from yadk.sessions import BaseSessionService
 from yadk.types import Part
 
@@ -71,7 +71,7 @@ def _execute(args: argparse.Namespace) -> int:
         replay_state, queries = read_replay(Path(args.replay))
         state = {**replay_state, **state}
     model = resolve_model_option(args.model) if args.model else None
-    agent = load_for_conversation(path, model=model, given_keys=state).agent
+    agent = run_target(load_for_conversation(path, model=model, given_keys=state))
     stores = open_stores(args.db)
     session_id = args.session_id
     if args.save_evalcase and session_id is None:
@@ -101,7 +101,7 @@ def _execute(args: argparse.Namespace) -> int:
             save_evalcase(
                 args.save_evalcase,
                 stores.sessions,
-                app_name=agent.name,
+                app_name=target_name(agent),
                 session_id=session_id,
                 state=state,
             )
@@ -137,7 +137,7 @@ def read_replay(path: Path) -> tuple[dict[str, Any], list[str]]:
 
 
 async def run_agent(
-    agent: BaseAgent,
+    agent: RunTarget,
     *,
     message: str | None = None,
     queries: list[str] | None = None,
@@ -228,7 +228,7 @@ async def _converse(
 
 
 def run_interactive(
-    agent: BaseAgent,
+    agent: RunTarget,
     *,
     state: dict[str, Any],
     session_id: str | None,
@@ -260,11 +260,13 @@ def run_interactive(
             )
         )
         prompt = TerminalPrompt(
-            PROMPT, agent_name=agent.name, out=sys.stderr if json_lines else sys.stdout
+            PROMPT,
+            agent_name=target_agent(agent).name,
+            out=sys.stderr if json_lines else sys.stdout,
         )
         with quiet_stdout(json_lines):
             print(
-                f"Running agent {agent.name}; type /help for commands, exit or Ctrl-D to quit.",
+                f"Running agent {target_agent(agent).name}; type /help for commands, exit or Ctrl-D to quit.",
                 file=sys.stderr,
             )
             try:

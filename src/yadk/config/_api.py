@@ -8,8 +8,9 @@ import os
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from yadk.config._app_config import app_file, build_app, read_app_file
 from yadk.config._context import AgentRecord
 from yadk.config._diagnostics import Diagnostic, sort_diagnostics
 from yadk.config._lint import check_trees
@@ -48,6 +49,9 @@ class LoadedAgent:
     modules: set[str]
     agent_files: dict[str, Path]
     diagnostics: list[Diagnostic]
+    # The App around the agent (yadk.apps.App): the folder's app.yaml, or a Python agent's
+    # ``app = App(...)``; None when there is neither.
+    app: Any = None
 
 
 def resolve_config_path(path: str | os.PathLike[str]) -> Path:
@@ -122,6 +126,8 @@ def read_config_tree(
                 check_model_names(loader, trees)
             if run_checks and not loader.errors:
                 check_models(loader, trees)
+        if file.name in ROOT_CONFIG_NAMES and (app := app_file(file.parent)) is not None:
+            loader.app_spec = read_app_file(loader, app)
     except Exception as exc:
         loader.report(
             file,
@@ -203,18 +209,46 @@ def load_agent_with_sources(
         modules=modules,
         agent_files=dict(loader.agent_files),
         diagnostics=diagnostics,
+        app=_app(loader.app_spec, record.agent, root),
     )
+
+
+def _app(spec: Any, agent: BaseAgent, root: Path) -> Any:
+    """The App app.yaml describes around ``agent`` (None without an app.yaml)."""
+    if spec is None:
+        return None
+    from pydantic import ValidationError
+
+    try:
+        return build_app(spec, agent, default_name=root.name)
+    except ValidationError as exc:  # no `name:`, and the folder's name is no app name
+        diagnostic = Diagnostic(
+            str(spec.file),
+            1,
+            1,
+            "invalid-name",
+            "error",
+            f"The app needs a name: {exc.errors()[0]['msg'].removeprefix('Value error, ')}",
+            "Add `name: my_app` to app.yaml (a letter, then letters, digits, `_` or `-`).",
+        )
+        raise ConfigError([diagnostic], diagnostic.format()) from None
 
 
 def _python_agent(file: Path) -> LoadedAgent:
     """A Python agent folder (``agent.py`` / ``__init__.py`` defining ``root_agent``)."""
     from yadk.config._python_agent import load_python_agent
 
-    agent, modules = load_python_agent(file)
+    agent, modules, app = load_python_agent(file)
     files = {Path(sys.modules[name].__file__ or "") for name in modules if name in sys.modules}
     files.add(file)
     return LoadedAgent(
-        agent=agent, path=file, files=files, modules=modules, agent_files={}, diagnostics=[]
+        agent=agent,
+        path=file,
+        files=files,
+        modules=modules,
+        agent_files={},
+        diagnostics=[],
+        app=app,
     )
 
 

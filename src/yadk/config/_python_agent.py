@@ -98,9 +98,10 @@ def _read(path: Path) -> str:
         return ""
 
 
-def load_python_agent(file: Path) -> tuple[Any, set[str]]:
-    """The ``root_agent`` that ``file`` defines, and the names of the modules imported from its
-    folder; ``ConfigError`` (with a located diagnostic) when it cannot be had."""
+def load_python_agent(file: Path) -> tuple[Any, set[str], Any]:
+    """The ``root_agent`` that ``file`` defines, the names of the modules imported from its
+    folder, and its ``app`` (a yadk ``App``, or None); ``ConfigError`` (with a located
+    diagnostic) when the agent cannot be had."""
     from yadk.adk_compat import install
 
     folder = file.parent
@@ -120,9 +121,9 @@ def load_python_agent(file: Path) -> tuple[Any, set[str]]:
             f"Importing `{module_name}` failed: {type(exc).__name__}: {exc}",
             "Fix the error in the agent's code.",
         ) from None
-    agent = _root_of(module)
+    agent, app = _root_of(module)
     if agent is None and file.name == "__init__.py" and (folder / "agent.py").is_file():
-        agent = _root_of(importlib.import_module(f"{folder.name}.agent"))
+        agent, app = _root_of(importlib.import_module(f"{folder.name}.agent"))
     from yadk.agents import BaseAgent
 
     if agent is None:
@@ -157,16 +158,18 @@ def load_python_agent(file: Path) -> tuple[Any, set[str]]:
         for name in set(sys.modules) - before | {module_name}
         if str(getattr(sys.modules.get(name), "__file__", "") or "").startswith(prefixes)
     }
-    return agent, modules
+    from yadk.apps import App
+
+    return agent, modules, app if isinstance(app, App) else None
 
 
-def _root_of(module: Any) -> Any:
-    """The module's ``app``'s root agent (google-adk looks for ``app`` first), else its
-    ``root_agent``."""
+def _root_of(module: Any) -> tuple[Any, Any]:
+    """The module's ``app``'s root agent and the app (google-adk looks for ``app`` first), else
+    its ``root_agent`` (and no app)."""
     app = getattr(module, "app", None)
     if app is not None and hasattr(app, "root_agent"):
-        return app.root_agent
-    return getattr(module, "root_agent", None)
+        return app.root_agent, app
+    return getattr(module, "root_agent", None), None
 
 
 def _where(exc: BaseException, folder: Path) -> tuple[int, int]:

@@ -113,7 +113,7 @@ def _imported(reporter: Reporter, file: Path, where: tuple[int, int]) -> None:
     from yadk.config._python_agent import load_python_agent
 
     try:
-        agent, modules = load_python_agent(file)
+        agent, modules, _ = load_python_agent(file)
     except ConfigError as exc:
         for d in exc.diagnostics:
             line, column = (d.line, d.column) if d.line else where

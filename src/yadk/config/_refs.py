@@ -236,6 +236,7 @@ class LoaderBase(Reporter):
         # turns, as one conversation.
         self.scripted_models: dict[Path, Any] = {}
         self.checked_scripts: dict[Path, bool] = {}  # scripted model files: checked, and ok?
+        self.app_spec: Any = None  # what the root folder's app.yaml declares (_app_config)
         # Problems located in Python files, reported once: (path, line, col, message) -> index.
         self._code_problems: dict[
             tuple[str, int, int, str], tuple[int, list[tuple[str, int, int]]]

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from yadk.agents import BaseAgent, LlmAgent
-from yadk.config import Diagnostic, load_agent
+from yadk.config import Diagnostic, load_agent_with_sources
 from yadk.config._yaml import parse_document
 from yadk.errors import ConfigError, YadkError
 from yadk.eval._criteria import DEFAULT_CONFIG, EvalConfig, load_eval_config
@@ -28,6 +28,7 @@ from yadk.eval._model import EvalSet
 from yadk.eval._results import CaseResult, EvalSetResult
 from yadk.eval._rubric_coverage import missing_rubrics
 from yadk.models import BaseLlm, ScriptedModel
+from yadk.reload import RunTarget, run_target, target_agent
 from yadk.tools import AgentTool
 
 __all__ = [
@@ -147,30 +148,31 @@ def _check_selection(eval_set: EvalSet, ids: list[str], problems: list[Diagnosti
 
 
 def agent_factory(path: str | os.PathLike[str], *, model: str | None = None) -> AgentFactory:
-    """A factory for the agent tree of ``path`` (every agent's model replaced by ``model``).
+    """A factory for what ``path`` runs, its App (app.yaml) or its agent tree (every agent's
+    model replaced by ``model``).
 
     The tree is built on the first call; each later call restarts every scripted model in it
     (sub-agents and AgentTool agents included), so each case plays its script from the start
     without reading the config files again.
     """
-    built: list[BaseAgent] = []
+    built: list[RunTarget] = []
 
-    def build() -> BaseAgent:
+    def build() -> RunTarget:
         if built:
-            for llm in _models(built[0]):
+            for llm in _models(target_agent(built[0])):
                 if isinstance(llm, ScriptedModel):
                     llm.reset()
             return built[0]
-        agent = load_agent(path)
+        target = run_target(load_agent_with_sources(path))
         if model is not None:
             from yadk.models import resolve_model
 
             llm = resolve_model(model)
-            for node in agent.walk():
+            for node in target_agent(target).walk():
                 if isinstance(node, LlmAgent):
                     node.model = llm
-        built.append(agent)
-        return agent
+        built.append(target)
+        return target
 
     return build
 

@@ -16,7 +16,7 @@ from yadk.agents import BaseAgent, LlmAgent
 from yadk.artifacts import InMemoryArtifactService
 from yadk.eval._model import EvalCase, Invocation, ToolCall
 from yadk.events import Event
-from yadk.runner import Runner
+from yadk.reload import RunTarget, runner_for, target_agent, target_name
 from yadk.sessions import InMemorySessionService
 from yadk.types import Content
 
@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
 __all__ = ["AgentFactory", "CaseRun", "invocation_from_events", "run_case", "tool_names"]
 
-AgentFactory = Callable[[], BaseAgent]
+# Builds what a case runs: a folder's App, or its root agent.
+AgentFactory = Callable[[], RunTarget]
 
 DEFAULT_USER_ID = "eval_user"
 
@@ -50,15 +51,16 @@ async def run_case(
 ) -> CaseRun:
     """Replay ``case``'s user turns on a new agent from ``factory``; with ``details``, each
     actual invocation also gets what the agents' models were given (for judge models)."""
-    agent = factory()
+    target = factory()
+    agent = target_agent(target)
     if details is not None:
         details.instrument(agent)
     sessions = InMemorySessionService()
-    app_name = case.app_name or agent.name
+    app_name = case.app_name or target_name(target)
     user_id = case.user_id or DEFAULT_USER_ID
-    runner = Runner(
+    runner = runner_for(
+        target,
         app_name=app_name,
-        agent=agent,
         session_service=sessions,
         artifact_service=InMemoryArtifactService(),
     )

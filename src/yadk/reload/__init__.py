@@ -11,6 +11,13 @@ from yadk._lazy import lazy_facade
 if TYPE_CHECKING:
     from yadk.reload._loading import check_models, llm_agents, load, load_failure, set_model
     from yadk.reload._reloader import AgentReloader, Reload, changed_files_text
+    from yadk.reload._runners import (
+        RunTarget,
+        run_target,
+        runner_for,
+        target_agent,
+        target_name,
+    )
     from yadk.reload._watch import (
         ChangeSource,
         ScriptedChanges,
@@ -24,6 +31,7 @@ __all__ = [
     "AgentReloader",
     "ChangeSource",
     "Reload",
+    "RunTarget",
     "ScriptedChanges",
     "WatchFailed",
     "WatchfilesChanges",
@@ -33,7 +41,11 @@ __all__ = [
     "load",
     "load_failure",
     "matters",
+    "run_target",
+    "runner_for",
     "set_model",
+    "target_agent",
+    "target_name",
     "watch_roots",
 ]
 
@@ -49,6 +61,11 @@ __getattr__, __dir__ = lazy_facade(
         "AgentReloader": "yadk.reload._reloader",
         "Reload": "yadk.reload._reloader",
         "changed_files_text": "yadk.reload._reloader",
+        "RunTarget": "yadk.reload._runners",
+        "run_target": "yadk.reload._runners",
+        "runner_for": "yadk.reload._runners",
+        "target_agent": "yadk.reload._runners",
+        "target_name": "yadk.reload._runners",
         "ChangeSource": "yadk.reload._watch",
         "ScriptedChanges": "yadk.reload._watch",
         "WatchFailed": "yadk.reload._watch",

@@ -101,6 +101,11 @@ class AgentReloader:
         return self.loaded.agent
 
     @property
+    def target(self) -> Any:
+        """What to run: the folder's App (app.yaml, ``app = App(...)``), else its agent."""
+        return self.loaded.app if self.loaded.app is not None else self.loaded.agent
+
+    @property
     def root(self) -> Path:
         """The agent folder: the config file's folder."""
         return self.loaded.path.parent

@@ -24,7 +24,14 @@ from yadk.config import resolve_config_path
 from yadk.errors import AgentLoadError, ConfigError
 from yadk.memory import BaseMemoryService
 from yadk.models import BaseLlm
-from yadk.reload import AgentReloader, ChangeSource, Reload, WatchFailed, WatchfilesChanges
+from yadk.reload import (
+    AgentReloader,
+    ChangeSource,
+    Reload,
+    WatchFailed,
+    WatchfilesChanges,
+    runner_for,
+)
 from yadk.reload._reloader import shown_names
 from yadk.runner import Runner
 from yadk.sessions import BaseSessionService
@@ -140,9 +147,9 @@ class Apps:
         app.failure = None
         if self.on_agent is not None:
             self.on_agent(app.reloader.agent)
-        app.runner = Runner(
+        app.runner = runner_for(
+            app.reloader.target,
             app_name=app.name,
-            agent=app.reloader.agent,
             session_service=self.session_service,
             artifact_service=self.artifact_service,
             memory_service=self.memory_service,
@@ -220,7 +227,7 @@ class Apps:
         if outcome.ok and app.runner is not None:
             if self.on_agent is not None:
                 self.on_agent(app.reloader.agent)
-            app.runner.agent = app.reloader.agent
+            app.runner.retarget(app.reloader.target)
         return self._report(app, outcome)
 
     def _first_load(self, app: App, changed: set[Path]) -> dict[str, Any]:

@@ -1,0 +1,421 @@
+"""``app.yaml`` beside ``root_agent.yaml`` (a yadk addition): the settings of google-adk's
+``App`` written declaratively, read key by key through one table (``APP_KEYS``).
+
+    name: shop
+    plugins:
+      - name: LoggingPlugin                     # a built-in, by google-adk's name
+      - name: my_agents.plugins.AuditPlugin     # a dotted name, args under the trust policy
+        args: {level: full}
+      - name: company_guard                     # an installed plugin (entry-point group yadk.plugins)
+    events_compaction_config: {compaction_interval: 5, overlap_size: 1}
+    context_cache_config: {ttl_seconds: 600}
+    resumability_config: {is_resumable: true}
+
+Every problem is located (file, line, column) with a did-you-mean, in ``yadk validate`` as at
+load. Without ``import_code`` nothing is built: names are checked against sources and the
+entry points' names.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from yadk._files import FileProblem, confine, read_text
+from yadk.config._context import FileScope, did_you_mean
+from yadk.config._fields import args_mapping, args_trusted, call_factory
+from yadk.config._refs import LoaderBase
+from yadk.config._yaml import KeyPath, parse_document
+
+__all__ = [
+    "APP_FILE_NAMES",
+    "APP_KEYS",
+    "BUILTIN_PLUGINS",
+    "AppSpec",
+    "app_file",
+    "build_app",
+    "plugin_entry_points",
+    "read_app_file",
+]
+
+APP_FILE_NAMES = ("app.yaml", "app.yml")
+ENTRY_POINT_GROUP = "yadk.plugins"
+
+# google-adk's built-in plugins: the arguments each takes from YAML (data only; a callable
+# argument such as ContextFilterPlugin's custom_filter is for Python).
+BUILTIN_PLUGINS: dict[str, tuple[str, ...]] = {
+    "LoggingPlugin": ("name",),
+    "DebugLoggingPlugin": (
+        "name",
+        "output_path",
+        "include_session_state",
+        "include_system_instruction",
+    ),
+    "GlobalInstructionPlugin": ("global_instruction", "name"),
+    "ContextFilterPlugin": ("num_invocations_to_keep", "remove_amount", "name"),
+    "ReflectAndRetryToolPlugin": (
+        "name",
+        "max_retries",
+        "throw_exception_if_retry_exceeded",
+        "tracking_scope",
+    ),
+    "SaveFilesAsArtifactsPlugin": ("name", "attach_file_reference"),
+}
+# Other spellings of the built-ins: yadk's and google-adk's module paths.
+_BUILTIN_SPELLINGS = {
+    **{f"yadk.apps.{name}": name for name in BUILTIN_PLUGINS},
+    **{f"google.adk.plugins.{name}": name for name in BUILTIN_PLUGINS},
+    "google.adk.plugins.logging_plugin.LoggingPlugin": "LoggingPlugin",
+    "google.adk.plugins.debug_logging_plugin.DebugLoggingPlugin": "DebugLoggingPlugin",
+    "google.adk.plugins.global_instruction_plugin.GlobalInstructionPlugin": (
+        "GlobalInstructionPlugin"
+    ),
+    "google.adk.plugins.context_filter_plugin.ContextFilterPlugin": "ContextFilterPlugin",
+    "google.adk.plugins.reflect_retry_tool_plugin.ReflectAndRetryToolPlugin": (
+        "ReflectAndRetryToolPlugin"
+    ),
+    "google.adk.plugins.save_files_as_artifacts_plugin.SaveFilesAsArtifactsPlugin": (
+        "SaveFilesAsArtifactsPlugin"
+    ),
+}
+
+
+@dataclasses.dataclass
+class AppSpec:
+    """What an app.yaml says: ``settings`` are ``App`` keyword arguments (built objects when
+    the load imports code, else ``None`` placeholders)."""
+
+    file: Path
+    name: str | None = None
+    settings: dict[str, Any] = dataclasses.field(default_factory=dict)
+
+
+def app_file(folder: Path) -> Path | None:
+    """The app.yaml of an agent folder, if it has one."""
+    for name in APP_FILE_NAMES:
+        if (folder / name).is_file():
+            return folder / name
+    return None
+
+
+def read_app_file(reader: LoaderBase, file: Path) -> AppSpec | None:
+    """The settings ``file`` declares; every problem goes to ``reader``."""
+    try:
+        text = read_text(file, kind="config")
+    except FileProblem as problem:
+        reader.report(
+            file, problem.line, problem.column, problem.rule, problem.message, problem.hint
+        )
+        return None
+    reader.files.add(file)
+    document = parse_document(
+        file,
+        text,
+        lambda line, col, rule, msg, hint: reader.report(file, line, col, rule, msg, hint),
+    )
+    if document is None:
+        return None
+    scope = FileScope(document, file.parent)
+    if not reader.expect(scope, (), document.data, dict, "a mapping of app settings"):
+        return None
+    spec = AppSpec(file)
+    reader.unknown_keys(scope, (), document.data, tuple(APP_KEYS), "app.yaml")
+    for key, value in document.data.items():
+        read = APP_KEYS.get(key)
+        if read is not None:
+            spec.settings[key] = read(reader, scope, (key,), value)
+    spec.name = spec.settings.pop("name", None)
+    return spec
+
+
+def build_app(spec: AppSpec | None, agent: Any, *, default_name: str) -> Any:
+    """The ``App`` for ``agent`` with ``spec``'s settings (``default_name``, the folder's name,
+    when app.yaml names none, or there is no app.yaml)."""
+    from yadk.apps import App
+
+    settings = {k: v for k, v in (spec.settings if spec else {}).items() if v is not None}
+    name = (spec.name if spec else None) or default_name
+    return App(name=name, root_agent=agent, **settings)
+
+
+# --- the keys ---------------------------------------------------------------------------------
+
+AppKey = Callable[[LoaderBase, FileScope, KeyPath, Any], Any]
+
+
+def _name(reader: LoaderBase, scope: FileScope, at: KeyPath, value: Any) -> Any:
+    import re
+
+    if not reader.expect(scope, at, value, str, "an app name (a string)"):
+        return None
+    if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", value) or value == "user":
+        reader.error(
+            scope,
+            at,
+            "invalid-name",
+            f"`{value}` is not a valid app name.",
+            "Start with a letter and use only letters, digits, `_` and `-` (`user` is reserved).",
+        )
+        return None
+    return value
+
+
+def _settings(model: str, adjust: Callable[..., Any] | None = None) -> AppKey:
+    """A reader for one of the App's pydantic settings (``model`` names it in yadk.apps)."""
+
+    def read(reader: LoaderBase, scope: FileScope, at: KeyPath, value: Any) -> Any:
+        from pydantic import ValidationError
+
+        import yadk.apps
+
+        cls = getattr(yadk.apps, model)
+        if value is None:
+            return None
+        if not reader.expect(scope, at, value, dict, f"a mapping of {model} fields"):
+            return None
+        before = reader.errors
+        reader.unknown_keys(scope, at, value, tuple(cls.model_fields), f"`{at[-1]}`")
+        if reader.errors != before:
+            return None
+        data = dict(value)
+        if adjust is not None:
+            data = adjust(reader, scope, at, data)
+            if data is None:
+                return None
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            for problem in exc.errors():
+                where = (*at, *[p for p in problem["loc"] if isinstance(p, (str, int))])
+                if where[:-1] and where[-1] not in value and len(where) > len(at):
+                    where = at  # a rule over several fields: shown at the mapping
+                message = str(problem["msg"]).removeprefix("Value error, ")
+                reader.error(scope, where, "invalid-value", f"`{at[-1]}`: {message}")
+            return None
+
+    return read
+
+
+def _summarizer(
+    reader: LoaderBase, scope: FileScope, at: KeyPath, data: dict[str, Any]
+) -> dict[str, Any] | None:
+    """``summarizer: <model name>`` (a yadk spelling): that model summarises."""
+    value = data.get("summarizer")
+    if value is None:
+        return data
+    if not reader.expect(
+        scope,
+        (*at, "summarizer"),
+        value,
+        str,
+        "a model name",
+        "e.g. `summarizer: gemini-2.5-flash`; a summariser object is set in Python.",
+    ):
+        return None
+    if reader.import_code:
+        from yadk.apps import LlmEventSummarizer
+
+        data["summarizer"] = LlmEventSummarizer(value)
+    return data
+
+
+def _plugins(reader: LoaderBase, scope: FileScope, at: KeyPath, value: Any) -> Any:
+    if not reader.expect(
+        scope, at, value, list, "a list of plugins", "e.g. `plugins: [{name: LoggingPlugin}]`."
+    ):
+        return None
+    built: list[Any] = []
+    names: dict[str, KeyPath] = {}
+    for index, entry in enumerate(value):
+        plugin = _plugin(reader, scope, (*at, index), entry)
+        if plugin is None:
+            continue
+        name = getattr(plugin, "name", None)
+        if isinstance(name, str) and name in names:
+            reader.error(
+                scope,
+                (*at, index),
+                "duplicate-plugin",
+                f"Two plugins are named `{name}`; plugin names must be unique in an app.",
+                "Give one of them another name: `args: {name: other_name}`.",
+            )
+            continue
+        if isinstance(name, str):
+            names[name] = (*at, index)
+        built.append(plugin)
+    return built if reader.import_code else None
+
+
+def _plugin(reader: LoaderBase, scope: FileScope, at: KeyPath, entry: Any) -> Any:
+    named_entry = entry
+    if isinstance(entry, dict):
+        reader.unknown_keys(scope, at, entry, ("name", "args"), "a plugin entry")
+        named_entry = {k: v for k, v in entry.items() if k == "name"}
+    named = reader.code_name(scope, at, named_entry, "a plugin")
+    if named is None:
+        return None
+    name_at, name = named
+    args_at = (*at, "args")
+    args = args_mapping(
+        reader, scope, args_at, entry.get("args") if isinstance(entry, dict) else None
+    )
+    if args is None:
+        return None
+    builtin = _BUILTIN_SPELLINGS.get(name, name if name in BUILTIN_PLUGINS else None)
+    if builtin is not None:
+        return _builtin(reader, scope, args_at, builtin, args)
+    if "." not in name:
+        return _installed(reader, scope, name_at, args_at, name, args)
+    found = reader.reference(scope, name_at, name, "object")
+    if found is None:
+        return None
+    if not reader.import_code:
+        args_trusted(reader, scope, args_at, found.name, found, args)
+        return None
+    obj = found.obj
+    if not isinstance(obj, type) and _is_plugin(obj):
+        if args:
+            reader.error(
+                scope,
+                args_at,
+                "invalid-args",
+                f"`{found.name}` is already a plugin, so it cannot take `args`.",
+                "Remove `args:`, or reference the plugin's class.",
+            )
+            return None
+        return obj
+    if not callable(obj) or not args_trusted(reader, scope, args_at, found.name, found, args):
+        if not callable(obj):
+            _not_a_plugin(reader, scope, name_at, found.name, obj)
+        return None
+    made = call_factory(reader, scope, args_at, found.name, obj, args)
+    if made is not None and not _is_plugin(made):
+        _not_a_plugin(reader, scope, name_at, f"{found.name}(**args)", made)
+        return None
+    return made
+
+
+def _builtin(
+    reader: LoaderBase, scope: FileScope, at: KeyPath, name: str, args: dict[str, Any]
+) -> Any:
+    before = reader.errors
+    reader.unknown_keys(scope, at, args, BUILTIN_PLUGINS[name], f"`{name}` args")
+    if "output_path" in args:
+        output = _output_path(reader, scope, (*at, "output_path"), args["output_path"])
+        if output is not None:
+            args = {**args, "output_path": output}
+    if reader.errors != before or not reader.import_code:
+        return None
+    import yadk.apps
+
+    return call_factory(reader, scope, at, name, getattr(yadk.apps, name), args)
+
+
+def _output_path(reader: LoaderBase, scope: FileScope, at: KeyPath, value: Any) -> Path | None:
+    """A file the plugin writes: relative to app.yaml and inside the agent folder."""
+    if not reader.expect(scope, at, value, str, "a file path relative to app.yaml"):
+        return None
+    if os.path.isabs(value):
+        reader.error(
+            scope,
+            at,
+            "path-absolute",
+            f"output_path `{value}` is an absolute path.",
+            f"Write it relative to {scope.folder}.",
+        )
+        return None
+    try:
+        return confine(scope.folder / value, scope.root)
+    except FileProblem as problem:
+        reader.error(scope, at, problem.rule, f"output_path: {problem.message}", problem.hint)
+        return None
+
+
+def plugin_entry_points() -> dict[str, Any]:
+    """The installed plugins: entry points of the ``yadk.plugins`` group, by name (not
+    loaded)."""
+    from importlib_metadata import entry_points
+
+    return {entry.name: entry for entry in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def _installed(
+    reader: LoaderBase,
+    scope: FileScope,
+    name_at: KeyPath,
+    args_at: KeyPath,
+    name: str,
+    args: dict[str, Any],
+) -> Any:
+    """A plugin a package installed under the ``yadk.plugins`` entry-point group. Installing it
+    is the trust: it may take ``args``."""
+    installed = plugin_entry_points()
+    entry = installed.get(name)
+    if entry is None:
+        known = [*BUILTIN_PLUGINS, *sorted(installed)]
+        guess = did_you_mean(name, known)
+        reader.error(
+            scope,
+            name_at,
+            "unknown-plugin",
+            f"`{name}` is neither a built-in plugin nor an installed one.",
+            f"Did you mean `{guess}`?"
+            if guess
+            else "Built-ins: "
+            + ", ".join(BUILTIN_PLUGINS)
+            + (f"; installed: {', '.join(sorted(installed))}" if installed else "")
+            + ". Anything else is a dotted name such as `my_agent.plugins.AuditPlugin`.",
+        )
+        return None
+    if not reader.import_code:
+        return None
+    try:
+        obj = entry.load()
+    except Exception as exc:
+        reader.error(
+            scope,
+            name_at,
+            "plugin-load-failed",
+            f"Installed plugin `{name}` ({entry.value}) failed to load:"
+            f" {type(exc).__name__}: {exc}.",
+            "Fix or reinstall the package that provides it, or uninstall it.",
+        )
+        return None
+    if _is_plugin(obj) and not isinstance(obj, type):
+        return obj
+    made = call_factory(reader, scope, args_at, name, obj, args) if callable(obj) else obj
+    if made is not None and not _is_plugin(made):
+        _not_a_plugin(reader, scope, name_at, name, made)
+        return None
+    return made
+
+
+def _is_plugin(obj: Any) -> bool:
+    from yadk.apps import BasePlugin
+
+    return isinstance(obj, BasePlugin)
+
+
+def _not_a_plugin(reader: LoaderBase, scope: FileScope, at: KeyPath, name: str, obj: Any) -> None:
+    reader.error(
+        scope,
+        at,
+        "wrong-kind",
+        f"`{name}` is a {type(obj).__name__}, expected a plugin (a yadk.apps.BasePlugin).",
+        "Reference a BasePlugin subclass (with `args:` for its constructor) or an instance.",
+    )
+
+
+# One entry per app.yaml key; a new setting is one reader here.
+APP_KEYS: dict[str, AppKey] = {
+    "name": _name,
+    "plugins": _plugins,
+    "events_compaction_config": _settings("EventsCompactionConfig", _summarizer),
+    "context_cache_config": _settings("ContextCacheConfig"),
+    "resumability_config": _settings("ResumabilityConfig"),
+    # --- yadk additions ---
+    # `budget:` (token and cost limits, yadk.apps.Budget) is read here by its own entry.
+}

@@ -1,0 +1,75 @@
+"""yadk run, dev and eval run a folder's App (app.yaml): its plugins see every turn."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+from tests.cli.conftest import Cli
+
+from yadk.reload import AgentReloader
+
+
+def _folder(tmp_path: Path, plugins: str = "  - name: LoggingPlugin\n") -> Path:
+    folder = tmp_path / "shop"
+    folder.mkdir()
+    (folder / "root_agent.yaml").write_text(
+        "name: helper\nmodel: scripted:turns.yaml\ninstruction: Help.\n", encoding="utf-8"
+    )
+    (folder / "turns.yaml").write_text("turns:\n  - text: Hello there\n", encoding="utf-8")
+    (folder / "app.yaml").write_text(f"name: shop\nplugins:\n{plugins}", encoding="utf-8")
+    return folder
+
+
+def test_run_runs_the_apps_plugins(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    folder = _folder(tmp_path)
+    code, out, err = cli("run", str(folder), "hi", "--db", str(tmp_path / "s.db"))
+    assert (code, err.count("error")) == (0, 0), err
+    assert "[logging_plugin] USER MESSAGE RECEIVED" in out
+    assert "[logging_plugin]    App Name: shop" in out
+    assert "[helper]: Hello there" in out
+
+
+def test_a_broken_app_yaml_stops_run_with_its_location(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    folder = _folder(tmp_path, plugins="  - name: LogingPlugin\n")
+    code, _, err = cli("run", str(folder), "hi", "--db", str(tmp_path / "s.db"))
+    assert code != 0
+    assert "app.yaml:3:11: error unknown-plugin" in err
+    assert "Did you mean `LoggingPlugin`?" in err
+
+
+def test_dev_reload_picks_up_an_edited_app_yaml(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    reloader = AgentReloader(folder)
+    assert [p.name for p in reloader.target.plugins] == ["logging_plugin"]
+    (folder / "app.yaml").write_text(
+        "name: shop\nplugins:\n  - name: LoggingPlugin\n    args: {name: loud}\n",
+        encoding="utf-8",
+    )
+    assert folder / "app.yaml" in reloader.files
+    result = reloader.reload({folder / "app.yaml"})
+    assert result.ok, result.lines
+    assert [p.name for p in reloader.target.plugins] == ["loud"]
+
+
+def test_eval_runs_the_app(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    folder = _folder(tmp_path)
+    (folder / "greet.test.json").write_text(
+        textwrap.dedent(
+            """
+            [{"query": "hi", "expected_tool_use": [], "reference": "Hello there"}]
+            """
+        ),
+        encoding="utf-8",
+    )
+    code, out, err = cli("eval", str(folder), str(folder / "greet.test.json"))
+    assert code == 0, out + err
+    assert "[logging_plugin] INVOCATION STARTING" in out
