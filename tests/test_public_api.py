@@ -240,6 +240,8 @@ DOCUMENTED: dict[str, set[str]] = {
     "yadk.skills": {"SkillRegistry", "skill_toolset_from_paths"},
     # docs/config.md: loading with sources (the dev loop), severities, the trust policy.
     "yadk.config": {
+        # docs/apps.md (app.yaml): the JSON Schema of app.yaml.
+        "app_config_json_schema",
         "ARGS_ATTRIBUTE",
         "ConfigError",
         "LoadedAgent",

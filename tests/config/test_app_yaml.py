@@ -220,3 +220,30 @@ def test_a_python_agent_folder_may_define_the_app(write_tree: WriteTree) -> None
     assert isinstance(loaded.app, App)
     assert loaded.app.root_agent is loaded.agent
     assert [p.name for p in loaded.app.plugins] == ["logging_plugin"]
+
+
+def test_validate_takes_app_yaml_itself(write_tree: WriteTree) -> None:
+    root = write_tree({"shop/root_agent.yaml": ROOT, "shop/app.yaml": "plugin: []\n"})
+    diagnostics = validate_paths([root / "shop" / "app.yaml"])
+    assert [d.rule for d in diagnostics] == ["unknown-key"]
+
+
+def test_the_json_schema_describes_app_yaml() -> None:
+    import json
+
+    import jsonschema
+    import yaml
+
+    from yadk.config import app_config_json_schema
+
+    schema = app_config_json_schema()
+    saved = Path(__file__).resolve().parents[2] / "configs" / "app.schema.json"
+    # Refresh with: yadk schema --app > configs/app.schema.json
+    assert json.loads(saved.read_text(encoding="utf-8")) == schema
+    good = yaml.safe_load(
+        "name: shop\nplugins: [LoggingPlugin, {name: ContextFilterPlugin, args: {remove_amount: 2}}]\n"
+        "events_compaction_config: {compaction_interval: 3, overlap_size: 1}\n"
+    )
+    jsonschema.validate(good, schema)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"plugin": []}, schema)

@@ -121,6 +121,13 @@ NAMES: Final[dict[str, str]] = {
     "EventsCompactionConfig": "yadk.apps:EventsCompactionConfig",
     "ContextCacheConfig": "yadk.apps:ContextCacheConfig",
     "BasePlugin": "yadk.apps:BasePlugin",
+    "LoggingPlugin": "yadk.apps:LoggingPlugin",
+    "DebugLoggingPlugin": "yadk.apps:DebugLoggingPlugin",
+    "GlobalInstructionPlugin": "yadk.apps:GlobalInstructionPlugin",
+    "ContextFilterPlugin": "yadk.apps:ContextFilterPlugin",
+    "ReflectAndRetryToolPlugin": "yadk.apps:ReflectAndRetryToolPlugin",
+    "TrackingScope": "yadk.apps:TrackingScope",
+    "SaveFilesAsArtifactsPlugin": "yadk.apps:SaveFilesAsArtifactsPlugin",
     # google.adk.workflow: yadk.workflow
     "Workflow": "yadk.workflow:Workflow",
     "START": "yadk.workflow:START",

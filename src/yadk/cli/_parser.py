@@ -366,7 +366,7 @@ def _add_validate(commands: argparse._SubParsersAction[argparse.ArgumentParser])
 
 
 def _add_schema(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    _subparser(
+    parser = _subparser(
         commands,
         "schema",
         summary="print the JSON Schema of the YAML dialect",
@@ -374,7 +374,14 @@ def _add_schema(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -
             "Print the JSON Schema of agent configs, for editors: point a\n"
             "'# yaml-language-server: $schema=FILE' comment at the saved output."
         ),
-        epilog="example:\n  yadk schema > agent.schema.json",
+        epilog=(
+            "examples:\n  yadk schema > agent.schema.json\n  yadk schema --app > app.schema.json"
+        ),
+    )
+    parser.add_argument(
+        "--app",
+        action="store_true",
+        help="the schema of app.yaml (plugins and app settings) instead",
     )
 
 

@@ -1,4 +1,4 @@
-"""``yadk schema``: the JSON Schema of the YAML dialect, for editors."""
+"""``yadk schema``: the JSON Schema of the YAML dialect (``--app``: of app.yaml), for editors."""
 
 from __future__ import annotations
 
@@ -11,7 +11,13 @@ __all__ = ["execute"]
 
 
 def execute(args: argparse.Namespace) -> int:
-    from yadk.config import agent_config_json_schema
+    if args.app:
+        from yadk.config import app_config_json_schema
 
-    print(json.dumps(agent_config_json_schema(), indent=2, ensure_ascii=False))
+        schema = app_config_json_schema()
+    else:
+        from yadk.config import agent_config_json_schema
+
+        schema = agent_config_json_schema()
+    print(json.dumps(schema, indent=2, ensure_ascii=False))
     return EXIT_OK

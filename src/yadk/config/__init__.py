@@ -24,6 +24,7 @@ from yadk.config._trust import ARGS_ATTRIBUTE, TrustPolicy, blocked_module
 from yadk.errors import ConfigError
 
 if TYPE_CHECKING:
+    from yadk.config._app_schema import app_config_json_schema
     from yadk.config._schema import agent_config_json_schema
     from yadk.config._validate import validate_paths
 
@@ -35,6 +36,7 @@ __all__ = [
     "Severity",
     "TrustPolicy",
     "agent_config_json_schema",
+    "app_config_json_schema",
     "blocked_module",
     "find_trust_policy",
     "load_agent",
@@ -49,6 +51,7 @@ __getattr__, __dir__ = lazy_facade(
     globals(),
     {
         "agent_config_json_schema": "yadk.config._schema",
+        "app_config_json_schema": "yadk.config._app_schema",
         "validate_paths": "yadk.config._validate",
     },
 )

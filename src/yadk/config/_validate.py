@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from yadk.config._api import ROOT_CONFIG_NAMES, validate_files
+from yadk.config._app_config import APP_FILE_NAMES
 from yadk.config._diagnostics import Diagnostic, sort_diagnostics
 from yadk.config._python_agent import python_agent_file
 
@@ -59,6 +60,8 @@ def check_paths(
                 skills.append(path.parent)
             elif path.name in _PYTHON_AGENT_FILES:
                 python.append(path)
+            elif path.name in APP_FILE_NAMES and (root := _root_config(path.parent)):
+                configs.append(root)  # app.yaml is checked with the agent it wraps
             elif path.suffix.lower() in _CONFIG_SUFFIXES:
                 configs.append(path)
             else:
