@@ -257,6 +257,7 @@ class Runner:
                     if not event.partial:
                         await self.session_service.append_event(session, event)
                     yield event
+            await plugins.run("after_run_callback", invocation_context=ctx)
         except Exception as exc:
             if config.raise_errors:
                 await plugins.notify("on_run_error_callback", invocation_context=ctx, error=exc)
@@ -267,8 +268,6 @@ class Runner:
             await self.session_service.append_event(session, error)
             await plugins.notify("on_run_error_callback", invocation_context=ctx, error=exc)
             yield error
-            return
-        await plugins.run("after_run_callback", invocation_context=ctx)
 
     async def _append_user_message(
         self,

@@ -173,3 +173,51 @@ async def test_callbacks_run_as_google_adk_runs_them(name: str) -> None:
     assert error["error_message"] == (
         "Error in plugin 'p2' during 'before_model_callback' callback: ValueError: boom"
     )
+
+
+class _FailsAfterRun(BasePlugin):
+    async def after_run_callback(self, *, invocation_context: Any) -> None:
+        raise OSError("disk full")
+
+
+async def test_a_failing_after_run_ends_the_invocation_with_one_error_event() -> None:
+    from yadk.models import ScriptedModel
+
+    agent = LlmAgent(name="agent", model=ScriptedModel(turns=[{"text": "ok"}]))
+    runner = Runner(app=App(name="plugins", root_agent=agent, plugins=[_FailsAfterRun("tidy")]))
+    session = await runner.session_service.create_session(app_name="plugins", user_id="u")
+    events = [
+        e async for e in runner.run_async(user_id="u", session_id=session.id, new_message="hi")
+    ]
+    assert [(e.author, e.error_code) for e in events] == [
+        ("user", None),
+        ("agent", None),
+        ("agent", "PLUGIN_ERROR"),
+    ]
+    assert events[-1].error_message == (
+        "Error in plugin 'tidy' during 'after_run_callback' callback: OSError: disk full"
+    )
+
+
+def test_plugin_names_are_unique() -> None:
+    from yadk.models import ScriptedModel
+
+    agent = LlmAgent(name="agent", model=ScriptedModel(turns=[]))
+    plugins = [BasePlugin("same"), BasePlugin("same")]
+    with pytest.raises(ValueError, match="Plugin with name 'same' already registered."):
+        Runner(app=App(name="plugins", root_agent=agent, plugins=plugins))
+
+
+async def test_runner_takes_plugins_with_an_agent_as_google_adk_does() -> None:
+    from yadk.models import ScriptedModel
+
+    log: list[str] = []
+    recorder = _recorder(log, {})
+    agent = LlmAgent(name="agent", model=ScriptedModel(turns=[{"text": "ok"}]))
+    runner = Runner(agent=agent, app_name="plugins", plugins=[recorder("p1")])
+    session = await runner.session_service.create_session(app_name="plugins", user_id="u")
+    async for _ in runner.run_async(user_id="u", session_id=session.id, new_message="hi"):
+        pass
+    assert log[:2] == ["p1.on_user_message_callback", "p1.before_run_callback"]
+    with pytest.raises(ValueError, match="pass plugins= only with agent="):
+        Runner(app=App(name="x", root_agent=LlmAgent(name="b", model="m")), plugins=[recorder("p")])
