@@ -32,10 +32,11 @@ so ``from subprocess import check_output`` in some package does not launder it.
 from __future__ import annotations
 
 import dataclasses
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Final
+
+from yadk._blocked_modules import blocked_module
 
 __all__ = [
     "ARGS_ATTRIBUTE",
@@ -55,47 +56,6 @@ ARGS_ATTRIBUTE: Final = "yadk_config_args"
 # What a config can make run on this machine, each needing the project's opt-in
 # (`allow_code_execution` under [tool.yadk], or `--allow-code-execution KIND`).
 CODE_EXECUTION_KINDS: Final = ("skill_scripts", "stdio_mcp")
-
-# Not in sys.stdlib_module_names on every supported Python, or not standard library at all, but
-# able to execute text handed to them: dropped-from-stdlib modules that come back from PyPI,
-# CPython's test packages, and YAML libraries whose unsafe loaders build arbitrary objects.
-_ALSO_BLOCKED: Final = frozenset(
-    {
-        "_testcapi",
-        "_testinternalcapi",
-        "asynchat",
-        "asyncore",
-        "cgi",
-        "commands",
-        "crypt",
-        "distutils",
-        "imp",
-        "mailcap",
-        "nntplib",
-        "pipes",
-        "ruamel",
-        "smtpd",
-        "telnetlib",
-        "test",
-        "uu",
-        "yaml",
-    }
-)
-_BLOCKED_TOP: Final = (
-    frozenset(sys.stdlib_module_names) | frozenset(sys.builtin_module_names) | _ALSO_BLOCKED
-)
-_BLOCKED_PACKAGES: Final = ("yadk.config",)
-
-
-def blocked_module(qualified_name: str) -> str | None:
-    """The blocked module ``qualified_name`` would import, or ``None`` when it is allowed."""
-    top = qualified_name.split(".", 1)[0]
-    if top in _BLOCKED_TOP:
-        return top
-    for package in _BLOCKED_PACKAGES:
-        if qualified_name == package or qualified_name.startswith(package + "."):
-            return package
-    return None
 
 
 def declared_args(obj: Any) -> frozenset[str] | None:

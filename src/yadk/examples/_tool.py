@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from yadk._blocked_modules import blocked_module
 from yadk.errors import ToolErrorType, ToolExecutionError
 from yadk.examples._example import BaseExampleProvider, Example, coerce_examples
 from yadk.examples._files import load_examples_file, looks_like_examples_path
@@ -33,15 +34,12 @@ _CONFIG_KEYS = ("examples", "timeout", "cache_size")
 def resolve_fully_qualified_name(name: str) -> Any:
     """Import ``pkg.mod.attr`` and return ``attr``; the default resolver of ``from_config``.
 
-    What may be named is what a config may name (``yadk.config.blocked_module``, the trust
-    policy's rule that is always enforced): not the standard library (too much of it executes
+    What may be named is what a config may name (``blocked_module``, the rule the config trust
+    policy always enforces): not the standard library (too much of it executes
     arbitrary code, as ADK also says), nor YAML machinery that builds objects from text.
     Any failure raises ``ValueError("Invalid fully qualified name: <name>")`` with the cause
     chained.
     """
-    # The trust policy belongs to the config layer; a name given here is config-like input.
-    from yadk.config import blocked_module
-
     try:
         module_path, attribute = name.rsplit(".", 1)
         blocked = blocked_module(name)
