@@ -177,8 +177,9 @@ DOCUMENTED: dict[str, set[str]] = {
     # The timeouts and caps create_app takes (docs/serve.md, Safe by default).
     "yadk.serve": {"Limits", "build_agent_card"},
     # docs/workflows.md: a workflow node's event metadata, human input, the node context, and
-    # the errors a graph raises; docs/apps.md (Event compaction): a compaction event's summary.
-    "yadk.events": {"NodeInfo", "EventCompaction"},
+    # the errors a graph raises; docs/apps.md (Event compaction, Context caching): a compaction event's summary, the cache state
+    # on a model event.
+    "yadk.events": {"NodeInfo", "EventCompaction", "CacheMetadata"},
     "yadk.workflow": {
         "GraphValidationError",
         "Node",

@@ -10,11 +10,11 @@ import time
 import uuid
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from yadk.types import Content, FunctionCall, FunctionResponse, Part
 
-__all__ = ["Event", "EventActions", "EventCompaction", "NodeInfo"]
+__all__ = ["CacheMetadata", "Event", "EventActions", "EventCompaction", "NodeInfo"]
 
 
 def new_event_id() -> str:
@@ -31,6 +31,39 @@ class EventCompaction(BaseModel):
     start_timestamp: float
     end_timestamp: float
     compacted_content: Content
+
+
+class CacheMetadata(BaseModel):
+    """Gemini context caching state on a model event (google-adk's ``CacheMetadata``).
+
+    Active (``cache_name``, ``expire_time`` and ``invocations_used`` set): the cachedContents
+    resource the request used and how many invocations have used it. Fingerprint only (those
+    three ``None``): the hash and size of the prefix a later request may cache, when it starts
+    the same way."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    cache_name: str | None = None
+    expire_time: float | None = None
+    fingerprint: str
+    invocations_used: int | None = Field(default=None, ge=0)
+    contents_count: int = Field(ge=0)
+    created_at: float | None = None
+
+    @model_validator(mode="after")
+    def _active_or_fingerprint(self) -> CacheMetadata:
+        active = (self.cache_name, self.expire_time, self.invocations_used)
+        if len({value is not None for value in active}) > 1:
+            raise ValueError(
+                "cache_name, expire_time, and invocations_used must all be set (active cache)"
+                " or all be None (fingerprint-only state)"
+            )
+        return self
+
+    @property
+    def expire_soon(self) -> bool:
+        """Whether the cache expires within two minutes (the time a call may take)."""
+        return self.expire_time is not None and time.time() > self.expire_time - 120
 
 
 class EventActions(BaseModel):
@@ -101,6 +134,8 @@ class Event(BaseModel):
     long_running_tool_ids: set[str] | None = None
     # The model's grounding (Gemini's google_search / url_context), as google-adk keeps it.
     grounding_metadata: dict[str, Any] | None = None
+    # Gemini context caching: the cache the model call used, or the prefix it may cache next.
+    cache_metadata: CacheMetadata | None = None
     # A workflow node's output value, and the node or LlmAgent run that produced the event
     # (google-adk 2).
     output: Any = None

@@ -144,6 +144,7 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
     model_event.finish_reason = response.finish_reason
     model_event.custom_metadata = response.custom_metadata
     model_event.grounding_metadata = response.grounding_metadata
+    model_event.cache_metadata = response.cache_metadata
     model_event.usage_metadata = response.usage_metadata
     record_usage(model_event, usage)
     _assign_call_ids(model_event)

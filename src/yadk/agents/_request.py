@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from yadk._contexts import InvocationContext, ReadonlyContext, ToolContext
 from yadk.agents._contents_cache import session_contents
+from yadk.agents._context_cache import add_cache_info
 from yadk.agents._placeholder_sources import located_template_error
 from yadk.agents._search_agent import search_with_transfer_error
 from yadk.agents._transfer import transfer_instructions, transfer_targets, transfer_tool
@@ -135,4 +136,5 @@ async def build_request(agent: LlmAgent, ctx: InvocationContext) -> LlmRequest:
     if agent.code_executor is not None:
         agent.code_executor.process_llm_request(request)
         request.contents = code_parts_as_text(request.contents, agent.code_executor)
+    add_cache_info(request, ctx, agent.name)
     return request

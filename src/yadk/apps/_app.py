@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from yadk._usage import Budget
 from yadk.agents import BaseAgent
 from yadk.apps._configs import ContextCacheConfig, EventsCompactionConfig, ResumabilityConfig
+from yadk.errors import YadkError
 
 __all__ = ["App"]
+
+logger = logging.getLogger("yadk.apps")
 
 _NAME = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 
@@ -43,3 +47,36 @@ class App(BaseModel):
         if value == "user":
             raise ValueError("App name cannot be 'user'; it is reserved for end-user input.")
         return value
+
+    @model_validator(mode="after")
+    def _caching_backends(self) -> App:
+        if self.context_cache_config is not None:
+            _warn_uncached(self.root_agent)
+        return self
+
+
+def _warn_uncached(root: BaseAgent) -> None:
+    """One warning naming the agents whose model is not Gemini: context caching is a Gemini
+    feature, and those agents' calls go out whole."""
+    from yadk.agents import LlmAgent
+    from yadk.models import Gemini
+
+    others: list[str] = []
+    pending: list[BaseAgent] = [root]
+    while pending:
+        agent = pending.pop(0)
+        pending.extend(agent.sub_agents)
+        if not isinstance(agent, LlmAgent):
+            continue
+        try:
+            model = agent.canonical_model
+        except YadkError:  # a model that does not resolve fails at its first call
+            continue
+        if not isinstance(model, Gemini):
+            others.append(f"{agent.name} ({model.model or type(model).__name__})")
+    if others:
+        logger.warning(
+            "context_cache_config applies to Gemini models only; these agents' calls are not"
+            " cached: %s",
+            ", ".join(others),
+        )

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from yadk.events import CacheMetadata
 from yadk.models._request_config import RequestConfig
 from yadk.types import Content
 
@@ -65,6 +66,11 @@ class LlmRequest:
     tools_dict: dict[str, BaseTool] = field(default_factory=dict)
     config: dict[str, Any] = field(default_factory=dict)
     output_schema: type[BaseModel] | None = None
+    # Gemini context caching (an App's ContextCacheConfig): the settings, the cache state the
+    # agent's last model event recorded, and the prompt size that call reported.
+    cache_config: Any = None
+    cache_metadata: CacheMetadata | None = None
+    cacheable_contents_token_count: int | None = None
 
     def __post_init__(self) -> None:
         self.config = self.config  # wrapped by __setattr__
@@ -126,6 +132,8 @@ class LlmResponse(BaseModel):
     # What Google Search / URL context grounded the answer on (Gemini built-in tools).
     grounding_metadata: dict[str, Any] | None = None
     custom_metadata: dict[str, Any] | None = Field(default=None)
+    # Gemini context caching: the cache this call used, or the prefix a later call may cache.
+    cache_metadata: CacheMetadata | None = None
 
 
 class BaseLlm(abc.ABC):

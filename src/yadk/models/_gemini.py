@@ -17,6 +17,7 @@ import re
 import threading
 import urllib.parse
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
@@ -202,6 +203,23 @@ class Gemini(HttpBackend):
     def _stream_request(self, body: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         return self.stream_url, body
 
+    async def generate_content_async(
+        self, llm_request: LlmRequest, stream: bool = False
+    ) -> AsyncIterator[LlmResponse]:
+        """One call; with an App's ``ContextCacheConfig``, through a ``cachedContents`` prefix
+        when one serves it (see ``_gemini_cache``), the cache state on the final answer."""
+        if llm_request.cache_config is None:
+            async for response in super().generate_content_async(llm_request, stream):
+                yield response
+            return
+        from yadk.models._gemini_cache import GeminiContextCache
+
+        sent, metadata = await GeminiContextCache(self).prepare(llm_request)
+        async for response in super().generate_content_async(sent, stream):
+            if not response.partial:
+                response.cache_metadata = metadata.model_copy()
+            yield response
+
     def _parsed(self, data: dict[str, Any], service: str) -> LlmResponse:
         return _parsed(data, service)
 
@@ -225,7 +243,8 @@ class Gemini(HttpBackend):
         body.update(top_level)
         return body
 
-    def _contents(self, contents: list[Content]) -> list[dict[str, Any]]:
+    def wire_contents(self, contents: list[Content]) -> list[dict[str, Any]]:
+        """``contents`` in the wire form, as they are (the request's ends not completed)."""
         wire: list[dict[str, Any]] = []
         for content in contents:
             role = content.role or "user"
@@ -235,6 +254,10 @@ class Gemini(HttpBackend):
             if role == "model":
                 self._attach_signatures(parts)
             wire.append({"role": role, "parts": parts})
+        return wire
+
+    def _contents(self, contents: list[Content]) -> list[dict[str, Any]]:
+        wire = self.wire_contents(contents)
         if not wire:
             wire.append({"role": "user", "parts": [{"text": EMPTY_CONTENTS_TEXT}]})
         elif wire[-1]["role"] != "user":

@@ -64,6 +64,8 @@ class Call:
     hint: Hint
     # Request authorisation beyond the headers (OAuth tokens refreshed on 401), or None.
     auth: httpx.Auth | None = None
+    # POST by default; DELETE for a resource a backend manages (Gemini's cachedContents).
+    method: str = "POST"
 
 
 @dataclass(frozen=True)
@@ -167,9 +169,13 @@ async def _open(call: Call, deadline_at: float) -> httpx.Response:
             " Check the base URL."
         )
     request = call.client.build_request(
-        "POST",
+        call.method,
         call.url,
-        content=json.dumps(call.body, ensure_ascii=False).encode("utf-8"),
+        content=(
+            json.dumps(call.body, ensure_ascii=False).encode("utf-8")
+            if call.method != "DELETE"
+            else None
+        ),
         headers={"Content-Type": "application/json", "User-Agent": "yadk", **call.headers},
         timeout=httpx.Timeout(call.settings.timeout, pool=None),
     )
@@ -178,7 +184,7 @@ async def _open(call: Call, deadline_at: float) -> httpx.Response:
     stale_retried = False
     while True:
         attempt += 1
-        logger.debug("POST %s (%s, attempt %d)", call.url, call.service, attempt)
+        logger.debug("%s %s (%s, attempt %d)", call.method, call.url, call.service, attempt)
         try:
             auth = call.auth if call.auth is not None else httpx.USE_CLIENT_DEFAULT
             sending = call.client.send(request, stream=True, auth=auth)

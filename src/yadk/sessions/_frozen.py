@@ -49,7 +49,7 @@ from pydantic import (
 from pydantic.fields import FieldInfo
 
 from yadk.errors import ImmutableEventError
-from yadk.events import Event, EventActions, EventCompaction, NodeInfo
+from yadk.events import CacheMetadata, Event, EventActions, EventCompaction, NodeInfo
 
 if TYPE_CHECKING:
     from pydantic import TypeAdapter
@@ -248,6 +248,7 @@ _EVENT_MODELS: tuple[type[BaseModel], ...] = (
     Event,
     EventActions,
     EventCompaction,
+    CacheMetadata,
     Content,
     Part,
     Blob,
