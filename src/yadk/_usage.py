@@ -11,7 +11,9 @@ summing the whole history.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
+import weakref
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -136,7 +138,34 @@ def _tokens(chars: int) -> int:
     return -(-chars // _CHARS_PER_TOKEN)
 
 
+# Sizes of the contents already measured: a request carries the same history objects turn
+# after turn (stored events do not change), so estimating costs what is new. Keyed by id,
+# checked by a weak reference. A callback that edits a content in place may leave its estimate
+# stale; an estimate is a rough figure either way (about four characters a token).
+_SIZES: dict[int, tuple[weakref.ref[Any], int]] = {}
+
+
 def _chars(content: Any) -> int:
+    key = id(content)
+    known = _SIZES.get(key)
+    if known is not None and known[0]() is content:
+        return known[1]
+    size = _measure(content)
+    try:
+        ref = weakref.ref(content, functools.partial(_forget, key))
+    except TypeError:  # not weak-referenceable: measured each time
+        return size
+    _SIZES[key] = (ref, size)
+    return size
+
+
+def _forget(key: int, dead: weakref.ref[Any]) -> None:
+    known = _SIZES.get(key)
+    if known is not None and known[0] is dead:
+        del _SIZES[key]
+
+
+def _measure(content: Any) -> int:
     total = 0
     for part in getattr(content, "parts", None) or []:
         if part.text:

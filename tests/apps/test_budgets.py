@@ -265,3 +265,17 @@ def test_the_docs_example_builds() -> None:
     exec(compile(code, "docs/apps.md", "exec"), namespace)
     assert namespace["runner"].app.budget.max_cost == 0.5
     assert namespace["one_off"].budget.max_tokens_per_invocation == 5_000
+
+
+def test_an_estimate_counts_four_characters_a_token_and_is_stable() -> None:
+    from yadk._usage import call_usage
+    from yadk.types import ModelContent, UserContent
+
+    history = [UserContent("12345678"), ModelContent("abcdefgh")]
+    request = LlmRequest(system_instruction="abcd", contents=history)
+    response = LlmResponse(content=ModelContent("xyz"))
+    first = call_usage(request, response)
+    history.append(UserContent("1234"))  # the next call: one content more, the rest measured
+    second = call_usage(request, response)
+    assert (first.input_tokens, first.output_tokens, first.estimated) == (5, 1, True)
+    assert (second.input_tokens, second.output_tokens) == (6, 1)
