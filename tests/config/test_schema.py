@@ -68,6 +68,7 @@ def test_dispatch_on_agent_class() -> None:
         "#/$defs/ParallelAgent",
         "#/$defs/LoopAgent",
         "#/$defs/Workflow",
+        "#/$defs/RemoteA2aAgent",
         "#/$defs/CustomAgent",
     ]
     # Without agent_class an agent is an LlmAgent.

@@ -24,7 +24,14 @@ from yadk.a2a._parts import PartError, Protocol, parts_from_a2a
 from yadk.errors import A2AClientError, AgentCardResolutionError
 from yadk.types import Part
 
-__all__ = ["MAX_CARD_BYTES", "MAX_REPLY_BYTES", "A2AReply", "JsonRpcClient"]
+__all__ = [
+    "FAILED_STATES",
+    "MAX_CARD_BYTES",
+    "MAX_REPLY_BYTES",
+    "A2AReply",
+    "JsonRpcClient",
+    "fetch_card_blocking",
+]
 
 MAX_CARD_BYTES: Final = 1 << 20
 MAX_REPLY_BYTES: Final = 32 << 20
@@ -273,3 +280,38 @@ def _task_reply(task: dict[str, Any]) -> A2AReply:
 
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
+
+
+def fetch_card_blocking(url: str, *, headers: dict[str, str], timeout: float) -> Any:
+    """``JsonRpcClient.fetch_card`` for synchronous callers (``yadk validate --network``)."""
+    try:
+        with (
+            httpx.Client(timeout=httpx.Timeout(timeout)) as client,
+            client.stream("GET", url, headers=headers) as response,
+        ):
+            chunks: list[bytes] = []
+            size = 0
+            for chunk in response.iter_bytes():
+                size += len(chunk)
+                if size > MAX_CARD_BYTES:
+                    raise AgentCardResolutionError(
+                        f"{url} sent more than {MAX_CARD_BYTES >> 20} MiB; a card is a small JSON"
+                        " document."
+                    )
+                chunks.append(chunk)
+            body = b"".join(chunks)
+            status = response.status_code
+    except httpx.TimeoutException:
+        raise AgentCardResolutionError(f"{url} did not answer within {timeout:g} s.") from None
+    except httpx.HTTPError as exc:
+        raise AgentCardResolutionError(
+            f"{url} could not be reached: {type(exc).__name__}: {exc or 'no detail'}"
+        ) from None
+    if status >= 400:
+        raise AgentCardResolutionError(f"{url} answered HTTP {status}: {_snippet(body)}")
+    try:
+        return json.loads(body)
+    except ValueError:
+        raise AgentCardResolutionError(
+            f"The agent card at {url} is not JSON: {_snippet(body)}"
+        ) from None

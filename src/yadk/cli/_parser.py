@@ -363,6 +363,11 @@ def _add_validate(commands: argparse._SubParsersAction[argparse.ArgumentParser])
         help="also import referenced code (tools, callbacks) to check it resolves, and"
         " trusted Python agent folders",
     )
+    parser.add_argument(
+        "--network",
+        action="store_true",
+        help="also fetch each remote agent's card (RemoteA2aAgent agent_card URLs) and check it",
+    )
 
 
 def _add_schema(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

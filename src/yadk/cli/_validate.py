@@ -37,7 +37,7 @@ def execute(args: argparse.Namespace) -> int:
             if line.startswith("warning: "):  # a refused line; what loaded is not news here
                 print(f"yadk validate: {line}", file=sys.stderr)
     checked, eval_files = check_with_eval_sets(
-        targets, import_code=args.import_code, run_checks=True
+        targets, import_code=args.import_code, run_checks=True, network=args.network
     )
     diagnostics = checked.diagnostics
     counts = {"agent": checked.agents, "skill": checked.skills, "eval file": eval_files}

@@ -103,13 +103,16 @@ def read_config_tree(
     run_checks: bool = False,
     given_keys: Iterable[str] = (),
     models_replaced: bool = False,
+    network: bool = False,
 ) -> tuple[Loader, AgentRecord | None]:
     """Read the agent tree rooted at ``file``; every problem is in ``loader.diagnostics``.
 
     ``run_checks`` adds what only matters for running the tree, once it has no errors: agents
     without a model, built-in models without their API key (see ``_model_checks``).
-    ``given_keys`` are state keys the caller sets (``--state``), for the placeholder check."""
+    ``given_keys`` are state keys the caller sets (``--state``), for the placeholder check;
+    ``network`` lets checks fetch what a config names over the network (remote agents' cards)."""
     loader = Loader(file.parent, import_code=import_code)
+    loader.network = network
     try:
         record = loader.load_file(file)
         if record is not None:
@@ -278,14 +281,16 @@ def _installed(file: str) -> bool:
 
 
 def validate_files(
-    paths: Iterable[Path], *, import_code: bool, run_checks: bool = False
+    paths: Iterable[Path], *, import_code: bool, run_checks: bool = False, network: bool = False
 ) -> tuple[list[Diagnostic], int]:
     """Diagnostics of the config trees rooted at ``paths`` (config files), and how many agents
     those trees define (each config file read, and each ``code:`` agent)."""
     found: list[Diagnostic] = []
     agents = 0
     for file in paths:
-        loader, record = read_config_tree(file, import_code=import_code, run_checks=run_checks)
+        loader, record = read_config_tree(
+            file, import_code=import_code, run_checks=run_checks, network=network
+        )
         found.extend(loader.diagnostics)
         agents += _count_agents(file, [] if record is None else [record, *loader.separate_trees])
     return found, agents

@@ -19,8 +19,16 @@ _SHORT_CLASSES = [
     "ParallelAgent",
     "LoopAgent",
     "Workflow",
+    "RemoteA2aAgent",
 ]
-_AGENT_KINDS = ("LlmAgent", "LoopAgent", "SequentialAgent", "ParallelAgent", "Workflow")
+_AGENT_KINDS = (
+    "LlmAgent",
+    "LoopAgent",
+    "SequentialAgent",
+    "ParallelAgent",
+    "Workflow",
+    "RemoteA2aAgent",
+)
 
 
 def read_agent_class(
@@ -43,8 +51,8 @@ def read_agent_class(
             f"Unknown agent class `{value}`.",
             f"Did you mean `{guess}`?"
             if guess
-            else "Use LlmAgent, SequentialAgent, ParallelAgent, LoopAgent, Workflow, or the dotted"
-            " name of a BaseAgent subclass.",
+            else "Use LlmAgent, SequentialAgent, ParallelAgent, LoopAgent, Workflow,"
+            " RemoteA2aAgent, or the dotted name of a BaseAgent subclass.",
         )
         return None, None, []
     found = reader.reference(scope, at, value, "agent_class")
@@ -109,6 +117,10 @@ def base_kind(kind: str) -> AgentKind:
 
 
 def _engine_class(kind: str) -> Any:
+    if kind == "RemoteA2aAgent":
+        import yadk.a2a
+
+        return yadk.a2a.RemoteA2aAgent
     if kind == "Workflow":
         import yadk.workflow
 

@@ -18,13 +18,16 @@ __all__ = [
     "CONTENT_CONFIG_KEYS",
     "LLM_KEYS",
     "LOOP_KEYS",
+    "REMOTE_KEYS",
     "WORKFLOW_KEYS",
     "AgentKind",
     "KeySpec",
     "keys_for",
 ]
 
-AgentKind = Literal["LlmAgent", "SequentialAgent", "ParallelAgent", "LoopAgent", "Workflow"]
+AgentKind = Literal[
+    "LlmAgent", "SequentialAgent", "ParallelAgent", "LoopAgent", "Workflow", "RemoteA2aAgent"
+]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,7 +45,8 @@ COMMON_KEYS: Final = (
     KeySpec(
         "agent_class",
         "LlmAgent (default), SequentialAgent, ParallelAgent, LoopAgent, Workflow (with `edges:`), "
-        "their google.adk spellings, or the dotted name of a custom BaseAgent subclass.",
+        "RemoteA2aAgent (with `agent_card:`), their google.adk spellings, or the dotted name of a "
+        "custom BaseAgent subclass.",
     ),
     KeySpec("name", "Required. The agent's name: a Python identifier, unique in the agent tree."),
     KeySpec("description", "What the agent does; other agents read it to decide on transfers."),
@@ -150,8 +154,26 @@ WORKFLOW_KEYS: Final = (
 )
 
 
+REMOTE_KEYS: Final = (
+    KeySpec(
+        "agent_card",
+        "Required. The remote agent's A2A card: its URL (https://, or http:// on this machine; "
+        "a URL not ending in .json gets /.well-known/agent-card.json), or a .json file relative "
+        "to this config.",
+    ),
+    KeySpec(
+        "headers",
+        "HTTP headers sent with every request to the remote agent (e.g. `Authorization: Bearer "
+        "${env:TOKEN}`); environment values only to trusted hosts.",
+    ),
+    KeySpec("timeout", "Seconds each request to the remote agent may take (default 600)."),
+)
+
+
 def keys_for(kind: AgentKind) -> tuple[KeySpec, ...]:
     """Every key an agent of this built-in kind accepts."""
+    if kind == "RemoteA2aAgent":
+        return tuple(k for k in COMMON_KEYS if k.name != "sub_agents") + REMOTE_KEYS
     if kind == "Workflow":
         return COMMON_KEYS + WORKFLOW_KEYS
     if kind == "LlmAgent":
@@ -186,6 +208,15 @@ AGENT_CLASS_SPELLINGS: Final[dict[str, AgentKind]] = {
             "google.adk.workflow._workflow.Workflow",
             "yadk.Workflow",
             "yadk.workflow.Workflow",
+        )
+    },
+    **{
+        alias: "RemoteA2aAgent"
+        for alias in (
+            "RemoteA2aAgent",
+            "google.adk.agents.remote_a2a_agent.RemoteA2aAgent",
+            "google.adk.a2a.agent.RemoteA2aAgent",
+            "yadk.a2a.RemoteA2aAgent",
         )
     },
 }

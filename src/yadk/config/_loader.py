@@ -34,6 +34,7 @@ from yadk.config._fields import (
 )
 from yadk.config._outbound import check_outbound_env
 from yadk.config._refs import LoaderBase
+from yadk.config._remote import read_remote
 from yadk.config._subagents import agent_reference
 from yadk.config._tools import example_tool, skills, tools
 from yadk.config._workflow import read_workflow
@@ -76,6 +77,9 @@ _NULLABLE = frozenset(
 
 class Loader(LoaderBase):
     """Reads the agent tree rooted at a config file (see the module docstring)."""
+
+    # Whether checks may reach the network (`yadk validate --network`: remote agents' cards).
+    network: bool = False
 
     # --- files -------------------------------------------------------------------------------
 
@@ -163,6 +167,8 @@ class Loader(LoaderBase):
                 kwargs["max_iterations"] = value
         if kind is not None and base_kind(kind) == "Workflow":
             read_workflow(self, scope, data, kwargs, record)
+        if kind == "RemoteA2aAgent":
+            read_remote(self, scope, data, kwargs, misspelled=record.misspelled)
         for key in extra:
             if key in data:
                 kwargs.update(extra_field(self, scope, cls, key, data[key]))

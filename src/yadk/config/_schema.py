@@ -16,6 +16,7 @@ from yadk.config._dialect import (
     RETRY_OPTIONS_KEYS,
     WORKFLOW_KEYS,
     KeySpec,
+    keys_for,
 )
 
 __all__ = ["agent_config_json_schema"]
@@ -98,6 +99,8 @@ _KEY_SCHEMAS: dict[str, dict[str, Any]] = {
     "timeout": {"type": ["number", "null"]},
     "rerun_on_resume": {"type": "boolean"},
     "wait_for_output": {"type": "boolean"},
+    "agent_card": {"type": "string", "minLength": 1},
+    "headers": {"type": "object", "additionalProperties": {"type": "string"}},
 }
 
 
@@ -317,6 +320,11 @@ def _defs() -> dict[str, Any]:
         "Workflow": _agent(
             "Workflow", COMMON_KEYS + WORKFLOW_KEYS, ["agent_class", "name", "edges"]
         ),
+        "RemoteA2aAgent": _agent(
+            "RemoteA2aAgent",
+            keys_for("RemoteA2aAgent"),
+            ["agent_class", "name", "agent_card"],
+        ),
         "CustomAgent": {
             "type": "object",
             "title": "Custom agent class",
@@ -368,6 +376,7 @@ def agent_config_json_schema() -> dict[str, Any]:
             when("ParallelAgent"),
             when("LoopAgent"),
             when("Workflow"),
+            when("RemoteA2aAgent"),
             {
                 "if": {
                     "properties": {"agent_class": {"not": {"enum": sorted(AGENT_CLASS_SPELLINGS)}}},

@@ -29,20 +29,25 @@ class Checked:
 
 
 def validate_paths(
-    paths: Iterable[str | os.PathLike[str]], *, import_code: bool = False
+    paths: Iterable[str | os.PathLike[str]], *, import_code: bool = False, network: bool = False
 ) -> list[Diagnostic]:
     """Check config files, agent folders (``root_agent.yaml``, or ``agent.py`` / ``__init__.py``
     defining ``root_agent``), skill folders, folders of those, and SKILL.md files; return every
     problem (errors and warnings), grouped by file.
 
     Without ``import_code`` no user code runs: dotted names are checked against the module
-    sources. With it, the configs are fully loaded (code imported, agents built).
+    sources. With it, the configs are fully loaded (code imported, agents built). With
+    ``network``, remote agents' cards (``agent_card:`` URLs) are fetched and checked too.
     """
-    return check_paths(paths, import_code=import_code).diagnostics
+    return check_paths(paths, import_code=import_code, network=network).diagnostics
 
 
 def check_paths(
-    paths: Iterable[str | os.PathLike[str]], *, import_code: bool = False, run_checks: bool = False
+    paths: Iterable[str | os.PathLike[str]],
+    *,
+    import_code: bool = False,
+    run_checks: bool = False,
+    network: bool = False,
 ) -> Checked:
     """``validate_paths`` with the number of agents and skills checked; ``run_checks`` adds
     the warnings about running (``missing-model``, ``api-key-missing``), as ``yadk validate``
@@ -88,7 +93,7 @@ def check_paths(
                     )
                 )
     in_configs, agents = validate_files(
-        dict.fromkeys(configs), import_code=import_code, run_checks=run_checks
+        dict.fromkeys(configs), import_code=import_code, run_checks=run_checks, network=network
     )
     found.extend(in_configs)
     unique_python = list(dict.fromkeys(python))

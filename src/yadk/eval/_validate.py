@@ -32,7 +32,11 @@ def validate_with_eval_sets(
 
 
 def check_with_eval_sets(
-    paths: Iterable[str | os.PathLike[str]], *, import_code: bool = False, run_checks: bool = False
+    paths: Iterable[str | os.PathLike[str]],
+    *,
+    import_code: bool = False,
+    run_checks: bool = False,
+    network: bool = False,
 ) -> tuple[Checked, int]:
     """``validate_with_eval_sets`` with what was checked, and the number of eval files."""
     others: list[Path] = []
@@ -50,7 +54,7 @@ def check_with_eval_sets(
                 folders_with_evals.add(str(path))
             eval_files.extend(inside)
     checked = (
-        check_paths(others, import_code=import_code, run_checks=run_checks)
+        check_paths(others, import_code=import_code, run_checks=run_checks, network=network)
         if others
         else Checked([])
     )
