@@ -91,8 +91,9 @@ def compacted_events(events: list[Event], agent_name: str = "") -> list[Event]:
 
 def _recover_calls(events: list[Event], source: list[Event]) -> list[Event]:
     """Put back each call event a summary removed whose response is still in ``events``."""
-    if not any(e.get_function_responses() for e in events):
-        return events
+    responses = {r.id for e in events for r in e.get_function_responses() if r.id}
+    if not responses or responses <= {c.id for e in events for c in e.get_function_calls()}:
+        return events  # every response has its call: nothing to put back
     present = {id(e) for e in events}
     latest_call: dict[str, Event] = {}
     call_of: dict[tuple[int, str], Event] = {}  # (response event, call id) -> call event

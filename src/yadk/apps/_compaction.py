@@ -99,6 +99,8 @@ def _sliding_window(events: list[Event], interval: int, overlap: int) -> list[Ev
         if compaction is not None and compaction.end_timestamp:
             last_end = compaction.end_timestamp
             break
+    if _new_invocations_at_the_end(events, last_end) < interval:
+        return []  # the common case, decided by the events since the last summary alone
     latest: dict[str, float] = {}  # invocation -> its latest timestamp, in order of appearance
     for event in events:
         if event.invocation_id and event.actions.compaction is None:
@@ -112,6 +114,20 @@ def _sliding_window(events: list[Event], interval: int, overlap: int) -> list[Ev
     last = max(i for i, e in enumerate(events) if e.invocation_id == end)
     first = next(i for i, e in enumerate(events) if e.invocation_id == start)
     return [e for e in events[first : last + 1] if e.actions.compaction is None]
+
+
+def _new_invocations_at_the_end(events: list[Event], last_end: float) -> int:
+    """How many invocations have events after ``last_end``, reading back from the end only
+    as far as those events go (events are appended in time order)."""
+    seen: set[str] = set()
+    for event in reversed(events):
+        if event.actions.compaction is not None:
+            continue
+        if event.timestamp <= last_end:
+            break
+        if event.invocation_id:
+            seen.add(event.invocation_id)
+    return len(seen)
 
 
 def _token_threshold_window(events: list[Event], retention: int) -> list[Event]:
@@ -267,6 +283,13 @@ def _worth_compacting(events: list[Event], window: list[Event]) -> bool:
     """Whether summarising ``window`` could remove more than the last summary's size (the
     best guess of the next one's before paying for it); the first summary always is."""
     stamps = [e.timestamp for e in window]
+    # Only what lies at or after the window's start differs between the two requests: earlier
+    # events (appended in time order) are in both alike, so they are left out of the sums.
+    start = min(stamps)
+    first = len(events)
+    while first > 0 and events[first - 1].timestamp >= start:
+        first -= 1
+    tail = events[first:]
     empty = Event(
         author="model",
         actions=EventActions(
@@ -277,8 +300,8 @@ def _worth_compacting(events: list[Event], window: list[Event]) -> bool:
             )
         ),
     )
-    removable = _request_size(compacted_events(events)) - _request_size(
-        compacted_events([*events, empty])
+    removable = _request_size(compacted_events(tail)) - _request_size(
+        compacted_events([*tail, empty])
     )
     ranges = compaction_ranges(events)
     previous = _request_size([events[ranges[-1][0]]]) if ranges else 0
