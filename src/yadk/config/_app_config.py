@@ -24,11 +24,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from yadk._files import FileProblem, confine, read_text
+from yadk._files import FileProblem, confine
 from yadk.config._context import FileScope, did_you_mean
 from yadk.config._fields import args_mapping, args_trusted, call_factory
 from yadk.config._refs import LoaderBase
-from yadk.config._yaml import KeyPath, parse_document
+from yadk.config._yaml import KeyPath
 
 __all__ = [
     "APP_FILE_NAMES",
@@ -103,19 +103,7 @@ def app_file(folder: Path) -> Path | None:
 
 def read_app_file(reader: LoaderBase, file: Path) -> AppSpec | None:
     """The settings ``file`` declares; every problem goes to ``reader``."""
-    try:
-        text = read_text(file, kind="config")
-    except FileProblem as problem:
-        reader.report(
-            file, problem.line, problem.column, problem.rule, problem.message, problem.hint
-        )
-        return None
-    reader.files.add(file)
-    document = parse_document(
-        file,
-        text,
-        lambda line, col, rule, msg, hint: reader.report(file, line, col, rule, msg, hint),
-    )
+    document = reader.read_document(file, reader.files)
     if document is None:
         return None
     scope = FileScope(document, file.parent)

@@ -9,8 +9,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from yadk._files import FileProblem, read_text
 from yadk.config._diagnostics import Diagnostic, Severity
-from yadk.config._yaml import Document, KeyPath
+from yadk.config._yaml import Document, KeyPath, parse_document
 
 __all__ = [
     "AgentRecord",
@@ -139,6 +140,24 @@ class Reporter:
         )
         if severity == "error":
             self.errors += 1
+
+    def read_document(self, file: Path, read: set[Path]) -> Document | None:
+        """The YAML document of the config ``file``, or None when it cannot be read or parsed
+        (every problem reported, located in ``file``); a file that could be read joins
+        ``read``."""
+        try:
+            text = read_text(file, kind="config")
+        except FileProblem as problem:
+            self.report(
+                file, problem.line, problem.column, problem.rule, problem.message, problem.hint
+            )
+            return None
+        read.add(file)
+        return parse_document(
+            file,
+            text,
+            lambda line, col, rule, msg, hint: self.report(file, line, col, rule, msg, hint),
+        )
 
     def error(
         self,

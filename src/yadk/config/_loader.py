@@ -12,7 +12,6 @@ import os
 from pathlib import Path
 from typing import Any
 
-from yadk._files import FileProblem, read_text
 from yadk.config._code_executor import read_code_executor
 from yadk.config._content_config import content_config
 from yadk.config._context import AgentRecord, FileScope, did_you_mean
@@ -38,7 +37,6 @@ from yadk.config._remote import read_remote
 from yadk.config._subagents import agent_reference
 from yadk.config._tools import example_tool, skills, tools
 from yadk.config._workflow import read_workflow
-from yadk.config._yaml import parse_document
 
 __all__ = ["Loader"]
 
@@ -85,19 +83,7 @@ class Loader(LoaderBase):
 
     def load_file(self, file: Path) -> AgentRecord | None:
         """The agent defined by ``file`` (its problems are recorded either way)."""
-        try:
-            text = read_text(file, kind="config")
-        except FileProblem as problem:
-            self.report(
-                file, problem.line, problem.column, problem.rule, problem.message, problem.hint
-            )
-            return None
-        self.files.add(file)
-        document = parse_document(
-            file,
-            text,
-            lambda line, col, rule, msg, hint: self.report(file, line, col, rule, msg, hint),
-        )
+        document = self.read_document(file, self.files)
         if document is None:
             return None
         scope = FileScope(document, self.root)
