@@ -12,8 +12,10 @@ import pytest
 
 from yadk.apps import (
     App,
+    Budget,
     DebugLoggingPlugin,
     LoggingPlugin,
+    ModelPrice,
     ReflectAndRetryToolPlugin,
     TrackingScope,
 )
@@ -73,6 +75,24 @@ def test_the_app_yaml_example_loads(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert app.events_compaction_config is not None
     assert app.events_compaction_config.summarizer.llm.model == "gemini-2.5-flash"
     assert app.resumability_config is not None and app.resumability_config.is_resumable
+    assert app.budget == Budget(
+        max_tokens_per_invocation=20000,
+        max_tokens_per_session=200000,
+        max_cost=0.5,
+        prices={"gemini-2.5-flash": ModelPrice(input_per_million=0.3, output_per_million=2.5)},
+    )
+
+
+def test_the_budget_yaml_example_is_the_python_one(tmp_path: Path) -> None:
+    folder = tmp_path / "shop"
+    folder.mkdir()
+    (folder / "root_agent.yaml").write_text(
+        "name: helper\nmodel: gemini-2.5-flash\ninstruction: Be brief.\n"
+    )
+    (folder / "app.yaml").write_text(_block("Token budgets", "yaml"), encoding="utf-8")
+    namespace: dict[str, Any] = {}
+    exec(_block("Token budgets", "python"), namespace)
+    assert load_agent_with_sources(folder).app.budget == namespace["budget"]
 
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
@@ -97,3 +117,14 @@ def test_the_readme_example_builds_and_loads(
     monkeypatch.chdir(tmp_path)
     app = load_agent_with_sources(folder).app
     assert [p.name for p in app.plugins] == ["logging_plugin", "reflect_retry_tool_plugin", "audit"]
+
+
+def test_the_readme_budget_yaml_loads(tmp_path: Path) -> None:
+    section = README.split("\n## Token budgets\n", 1)[1].split("\n## ", 1)[0]
+    [yaml_text] = re.findall(r"```yaml\n(.*?)```", section, re.DOTALL)
+    folder = tmp_path / "shop"
+    folder.mkdir()
+    (folder / "root_agent.yaml").write_text("name: desk\nmodel: gemini-2.5-flash\ninstruction: x\n")
+    (folder / "app.yaml").write_text(yaml_text, encoding="utf-8")
+    budget = load_agent_with_sources(folder).app.budget
+    assert (budget.max_tokens_per_invocation, budget.max_tokens_per_session) == (20000, 200000)

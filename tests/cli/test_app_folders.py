@@ -73,3 +73,48 @@ def test_eval_runs_the_app(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyP
     code, out, err = cli("eval", str(folder), str(folder / "greet.test.json"))
     assert code == 0, out + err
     assert "[logging_plugin] INVOCATION STARTING" in out
+
+
+def _looping_folder(tmp_path: Path, app_yaml: str) -> Path:
+    """A model that calls `ping` forever, and an app.yaml."""
+    folder = tmp_path / "poll"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("", encoding="utf-8")
+    (folder / "tools.py").write_text(
+        'def ping() -> dict:\n    """Check again."""\n    return {"status": "not yet"}\n',
+        encoding="utf-8",
+    )
+    (folder / "root_agent.yaml").write_text(
+        "name: poller\nmodel: scripted:turns.yaml\ninstruction: Poll.\n"
+        "tools:\n  - name: poll.tools.ping\n",
+        encoding="utf-8",
+    )
+    (folder / "turns.yaml").write_text(
+        "turns:\n  - function_calls: [{name: ping, args: {}}]\n    repeat: true\n",
+        encoding="utf-8",
+    )
+    (folder / "app.yaml").write_text(app_yaml, encoding="utf-8")
+    return folder
+
+
+def test_an_app_yaml_budget_stops_an_endless_tool_loop_in_run(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    folder = _looping_folder(tmp_path, "budget: {max_tokens_per_invocation: 200}\n")
+    code, out, err = cli("run", str(folder), "go", "--db", str(tmp_path / "s.db"))
+    assert code == 1
+    calls = out.count("[poller] called ping()")
+    assert 1 < calls < 20  # stopped by the budget, not by a turn or call limit
+    assert err.count("error BUDGET_EXCEEDED") == 1
+    assert "its limit is 200 (Budget.max_tokens_per_invocation)" in err
+
+
+def test_validate_locates_a_budget_without_prices(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    folder = _looping_folder(tmp_path, "budget:\n  max_cost: 0.5\n")
+    code, out, err = cli("validate", str(folder))
+    assert code != 0
+    assert "app.yaml:2:13: error missing-prices: `budget.max_cost` is set" in out + err

@@ -9,7 +9,14 @@ from pathlib import Path
 import pytest
 from tests.config.conftest import WriteTree
 
-from yadk.apps import App, ContextFilterPlugin, DebugLoggingPlugin, LoggingPlugin
+from yadk.apps import (
+    App,
+    Budget,
+    ContextFilterPlugin,
+    DebugLoggingPlugin,
+    LoggingPlugin,
+    ModelPrice,
+)
 from yadk.config import ConfigError, load_agent_with_sources, validate_paths
 
 ROOT = """
@@ -59,6 +66,13 @@ def test_app_yaml_builds_the_app(write_tree: WriteTree) -> None:
                 events_compaction_config: {compaction_interval: 4, overlap_size: 1}
                 context_cache_config: {ttl_seconds: 600}
                 resumability_config: {is_resumable: true}
+                budget:
+                  max_tokens_per_invocation: 20000
+                  max_tokens_per_session: 200000
+                  max_cost: 0.5
+                  prices:
+                    gemini-2.5-flash: {input_per_million: 0.3, output_per_million: 2.5}
+                    "*": {input_per_million: 1, output_per_million: 4}
             """,
         }
     )
@@ -83,6 +97,15 @@ def test_app_yaml_builds_the_app(write_tree: WriteTree) -> None:
     assert app.events_compaction_config.compaction_interval == 4
     assert app.context_cache_config is not None and app.context_cache_config.ttl_seconds == 600
     assert app.resumability_config is not None and app.resumability_config.is_resumable
+    assert app.budget == Budget(
+        max_tokens_per_invocation=20000,
+        max_tokens_per_session=200000,
+        max_cost=0.5,
+        prices={
+            "gemini-2.5-flash": ModelPrice(input_per_million=0.3, output_per_million=2.5),
+            "*": ModelPrice(input_per_million=1, output_per_million=4),
+        },
+    )
     assert root / "shop" / "app.yaml" in loaded.files  # the dev loop reloads on its edits
 
 
@@ -135,6 +158,38 @@ CASES = [
         "resumability_config: {resumable: true}\n",
         "app.yaml:1:23: error unknown-key: Unknown key `resumable` in `resumability_config`.\n"
         "  hint: Did you mean `is_resumable`?",
+    ),
+    (
+        "budget: {max_tokens_per_invocaton: 10}\n",
+        "app.yaml:1:10: error unknown-key: Unknown key `max_tokens_per_invocaton` in `budget`.\n"
+        "  hint: Did you mean `max_tokens_per_invocation`?",
+    ),
+    (
+        "budget: {max_tokens_per_session: 0}\n",
+        "app.yaml:1:34: error invalid-value: `budget`: Input should be greater than 0",
+    ),
+    (
+        "budget:\n  max_cost: 2\n  prices:\n    m1: {input_per_milion: 1, output_per_million: 2}\n",
+        "app.yaml:4:10: error unknown-key: Unknown key `input_per_milion` in the price of `m1`.\n"
+        "  hint: Did you mean `input_per_million`?",
+    ),
+    (
+        "budget:\n  prices:\n    m1: {input_per_million: -1, output_per_million: 2}\n",
+        "app.yaml:3:29: error invalid-value: `budget.prices.m1.input_per_million`: Input should"
+        " be greater than or equal to 0",
+    ),
+    (
+        "budget:\n  prices:\n    m1: {input_per_million: 1}\n",
+        "app.yaml:3:9: error invalid-value: `budget.prices.m1`: Field required",
+    ),
+    (
+        "budget: {max_cost: 1.5}\n",
+        "app.yaml:1:20: error missing-prices: `budget.max_cost` is set but `budget.prices` names"
+        " no model",
+    ),
+    (
+        "budget: {prices: [m1]}\n",
+        "app.yaml:1:18: error wrong-type:",
     ),
     (
         "name: 1shop\n",
@@ -243,7 +298,10 @@ def test_the_json_schema_describes_app_yaml() -> None:
     good = yaml.safe_load(
         "name: shop\nplugins: [LoggingPlugin, {name: ContextFilterPlugin, args: {remove_amount: 2}}]\n"
         "events_compaction_config: {compaction_interval: 3, overlap_size: 1}\n"
+        "budget: {max_cost: 1, prices: {'*': {input_per_million: 1, output_per_million: 2}}}\n"
     )
     jsonschema.validate(good, schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"plugin": []}, schema)
+    with pytest.raises(jsonschema.ValidationError):  # a price's fields, through its $ref
+        jsonschema.validate({"budget": {"prices": {"m": {"input_per_million": 1}}}}, schema)

@@ -10,6 +10,10 @@
     events_compaction_config: {compaction_interval: 5, overlap_size: 1}
     context_cache_config: {ttl_seconds: 600}
     resumability_config: {is_resumable: true}
+    budget:                                     # a yadk addition: token and cost limits
+      max_tokens_per_invocation: 20000
+      max_cost: 0.5
+      prices: {"*": {input_per_million: 0.3, output_per_million: 2.5}}
 
 Every problem is located (file, line, column) with a did-you-mean, in ``yadk validate`` as at
 load. Without ``import_code`` nothing is built: names are checked against sources and the
@@ -20,11 +24,11 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from yadk._files import FileProblem, confine
+from yadk.config._app_settings import AppKey, budget_prices, settings_reader, summarizer_name
 from yadk.config._context import FileScope, did_you_mean
 from yadk.config._fields import args_mapping, args_trusted, call_factory
 from yadk.config._refs import LoaderBase
@@ -131,8 +135,6 @@ def build_app(spec: AppSpec | None, agent: Any, *, default_name: str) -> Any:
 
 # --- the keys ---------------------------------------------------------------------------------
 
-AppKey = Callable[[LoaderBase, FileScope, KeyPath, Any], Any]
-
 
 def _name(reader: LoaderBase, scope: FileScope, at: KeyPath, value: Any) -> Any:
     import re
@@ -149,65 +151,6 @@ def _name(reader: LoaderBase, scope: FileScope, at: KeyPath, value: Any) -> Any:
         )
         return None
     return value
-
-
-def _settings(model: str, adjust: Callable[..., Any] | None = None) -> AppKey:
-    """A reader for one of the App's pydantic settings (``model`` names it in yadk.apps)."""
-
-    def read(reader: LoaderBase, scope: FileScope, at: KeyPath, value: Any) -> Any:
-        from pydantic import ValidationError
-
-        import yadk.apps
-
-        cls = getattr(yadk.apps, model)
-        if value is None:
-            return None
-        if not reader.expect(scope, at, value, dict, f"a mapping of {model} fields"):
-            return None
-        before = reader.errors
-        reader.unknown_keys(scope, at, value, tuple(cls.model_fields), f"`{at[-1]}`")
-        if reader.errors != before:
-            return None
-        data = dict(value)
-        if adjust is not None:
-            data = adjust(reader, scope, at, data)
-            if data is None:
-                return None
-        try:
-            return cls.model_validate(data)
-        except ValidationError as exc:
-            for problem in exc.errors():
-                where = (*at, *[p for p in problem["loc"] if isinstance(p, (str, int))])
-                if where[:-1] and where[-1] not in value and len(where) > len(at):
-                    where = at  # a rule over several fields: shown at the mapping
-                message = str(problem["msg"]).removeprefix("Value error, ")
-                reader.error(scope, where, "invalid-value", f"`{at[-1]}`: {message}")
-            return None
-
-    return read
-
-
-def _summarizer(
-    reader: LoaderBase, scope: FileScope, at: KeyPath, data: dict[str, Any]
-) -> dict[str, Any] | None:
-    """``summarizer: <model name>`` (a yadk spelling): that model summarises."""
-    value = data.get("summarizer")
-    if value is None:
-        return data
-    if not reader.expect(
-        scope,
-        (*at, "summarizer"),
-        value,
-        str,
-        "a model name",
-        "e.g. `summarizer: gemini-2.5-flash`; a summariser object is set in Python.",
-    ):
-        return None
-    if reader.import_code:
-        from yadk.apps import LlmEventSummarizer
-
-        data["summarizer"] = LlmEventSummarizer(value)
-    return data
 
 
 def _plugins(reader: LoaderBase, scope: FileScope, at: KeyPath, value: Any) -> Any:
@@ -401,9 +344,9 @@ def _not_a_plugin(reader: LoaderBase, scope: FileScope, at: KeyPath, name: str, 
 APP_KEYS: dict[str, AppKey] = {
     "name": _name,
     "plugins": _plugins,
-    "events_compaction_config": _settings("EventsCompactionConfig", _summarizer),
-    "context_cache_config": _settings("ContextCacheConfig"),
-    "resumability_config": _settings("ResumabilityConfig"),
+    "events_compaction_config": settings_reader("EventsCompactionConfig", summarizer_name),
+    "context_cache_config": settings_reader("ContextCacheConfig"),
+    "resumability_config": settings_reader("ResumabilityConfig"),
     # --- yadk additions ---
-    # `budget:` (token and cost limits, yadk.apps.Budget) is read here by its own entry.
+    "budget": settings_reader("Budget", budget_prices),
 }

@@ -13,6 +13,7 @@ _SETTINGS = {
     "events_compaction_config": "EventsCompactionConfig",
     "context_cache_config": "ContextCacheConfig",
     "resumability_config": "ResumabilityConfig",
+    "budget": "Budget",  # a yadk addition
 }
 
 
@@ -63,6 +64,10 @@ def app_config_json_schema() -> dict[str, Any]:
         "plugins": {"type": "array", "items": _plugin()},
         **{key: _settings(model) for key, model in _SETTINGS.items()},
     }
+    # Nested models' definitions live at the root, where their "#/$defs/..." references point.
+    definitions: dict[str, Any] = {}
+    for value in properties.values():
+        definitions.update(value.pop("$defs", {}))
     missing = sorted(set(APP_KEYS) - set(properties))
     if missing:  # a key added to the table without its schema
         raise AssertionError(f"app.yaml keys without a schema: {missing}")
@@ -74,4 +79,5 @@ def app_config_json_schema() -> dict[str, Any]:
         "type": "object",
         "properties": properties,
         "additionalProperties": False,
+        **({"$defs": definitions} if definitions else {}),
     }
