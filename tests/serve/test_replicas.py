@@ -188,7 +188,9 @@ async def test_a_turn_busy_on_another_replica_gets_409_after_the_wait(
             slow = asyncio.ensure_future(
                 http.post(f"{a.url}/run", json={**body, "stateDelta": {"pending": 1, "pause": 3}})
             )
-            await asyncio.sleep(1.0)  # the slow turn holds the session on replica a
+            # The slow turn holds the session on replica a once its user message is stored.
+            while not (await http.get(f"{a.url}/apps/tally/users/u/sessions/s")).json()["events"]:
+                assert not slow.done(), (await slow).text
             busy = await http.post(f"{b.url}/run", json={**body, "stateDelta": {"pending": 2}})
             assert busy.status_code == 409
             assert busy.json()["detail"].startswith("Session 's' is busy: another invocation")

@@ -83,10 +83,11 @@ async def test_every_shape_of_the_append_statement_stores_and_merges(
 async def test_a_session_deleted_while_appends_run_leaves_no_events_behind(
     service: PostgresSessionService, postgres_url: str
 ) -> None:
-    """Events carry no foreign key (schema 5): the delete and the append statement keep them
-    together by the session row's lock."""
+    """The delete and the append statement keep events with their session (the session row's
+    lock, and the events' foreign key to their session)."""
     s = await service.create_session(app_name="app", user_id="u", session_id="doomed")
     gone = asyncio.Event()
+    appending = asyncio.Event()
 
     async def append_until_gone() -> int:
         stored = 0
@@ -96,10 +97,12 @@ async def test_a_session_deleted_while_appends_run_leaves_no_events_behind(
                 stored += 1
             except SessionError:  # SessionNotFoundError once the delete is committed
                 return stored
+            if stored == 3:
+                appending.set()
             await asyncio.sleep(0)
 
     async def delete_soon() -> None:
-        await asyncio.sleep(0.05)
+        await appending.wait()  # the delete races appends already under way
         await service.delete_session(app_name="app", user_id="u", session_id="doomed")
         gone.set()
 
@@ -299,7 +302,12 @@ async def test_turn_locks_go_with_a_dropped_connection_and_come_back(postgres_ur
                 " ON a.pid = l.pid WHERE l.locktype = 'advisory' AND a.application_name = %s",
                 (f"yadk:{_schema(postgres_url)}",),
             )
-        await asyncio.sleep(0.1)
+            while admin.execute(  # the server ends the backend, and its locks, on its own time
+                "SELECT count(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid"
+                " WHERE l.locktype = 'advisory' AND a.application_name = %s",
+                (f"yadk:{_schema(postgres_url)}",),
+            ).fetchone() != (0,):
+                await asyncio.sleep(0)
         assert await b.try_lock(key) is True  # the server released the dead one's lock
         await b.unlock(key)
         assert await a.try_lock(key) is True  # and the next try reconnects
