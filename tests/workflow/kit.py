@@ -25,8 +25,16 @@ from yadk.workflow import (
 )
 
 
-def model(texts: list[str]) -> ScriptedModel:
-    return ScriptedModel(turns=[{"text": t} for t in texts])
+def model(texts: list[Any]) -> ScriptedModel:
+    """A text, or ``{"call": name, "args": {...}}`` for a function call, per model turn."""
+    return ScriptedModel(
+        turns=[
+            {"function_calls": [{"name": t["call"], "args": t["args"]}]}
+            if isinstance(t, dict)
+            else {"text": t}
+            for t in texts
+        ]
+    )
 
 
 KIT = SimpleNamespace(

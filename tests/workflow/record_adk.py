@@ -40,22 +40,28 @@ from google.genai import types
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE.parent.parent))
 
+import tests.workflow.scenarios_dynamic  # noqa: E402,F401  (registers its scenarios)
 from tests.workflow.scenarios import INVALID, SCENARIOS  # noqa: E402
 
 
 class CannedModel(BaseLlm):
     """Answers each call with the next text of its list."""
 
-    texts: list[str]
+    texts: list[Any]
     calls: int = 0
 
     async def generate_content_async(self, llm_request: Any, stream: bool = False) -> Any:
-        text = self.texts[self.calls]
+        turn = self.texts[self.calls]
         self.calls += 1
-        yield LlmResponse(content=types.Content(role="model", parts=[types.Part(text=text)]))
+        if isinstance(turn, dict):  # {"call": name, "args": {...}}: a function call
+            call = types.FunctionCall(name=turn["call"], args=turn["args"])
+            part = types.Part(function_call=call)
+        else:
+            part = types.Part(text=turn)
+        yield LlmResponse(content=types.Content(role="model", parts=[part]))
 
 
-def model(texts: list[str]) -> CannedModel:
+def model(texts: list[Any]) -> CannedModel:
     return CannedModel(model="canned", texts=texts)
 
 

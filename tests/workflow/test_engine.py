@@ -268,6 +268,48 @@ async def test_nodes_scheduled_at_run_time_get_paths_under_their_parent() -> Non
     ]
 
 
+async def test_run_node_options_set_the_child_runs_id_branch_and_output() -> None:
+    def shout(node_input: str) -> str:
+        return node_input.upper()
+
+    writer = LlmAgent(
+        name="writer",
+        model=ScriptedModel([{"text": "Aside."}, {"text": "Main."}]),
+        instruction="Write.",
+    )
+
+    async def named(node_input: str, ctx: NodeContext) -> str:
+        first = await ctx.run_node(shout, "go", run_id="first")
+        aside = await ctx.run_node(writer, "aside", use_sub_branch=True)
+        elsewhere = await ctx.run_node(shout, "x", override_branch="side")
+        return f"{first}/{aside}/{elsewhere}"
+
+    async def delegate(node_input: str, ctx: NodeContext) -> Any:
+        await ctx.run_node(writer, node_input, use_as_output=True)
+        # As in google-adk: what it returns is passed on, but no event of its own is sent.
+        return "passed on, not sent"
+
+    flow = Workflow(name="flow", edges=[(START, named, delegate)])
+    turns, _, _ = await run_turns(flow, ["go"])
+    got = [
+        (summarize(e)["path"], e.branch, e.output, summarize(e)["output_for"])
+        for e in turns[0]
+        if e.author != "user"
+    ]
+    assert got == [
+        ("flow@1/named@1/shout@first", None, "GO", ["flow@1/named@1/shout@first"]),
+        ("flow@1/named@1/writer@1", "writer@1", None, ["flow@1/named@1/writer@1"]),
+        ("flow@1/named@1/shout@1", "side", "X", ["flow@1/named@1/shout@1"]),
+        ("flow@1/named@1", None, "GO/Aside./X", ["flow@1/named@1"]),
+        (
+            "flow@1/delegate@1/writer@1",
+            None,
+            None,
+            ["flow@1/delegate@1/writer@1", "flow@1/delegate@1", "flow@1"],
+        ),
+    ]
+
+
 async def test_state_parameters_bind_by_name_with_defaults_and_a_missing_one_fails() -> None:
     def uses(node_input: str, city: str, units: str = "metric") -> str:
         return f"{city}/{units}"

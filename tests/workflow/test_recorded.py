@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import tests.workflow.scenarios_dynamic  # noqa: F401  (registers its scenarios)
 from tests.workflow.kit import KIT, run_turns, summarize
 from tests.workflow.scenarios import INVALID, SCENARIOS
 

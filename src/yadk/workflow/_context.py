@@ -24,6 +24,8 @@ class NodeContext(Context):
         "_attempt_count",
         "_author",
         "_node_path",
+        "_output_claimed",
+        "_output_for",
         "_resume_inputs",
         "_runtime",
         "_state_schema",
@@ -39,8 +41,13 @@ class NodeContext(Context):
         attempt_count: int = 1,
         resume_inputs: Mapping[str, Any] | None = None,
         state_schema: type[BaseModel] | None = None,
+        output_for: list[str] | None = None,
     ) -> None:
         super().__init__(invocation_context, event_actions=EventActions())
+        # The runs this node's output is the output of (its own path first), and whether a
+        # child run with ``use_as_output`` has given it its output.
+        self._output_for = output_for if output_for is not None else [node_path]
+        self._output_claimed = False
         self._state_schema = state_schema
         if state_schema is not None:
             self._state = self._checked_state(self._event_actions)
@@ -59,6 +66,20 @@ class NodeContext(Context):
     def author(self) -> str:
         """Who this node's events are from: the workflow that runs it."""
         return self._author
+
+    @property
+    def output_for(self) -> list[str]:
+        """The runs this node's output is the output of: its own path, then the enclosing
+        workflows' it ends."""
+        return self._output_for
+
+    @property
+    def output_claimed(self) -> bool:
+        """Whether a child run with ``use_as_output`` has given this node its output."""
+        return self._output_claimed
+
+    def claim_output(self) -> None:
+        self._output_claimed = True
 
     @property
     def attempt_count(self) -> int:
@@ -84,10 +105,37 @@ class NodeContext(Context):
         ``rerun_on_resume`` reads them when it runs again)."""
         return self._resume_inputs
 
-    async def run_node(self, node: Any, node_input: Any = None) -> Any:
-        """Run ``node`` (a node, function or agent) now, as a child of this node, and return its
-        output; its events carry the path ``<this node's path>/<name>@<n>``."""
-        return await self._runtime.run_dynamic(self, node, node_input)
+    async def run_node(
+        self,
+        node: Any,
+        node_input: Any = None,
+        *,
+        use_as_output: bool = False,
+        run_id: str | None = None,
+        use_sub_branch: bool = False,
+        override_branch: str | None = None,
+        override_isolation_scope: str | None = None,
+        raise_on_wait: bool = False,
+    ) -> Any:
+        """Run ``node`` (a node, function, agent or workflow) now, as a child of this node, and
+        return its output; its events carry the path ``<this node's path>/<name>@<n>``
+        (``@<run_id>`` when given).
+
+        ``use_as_output``: the child's output is this node's output (this node's own output
+        event is left out). ``use_sub_branch``: the child runs on the branch
+        ``<branch>.<name>@<n>``, so agents in it see only their own conversation there;
+        ``override_branch`` names the branch outright. ``override_isolation_scope`` and
+        ``raise_on_wait`` are accepted as google-adk takes them; a child that asks the user a
+        question is an error (only nodes of the graph may wait)."""
+        return await self._runtime.run_dynamic(
+            self,
+            node,
+            node_input,
+            use_as_output=use_as_output,
+            run_id=run_id,
+            use_sub_branch=use_sub_branch,
+            override_branch=override_branch,
+        )
 
     def take_actions(self) -> EventActions:
         """The state and artifact changes made since the last event, handed to the next one."""

@@ -5,6 +5,7 @@ all their inputs are in, failures retried, timed out, or ending the run."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
@@ -252,7 +253,7 @@ class Runtime:
         *,
         ic: InvocationContext,
         parent_path: str,
-        run_id: int,
+        run_id: int | str,
         author: str,
         node_input: Any,
         output_for: list[str],
@@ -276,6 +277,7 @@ class Runtime:
                 attempt_count=attempt,
                 resume_inputs=resume_inputs,
                 state_schema=node.state_schema or state_schema,
+                output_for=own_output_for,
             )
             try:
                 run = self._attempt(node, ctx, node_input, own_output_for)
@@ -325,6 +327,9 @@ class Runtime:
                     return await self._flush(ctx, result)
                 if isinstance(item, (Event, RequestInput, Content)):
                     await self._emit_item(item, ctx, result, node_input, output_for, schema)
+                elif ctx.output_claimed:
+                    # A child run's output is this node's (``use_as_output``): no event of its own.
+                    result.output, result.has_output = item, True
                 else:
                     await self.sink.emit(output_event(item, ctx, result, output_for, schema))
                 return await self._flush(ctx, result)
@@ -353,6 +358,13 @@ class Runtime:
     ) -> None:
         event = event_of(item, ctx, result, node_input)
         stamp(event, ctx, result, output_for, schema)
+        if ctx.output_claimed and event.output is not None:
+            # A child run's output is this node's (``use_as_output``): the output is not sent
+            # again; what else the event carries is.
+            event.output = None
+            event.node_info.output_for = None  # type: ignore[union-attr]
+            if event.content is None and event.actions.is_empty():
+                return
         await self.sink.emit(event)
 
     async def _flush(self, ctx: NodeContext, result: NodeResult) -> NodeResult:
@@ -408,23 +420,48 @@ class Runtime:
 
     # --- nodes scheduled at run time -------------------------------------------------------
 
-    async def run_dynamic(self, ctx: NodeContext, value: Any, node_input: Any) -> Any:
+    async def run_dynamic(
+        self,
+        ctx: NodeContext,
+        value: Any,
+        node_input: Any,
+        *,
+        use_as_output: bool = False,
+        run_id: str | None = None,
+        use_sub_branch: bool = False,
+        override_branch: str | None = None,
+    ) -> Any:
         node = self._dynamic_nodes.get(id(value))
         if node is None:
             node = build_node(value)
             self._dynamic_nodes[id(value)] = node
             self._dynamic_keep.append(value)
         key = f"{ctx.node_path}/{node.name}"
-        run_id = self._dynamic_counters.get(key, 0) + 1
-        self._dynamic_counters[key] = run_id
+        run: int | str
+        if run_id is None:
+            run = self._dynamic_counters.get(key, 0) + 1
+            self._dynamic_counters[key] = run
+        else:
+            run = run_id
+        ic = ctx.invocation_context
+        branch = ic.branch if override_branch is None else override_branch
+        if use_sub_branch:
+            segment = f"{node.name}@{run}"
+            branch = f"{branch}.{segment}" if branch else segment
+        if branch != ic.branch:
+            ic = dataclasses.replace(ic, branch=branch)
+        output_for: list[str] = []
+        if use_as_output:
+            output_for = ctx.output_for
+            ctx.claim_output()
         result = await self.run_node(
             node,
-            ic=ctx.invocation_context,
+            ic=ic,
             parent_path=ctx.node_path,
-            run_id=run_id,
+            run_id=run,
             author=ctx.author,
             node_input=node_input,
-            output_for=[],
+            output_for=output_for,
             state_schema=ctx.state_schema,
         )
         if result.interrupted:

@@ -1,0 +1,116 @@
+"""Scenarios of nodes scheduled at run time (``ctx.run_node``, as google-adk's
+``dynamic_fan_out_fan_in`` and ``dynamic_nodes`` samples use it) and of nodes given to an agent
+as tools (google-adk's ``node_as_tool``). Registered in scenarios.SCENARIOS when imported; run in
+google-adk 2.13 by record_adk.py and in yadk by test_recorded.py.
+
+A model turn is a text, or ``{"call": name, "args": {...}}`` for a function call."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from pydantic import BaseModel
+from tests.workflow.scenarios import Scenario, scenario
+
+
+class Ticket(BaseModel):
+    customer: str
+    text: str
+
+
+@scenario
+def dynamic_fan_out(k: Any) -> Scenario:
+    def headline(node_input: str) -> str:
+        return f"News about {node_input}!"
+
+    @k.node(rerun_on_resume=True)
+    async def orchestrator(ctx: Any, node_input: str):  # type: ignore[no-untyped-def]
+        topics = [t.strip() for t in node_input.split(",") if t.strip()]
+        yield k.Event(message=f"Processing {len(topics)} topics in parallel.")
+        results = await asyncio.gather(*(ctx.run_node(headline, node_input=t) for t in topics))
+        lines = [f"- [{t}]: {h}" for t, h in zip(topics, results, strict=True)]
+        yield k.Event(output="Headlines:\n" + "\n".join(lines))
+
+    return Scenario(
+        k.Workflow(name="dynamic_fan_out", edges=[(k.START, orchestrator)]),
+        messages=["space, oceans, volcanoes"],
+    )
+
+
+@scenario
+def dynamic_agent_loop(k: Any) -> Scenario:
+    writer = k.LlmAgent(
+        name="writer",
+        model=k.model(["A rough draft.", "A better draft.", "The final draft. DONE"]),
+        instruction="Improve the draft you are given.",
+    )
+
+    @k.node(rerun_on_resume=True)
+    async def refine(ctx: Any, node_input: str):  # type: ignore[no-untyped-def]
+        draft = node_input
+        rounds = 0
+        while "DONE" not in draft and rounds < 5:
+            rounds += 1
+            draft = await ctx.run_node(writer, node_input=draft)
+            yield k.Event(state={"rounds": rounds})
+        yield k.Event(output=f"{draft} (after {rounds} rounds)")
+
+    def publish(node_input: str) -> str:
+        return "published: " + node_input
+
+    return Scenario(
+        k.Workflow(name="refiner", edges=[(k.START, refine, publish)]),
+        messages=["an essay about tides"],
+    )
+
+
+@scenario
+def dynamic_nested(k: Any) -> Scenario:
+    def double(node_input: int) -> int:
+        return node_input * 2
+
+    def inc(node_input: int) -> int:
+        return node_input + 1
+
+    inner = k.Workflow(name="inner", edges=[(k.START, double, inc)])
+
+    @k.node(rerun_on_resume=True)
+    async def drive(ctx: Any, node_input: str):  # type: ignore[no-untyped-def]
+        total = 0
+        for n in (1, 2):
+            total += await ctx.run_node(inner, node_input=n)
+        total += await ctx.run_node(double, node_input=total)
+        yield k.Event(output=total, state={"total": total})
+
+    return Scenario(k.Workflow(name="outer", edges=[(k.START, drive)]))
+
+
+@scenario
+def dynamic_options(k: Any) -> Scenario:
+    def shout(node_input: str) -> str:
+        return node_input.upper()
+
+    writer = k.LlmAgent(
+        name="writer",
+        model=k.model(["Side note.", "Main text."]),
+        instruction="Write.",
+    )
+
+    @k.node(rerun_on_resume=True)
+    async def named(ctx: Any, node_input: str) -> Any:
+        first = await ctx.run_node(shout, node_input=node_input, run_id="first")
+        aside = await ctx.run_node(writer, node_input="aside", use_sub_branch=True)
+        return f"{first} / {aside}"
+
+    @k.node(rerun_on_resume=True)
+    async def delegate(ctx: Any, node_input: str) -> Any:
+        return await ctx.run_node(writer, node_input=node_input, use_as_output=True)
+
+    def after(node_input: str) -> str:
+        return "after: " + node_input
+
+    return Scenario(
+        k.Workflow(name="opts", edges=[(k.START, named, delegate, after)]),
+        messages=["go"],
+    )
