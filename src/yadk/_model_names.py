@@ -7,6 +7,7 @@ import re
 from collections.abc import Iterable
 
 __all__ = [
+    "BARE_NAMES",
     "BARE_PATTERNS",
     "BUILTIN_PROVIDERS",
     "LITELLM_ARGS",
@@ -47,6 +48,21 @@ def supports_search_with_functions(model: str | None) -> bool:
 
 # The built-in backends, as `provider:NAME` prefixes.
 BUILTIN_PROVIDERS = ("anthropic", "gemini", "openai", "scripted")
+# The LiteLLM provider prefixes yadk serves (models/_litellm.py maps them onto its backends).
+LITELLM_PROVIDERS = (
+    "anthropic",
+    "azure",
+    "deepseek",
+    "gemini",
+    "groq",
+    "hosted_vllm",
+    "mistral",
+    "ollama",
+    "ollama_chat",
+    "openai",
+    "openrouter",
+    "vertex_ai",
+)
 # Bare names the built-in backends take, by pattern (the registry registers the same patterns).
 BARE_PATTERNS = {
     # Vertex AI resource names too: tuned and Model Garden endpoints, publisher models.
@@ -55,7 +71,17 @@ BARE_PATTERNS = {
         r"|projects/.+/locations/.+/(?:endpoints/.+|publishers/google/models/gemini.+)"
     ),
     "anthropic": r"claude-.*",
+    # google-adk 2.13 serves these two on its OpenAILlm: yadk on its OpenAI backend.
+    "openai": r"gpt-.*|o\d+-.*",
+    # LiteLLM's provider/NAME strings google-adk's registry sends to LiteLlm, for the providers
+    # yadk serves (yadk.models.litellm_model maps them onto its backends).
+    "litellm": rf"(?:{'|'.join(LITELLM_PROVIDERS)})/.+",
 }
+# How messages list the bare names above.
+BARE_NAMES = (
+    "gemini-* (Gemini), claude-* (Anthropic), gpt-* and o3-mini-like (OpenAI), LiteLLM's"
+    " PROVIDER/NAME (openai/gpt-4o-mini)"
+)
 
 # The model families each pattern backend is known to serve; a name its pattern takes but no
 # family matches still runs (the service decides), so it is a warning, never an error.
@@ -68,7 +94,11 @@ _CLAUDE_KNOWN = re.compile(
     r"claude-(?:(?:opus|sonnet|haiku)-\d(?:-\d)?|\d(?:-\d)?-(?:opus|sonnet|haiku))"
     r"(?:-\d{8}|-latest)?(?:@\d{8})?"
 )
-_KNOWN = {"gemini": _GEMINI_KNOWN, "anthropic": _CLAUDE_KNOWN}
+_OPENAI_KNOWN = re.compile(
+    r"(?:gpt-(?:3\.5|4|4o|4\.1|4\.5|5|5\.\d)|o\d)(?:-(?:mini|nano|pro|turbo|preview|chat|audio"
+    r"|realtime|search|codex|instruct|latest|\d{4}-\d{2}-\d{2}|\d{4}|\d{2}k))*"
+)
+_KNOWN = {"gemini": _GEMINI_KNOWN, "anthropic": _CLAUDE_KNOWN, "openai": _OPENAI_KNOWN}
 # What "did you mean" offers: the current names of each family.
 SUGGESTED_MODELS = (
     "gemini-2.5-flash",
@@ -84,8 +114,16 @@ SUGGESTED_MODELS = (
     "claude-haiku-4-5",
     "claude-3-7-sonnet-latest",
     "claude-3-5-haiku-latest",
+    "gpt-4o",
+    "gpt-4o-mini",
+    "gpt-4.1",
+    "gpt-4.1-mini",
+    "gpt-5",
+    "gpt-5-mini",
+    "o3-mini",
+    "o4-mini",
 )
-_LABELS = {"gemini": "Gemini", "anthropic": "Anthropic"}
+_LABELS = {"gemini": "Gemini", "anthropic": "Anthropic", "openai": "OpenAI"}
 
 
 def backend_for(name: str, providers: Iterable[str] = BUILTIN_PROVIDERS) -> str | None:
@@ -108,10 +146,14 @@ def unknown_to_its_family(name: str) -> str | None:
     backend = provider if sep else backend_for(name)
     if backend not in _KNOWN or not model or "/" in model:
         return None  # endpoint and resource names (projects/...) are the service's to check
+    if sep and backend == "openai":
+        return None  # `openai:NAME` reaches any OpenAI-compatible server, with its own names
     if _KNOWN[backend].fullmatch(model):
         return None
+    label = _LABELS[backend]
+    article = "an" if label[0] in "AEIOU" else "a"
     return (
-        f"`{name}` is not a {_LABELS[backend]} model yadk knows; it will be sent as is, and the"
+        f"`{name}` is not {article} {label} model yadk knows; it will be sent as is, and the"
         " service may refuse it."
     )
 
@@ -128,22 +170,8 @@ def did_you_mean(name: str, providers: Iterable[str] = BUILTIN_PROVIDERS) -> str
     return close[0] if close else None
 
 
-# --- google-adk's LiteLlm: the provider prefixes yadk serves (models/_litellm.py maps them) -----
+# --- google-adk's LiteLlm ------------------------------------------------------------------
 
-LITELLM_PROVIDERS = (
-    "anthropic",
-    "azure",
-    "deepseek",
-    "gemini",
-    "groq",
-    "hosted_vllm",
-    "mistral",
-    "ollama",
-    "ollama_chat",
-    "openai",
-    "openrouter",
-    "vertex_ai",
-)
 # The names a config may give google-adk's LiteLlm class by.
 LITELLM_CLASS_NAMES = frozenset(
     {"LiteLlm", "google.adk.models.LiteLlm", "google.adk.models.lite_llm.LiteLlm"}

@@ -79,7 +79,8 @@ def test_folder_without_root_agent(cli: Cli, tmp_path: Path) -> None:
             "model: nowhere:x\n",
             (
                 "bot.yaml:2:8: error no-model-backend: No model backend serves `nowhere:x`.\n"
-                "  hint: Bare names: gemini-* (Gemini), claude-* (Anthropic); or write"
+                "  hint: Bare names: gemini-* (Gemini), claude-* (Anthropic), gpt-* and"
+                " o3-mini-like (OpenAI), LiteLLM's PROVIDER/NAME (openai/gpt-4o-mini); or write"
                 " PROVIDER:NAME with a provider of anthropic, gemini, openai, scripted (`openai:`"
                 " also reaches any OpenAI-compatible server); model plugins add providers through"
                 " the 'yadk.models' entry-point group.\n"
@@ -92,7 +93,8 @@ def test_folder_without_root_agent(cli: Cli, tmp_path: Path) -> None:
             (
                 "bot.yaml:2:8: error no-model-backend: No model backend serves `gemni-2.5-flash`.\n"
                 "  hint: Did you mean `gemini-2.5-flash`? Bare names: gemini-* (Gemini), claude-*"
-                " (Anthropic); or write PROVIDER:NAME with a provider of anthropic, gemini, openai,"
+                " (Anthropic), gpt-* and o3-mini-like (OpenAI), LiteLLM's PROVIDER/NAME"
+                " (openai/gpt-4o-mini); or write PROVIDER:NAME with a provider of anthropic, gemini, openai,"
                 " scripted (`openai:` also reaches any OpenAI-compatible server); model plugins add"
                 " providers through the 'yadk.models' entry-point group.\n"
                 "yadk run: error: bot.yaml was not loaded: 1 problem (run 'yadk validate bot.yaml'"

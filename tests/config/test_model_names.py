@@ -12,7 +12,8 @@ from yadk.errors import ModelError
 from yadk.models import resolve_model
 
 HINT_TAIL = (
-    "Bare names: gemini-* (Gemini), claude-* (Anthropic); or write PROVIDER:NAME with a provider"
+    "Bare names: gemini-* (Gemini), claude-* (Anthropic), gpt-* and o3-mini-like (OpenAI),"
+    " LiteLLM's PROVIDER/NAME (openai/gpt-4o-mini); or write PROVIDER:NAME with a provider"
     " of anthropic, gemini, openai, scripted (`openai:` also reaches any OpenAI-compatible"
     " server); model plugins add providers through the 'yadk.models' entry-point group."
 )
@@ -63,9 +64,70 @@ def validate(tmp_path: Path, model: str) -> list[tuple[int, int, str, str, str, 
                 )
             ],
         ),
+        ("gpt-4o", []),
+        ("gpt-4o-mini-2024-07-18", []),
+        ("o3-mini", []),
+        ("openai/gpt-4o-mini", []),
+        ("ollama_chat/llama3", []),
         (
-            "gpt-4o",
-            [(3, 8, "error", "no-model-backend", "No model backend serves `gpt-4o`.", HINT_TAIL)],
+            "gpt4",
+            [
+                (
+                    3,
+                    8,
+                    "error",
+                    "no-model-backend",
+                    "No model backend serves `gpt4`.",
+                    "Did you mean `gpt-4o`? " + HINT_TAIL,
+                )
+            ],
+        ),
+        (
+            "gpt-4o-mni",
+            [
+                (
+                    3,
+                    8,
+                    "warning",
+                    "unknown-model",
+                    "`gpt-4o-mni` is not an OpenAI model yadk knows; it will be sent as is, and"
+                    " the service may refuse it.",
+                    "Did you mean `gpt-4o-mini`?",
+                )
+            ],
+        ),
+        (
+            "bedrock/anthropic.claude-3",
+            [
+                (
+                    3,
+                    8,
+                    "error",
+                    "no-model-backend",
+                    "No model backend serves `bedrock/anthropic.claude-3`.",
+                    "LiteLLM provider `bedrock` is not served by yadk; it serves anthropic/,"
+                    " azure/, deepseek/, gemini/, groq/, hosted_vllm/, mistral/, ollama/,"
+                    " ollama_chat/, openai/, openrouter/, vertex_ai/. See the LiteLLM provider"
+                    " table in docs/models.md.",
+                )
+            ],
+        ),
+        (
+            "vertex_ai/claude-3-5-sonnet",
+            [
+                (
+                    3,
+                    8,
+                    "error",
+                    "no-model-backend",
+                    "No model backend serves `vertex_ai/claude-3-5-sonnet`.",
+                    "`vertex_ai/claude-3-5-sonnet`: yadk serves Vertex AI's Gemini models"
+                    " (vertex_ai/gemini-2.5-flash) and endpoint resource names"
+                    " (vertex_ai/projects/.../endpoints/...); partner models on Vertex (Claude,"
+                    " Llama, ...) are not served: use anthropic/NAME or an OpenAI-compatible"
+                    " provider instead. See the LiteLLM provider table in docs/models.md.",
+                )
+            ],
         ),
         (
             "gemini-9.9-ultra",
@@ -89,7 +151,7 @@ def validate(tmp_path: Path, model: str) -> list[tuple[int, int, str, str, str, 
                     8,
                     "warning",
                     "unknown-model",
-                    "`claude-sonet-4-5` is not a Anthropic model yadk knows; it will be sent as"
+                    "`claude-sonet-4-5` is not an Anthropic model yadk knows; it will be sent as"
                     " is, and the service may refuse it.",
                     "Did you mean `claude-sonnet-4-5`?",
                 )
@@ -108,7 +170,17 @@ def test_an_env_reference_is_checked_when_it_is_resolved_not_before(tmp_path: Pa
 
 
 @pytest.mark.parametrize(
-    "name", ["gemni-2.5-flash", "gpt-4o", "opneai:gpt-4o", "gemini-2.5-flash", "claude-haiku-4-5"]
+    "name",
+    [
+        "gemni-2.5-flash",
+        "gpt-4o",
+        "gpt4",
+        "opneai:gpt-4o",
+        "openai/gpt-4o-mini",
+        "bedrock/x",
+        "gemini-2.5-flash",
+        "claude-haiku-4-5",
+    ],
 )
 def test_validate_and_the_registry_agree_on_what_runs(name: str) -> None:
     served = backend_for(name) is not None

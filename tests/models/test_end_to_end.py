@@ -268,3 +268,22 @@ async def test_yaml_retry_options_reach_the_backend(
     ]
     assert summary(events) == [("user", "hi"), ("helper", "Hi.")]
     assert len(server.requests) == 3
+
+
+@pytest.mark.parametrize(
+    ("model", "sent"),
+    [("gpt-4o-mini", "gpt-4o-mini"), ("o3-mini", "o3-mini"), ("openai/gpt-4o", "gpt-4o")],
+)
+async def test_google_adks_openai_names_reach_the_openai_backend(
+    server: FakeServer, monkeypatch: pytest.MonkeyPatch, model: str, sent: str
+) -> None:
+    # google-adk 2.13's registry serves gpt-* and o3-mini-like names (OpenAILlm) and LiteLLM's
+    # openai/NAME (LiteLlm): the same config runs on yadk's OpenAI backend.
+    monkeypatch.setenv("OPENAI_BASE_URL", server.url + "/v1")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    server.reply(
+        {"choices": [{"message": {"role": "assistant", "content": "Hi."}, "finish_reason": "stop"}]}
+    )
+    events = await run(model, "Hello")
+    assert summary(events) == [("user", "Hello"), ("forecaster", "Hi.")]
+    assert server.bodies[0]["model"] == sent

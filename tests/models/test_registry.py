@@ -76,19 +76,21 @@ def test_resolve_scripted_and_instances(tmp_path: Path) -> None:
         ("scripted:", "'scripted:' needs a file path, e.g. --model scripted:turns.yaml"),
         ("anthropic:", "'anthropic:' needs a model name, e.g. --model anthropic:claude-sonnet-4-5"),
         (
-            "gpt-4o",
+            "gpt4",
             (
-                "No model backend for 'gpt-4o'. Known: anthropic:..., gemini:..., openai:...,"
-                " scripted:..., gemini-*, claude-*, and names registered with"
-                " yadk.models.register_model() or the 'yadk.models' entry-point group. For a model behind an OpenAI-compatible API, write"
-                " 'openai:gpt-4o'."
+                "No model backend for 'gpt4'. Known: anthropic:..., gemini:..., openai:...,"
+                " scripted:..., gemini-* (Gemini), claude-* (Anthropic), gpt-* and o3-mini-like"
+                " (OpenAI), LiteLLM's PROVIDER/NAME (openai/gpt-4o-mini), and names registered with"
+                " yadk.models.register_model() or the 'yadk.models' entry-point group. Did you mean 'gpt-4o'? For a model behind an"
+                " OpenAI-compatible API, write 'openai:gpt4'."
             ),
         ),
         (
             "mistral:large",
             (
                 "No model backend for 'mistral:large'. Known: anthropic:..., gemini:..., openai:...,"
-                " scripted:..., gemini-*, claude-*, and names registered with"
+                " scripted:..., gemini-* (Gemini), claude-* (Anthropic), gpt-* and o3-mini-like"
+                " (OpenAI), LiteLLM's PROVIDER/NAME (openai/gpt-4o-mini), and names registered with"
                 " yadk.models.register_model() or the 'yadk.models' entry-point group."
             ),
         ),
@@ -247,7 +249,9 @@ def test_a_broken_plugin_is_reported_for_its_models_and_blocks_no_other(tmp_path
         "False True",
         f"No model backend for 'aaa:small': {problem}",
         "No model backend for 'nothing-like-it'. Known: anthropic:..., echo:..., gemini:...,"
-        " openai:..., scripted:..., gemini-*, claude-*, and names registered with"
+        " openai:..., scripted:..., gemini-* (Gemini), claude-* (Anthropic), gpt-* and"
+        " o3-mini-like (OpenAI), LiteLLM's PROVIDER/NAME (openai/gpt-4o-mini), and names"
+        " registered with"
         " yadk.models.register_model() or the 'yadk.models' entry-point group. For a model"
         " behind an OpenAI-compatible API, write 'openai:nothing-like-it'. " + problem,
     ]

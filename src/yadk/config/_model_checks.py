@@ -14,7 +14,14 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 
-from yadk._model_names import BUILTIN_PROVIDERS, backend_for, did_you_mean, unknown_to_its_family
+from yadk._model_names import (
+    BARE_NAMES,
+    BUILTIN_PROVIDERS,
+    backend_for,
+    did_you_mean,
+    litellm_problem,
+    unknown_to_its_family,
+)
 from yadk.config._context import AgentRecord, Reporter
 
 __all__ = [
@@ -41,6 +48,8 @@ _BUILTIN_KINDS = frozenset({"LlmAgent", "SequentialAgent", "ParallelAgent", "Loo
 
 def _backend(model: str) -> str | None:
     backend = backend_for(model)
+    if backend == "litellm":  # LiteLLM's openai/, gemini/, anthropic/ read the same keys
+        backend = model.partition("/")[0]
     return backend if backend in BACKEND_KEYS and not model.endswith(":") else None
 
 
@@ -111,7 +120,19 @@ class _NameCheck:
             return  # resolved at run time / checked as a file
         assert record.scope is not None
         providers = [*BUILTIN_PROVIDERS, *self.plugins()] if ":" in model else BUILTIN_PROVIDERS
-        if backend_for(model, providers) is None and not self._a_plugin_serves(model):
+        backend = backend_for(model, providers)
+        litellm = "/" in model and ":" not in model and not model.startswith("projects/")
+        problem = litellm_problem(model) if backend == "litellm" or litellm else None
+        if problem is not None and not self._a_plugin_serves(model):
+            self.reporter.error(
+                record.scope,
+                ("model",),
+                "no-model-backend",
+                f"No model backend serves `{model}`.",
+                f"{problem} See the LiteLLM provider table in docs/models.md.",
+            )
+            return
+        if backend is None and not self._a_plugin_serves(model):
             close = did_you_mean(model, providers)
             self.reporter.error(
                 record.scope,
@@ -119,7 +140,7 @@ class _NameCheck:
                 "no-model-backend",
                 f"No model backend serves `{model}`.",
                 (f"Did you mean `{close}`? " if close else "")
-                + "Bare names: gemini-* (Gemini), claude-* (Anthropic); or write PROVIDER:NAME"
+                + f"Bare names: {BARE_NAMES}; or write PROVIDER:NAME"
                 f" with a provider of {', '.join(providers)} (`openai:` also reaches any"
                 " OpenAI-compatible server); model plugins add providers through the"
                 " 'yadk.models' entry-point group.",

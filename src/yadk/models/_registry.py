@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from yadk._model_names import BARE_PATTERNS, did_you_mean
+from yadk._model_names import BARE_NAMES, BARE_PATTERNS, did_you_mean
 from yadk.errors import ModelError
 from yadk.models._base import BaseLlm
 
@@ -91,7 +91,7 @@ def resolve_model(name: str | BaseLlm) -> BaseLlm:
         suggestion += f" For a model behind an OpenAI-compatible API, write 'openai:{name}'."
     broken = "".join(f" {problem}" for problem in _broken_plugins.values())
     raise ModelError(
-        f"No model backend for {name!r}. Known: {known}, gemini-*, claude-*, and names registered with"
+        f"No model backend for {name!r}. Known: {known}, {BARE_NAMES}, and names registered with"
         f" yadk.models.register_model() or the 'yadk.models' entry-point group.{suggestion}{broken}"
     )
 
@@ -156,5 +156,14 @@ def _anthropic(name: str) -> BaseLlm:
 
 register_model("scripted", _scripted)
 register_model("gemini", _gemini, pattern=BARE_PATTERNS["gemini"])
-register_model("openai", _openai)
+
+
+def _litellm(name: str) -> BaseLlm:
+    from yadk.models._litellm import litellm_model
+
+    return litellm_model(name)
+
+
+register_model("openai", _openai, pattern=BARE_PATTERNS["openai"])
 register_model("anthropic", _anthropic, pattern=BARE_PATTERNS["anthropic"])
+register_model(factory=_litellm, pattern=BARE_PATTERNS["litellm"])
