@@ -179,7 +179,6 @@ async def test_openai_tool_round_trip(
             {"role": "user", "content": "Weather in Paris?"},
             {
                 "role": "assistant",
-                "content": None,
                 "tool_calls": [
                     {
                         "id": sent_id,

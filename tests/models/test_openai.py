@@ -146,7 +146,6 @@ async def test_text_round_trip(server: FakeServer) -> None:
             [
                 {
                     "role": "assistant",
-                    "content": None,
                     "tool_calls": [
                         {
                             "id": "call_abc",
@@ -169,7 +168,6 @@ async def test_text_round_trip(server: FakeServer) -> None:
             [
                 {
                     "role": "assistant",
-                    "content": None,
                     "tool_calls": [
                         {
                             "id": "call_0",
@@ -208,7 +206,6 @@ async def test_text_round_trip(server: FakeServer) -> None:
             [
                 {
                     "role": "assistant",
-                    "content": None,
                     "tool_calls": [
                         {
                             "id": "call_0",
@@ -233,7 +230,6 @@ async def test_text_round_trip(server: FakeServer) -> None:
             [
                 {
                     "role": "assistant",
-                    "content": None,
                     "tool_calls": [
                         {
                             "id": "call_0",

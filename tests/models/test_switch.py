@@ -91,12 +91,17 @@ async def test_disabled_wins_over_a_missing_key() -> None:
             pass
 
 
-async def test_plain_assignment_works(server: FakeServer, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(yadk.models, "ALLOW_MODEL_REQUESTS", False)
-    model, _ = backends(server)[0]
-    with pytest.raises(ModelError, match="^Real model requests are disabled"):
-        async for _ in model.generate_content_async(LlmRequest()):
-            pass
+async def test_plain_assignment_works(server: FakeServer) -> None:
+    # Assigned and restored here rather than with monkeypatch: monkeypatch's undo runs after the
+    # server fixture's and would leave requests allowed for the tests that follow.
+    yadk.models.ALLOW_MODEL_REQUESTS = False
+    try:
+        model, _ = backends(server)[0]
+        with pytest.raises(ModelError, match="^Real model requests are disabled"):
+            async for _ in model.generate_content_async(LlmRequest()):
+                pass
+    finally:
+        yadk.models.ALLOW_MODEL_REQUESTS = True
     assert server.requests == []
 
 

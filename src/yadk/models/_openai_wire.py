@@ -97,7 +97,10 @@ class _Messages:
             )
         if not texts and not calls:
             return
-        message: dict[str, Any] = {"role": "assistant", "content": "".join(texts) or None}
+        # A message of tool calls only has no `content` key, as LiteLLM (google-adk) sends it.
+        message: dict[str, Any] = {"role": "assistant"}
+        if texts:
+            message["content"] = "".join(texts)
         if calls:
             message["tool_calls"] = calls
         self.messages.append(message)
