@@ -8,7 +8,7 @@ import json
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO, TypedDict
+from typing import TYPE_CHECKING, Any, TextIO, TypedDict, Unpack
 
 from yadk.agents import RunConfig
 from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
@@ -89,18 +89,25 @@ async def open_session(
     return session, (dict(state) if state else None)
 
 
-class StoreOptions(TypedDict):
-    """What ``yadk run`` and ``yadk dev`` hand a conversation from their shared options
-    (``--json``, ``--no-stream``, ``--artifact``, ``--busy-wait``) and the stores ``--db`` named."""
+class ConversationOptions(TypedDict, total=False):
+    """How a conversation of ``yadk run`` or ``yadk dev`` runs: its stores (in memory when
+    not given), ``--json`` (``json_lines``), ``--no-stream``, ``--artifact`` and ``--busy-wait``.
+    Every function that starts a conversation takes them as keywords and hands them on whole."""
 
-    session_service: BaseSessionService
-    artifact_service: BaseArtifactService
+    session_service: BaseSessionService | None
+    artifact_service: BaseArtifactService | None
     memory_service: BaseMemoryService | None
     json_lines: bool
     stream: bool
-    artifacts: dict[str, Part]
-    stored_in: str | None
+    artifacts: dict[str, Part] | None
     busy_wait: float
+
+
+class StoreOptions(ConversationOptions, total=False):
+    """``ConversationOptions`` from a command line, and where ``--db`` stores sessions
+    (``stored_in``, for the note on resuming)."""
+
+    stored_in: str | None
 
 
 def store_options(args: Any, stores: Stores) -> StoreOptions:
@@ -123,16 +130,10 @@ async def start_conversation(
     prog: str,
     state: dict[str, Any] | None,
     session_id: str | None,
-    session_service: BaseSessionService | None,
-    artifact_service: BaseArtifactService | None,
-    memory_service: BaseMemoryService | None = None,
-    json_lines: bool,
-    artifacts: dict[str, Part] | None = None,
     app_name: str | None = None,
     echo_user: bool = True,
-    stream: bool = True,
     before_message: Callable[[], Awaitable[None]] | None = None,
-    busy_wait: float = DEFAULT_BUSY_WAIT,
+    **options: Unpack[ConversationOptions],
 ) -> Conversation:
     """A runner for ``agent`` (a folder's App, or its root agent) and the session to talk in (``session_id``'s, or a new one),
     with ``artifacts`` saved in it: the start of ``yadk run`` and of ``yadk dev`` (``prog``)."""
@@ -141,9 +142,9 @@ async def start_conversation(
     runner = runner_for(
         agent,
         app_name=app_name,
-        session_service=session_service or InMemorySessionService(),
-        artifact_service=artifact_service or InMemoryArtifactService(),
-        memory_service=memory_service,
+        session_service=options.get("session_service") or InMemorySessionService(),
+        artifact_service=options.get("artifact_service") or InMemoryArtifactService(),
+        memory_service=options.get("memory_service"),
     )
     session, pending_delta = await open_session(
         runner, state=state, session_id=session_id, prog=prog
@@ -155,11 +156,11 @@ async def start_conversation(
         prog=prog,
         initial_state=state,
         pending_delta=pending_delta,
-        json_lines=json_lines,
-        artifacts=artifacts,
+        json_lines=options.get("json_lines", False),
+        artifacts=options.get("artifacts"),
         echo_user=echo_user,
-        stream=stream,
-        busy_wait=busy_wait,
+        stream=options.get("stream", True),
+        busy_wait=options.get("busy_wait", DEFAULT_BUSY_WAIT),
     )
     conversation.before_message = before_message
     await conversation.save_artifacts()

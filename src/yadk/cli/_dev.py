@@ -13,9 +13,8 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, Unpack
 
-from yadk.artifacts import BaseArtifactService
 from yadk.cli._common import (
     EXIT_FAILURE,
     EXIT_OK,
@@ -27,7 +26,7 @@ from yadk.cli._common import (
     show_tracebacks,
 )
 from yadk.cli._conversation import (
-    DEFAULT_BUSY_WAIT,
+    ConversationOptions,
     note,
     note_saved,
     open_stores,
@@ -42,11 +41,8 @@ from yadk.cli._interactive import Conversation, terminal_loop
 from yadk.cli._prompt import TerminalPrompt
 from yadk.cli._startup import check_credentials, print_warnings
 from yadk.errors import AgentLoadError
-from yadk.memory import BaseMemoryService
 from yadk.reload import AgentReloader, ChangeSource, WatchFailed, WatchfilesChanges
 from yadk.runner import Runner
-from yadk.sessions import BaseSessionService
-from yadk.types import Part
 
 __all__ = ["dev_interactive", "dev_loop", "execute"]
 
@@ -106,15 +102,9 @@ async def dev_loop(
     stdin: TextIO | None = None,
     state: dict[str, Any] | None = None,
     session_id: str | None = None,
-    session_service: BaseSessionService | None = None,
-    artifact_service: BaseArtifactService | None = None,
-    memory_service: BaseMemoryService | None = None,
-    json_lines: bool = False,
-    stream: bool = True,
-    artifacts: dict[str, Part] | None = None,
     stored_in: str | None = None,
-    busy_wait: float = DEFAULT_BUSY_WAIT,
     idle_interval: float = 0.25,
+    **options: Unpack[ConversationOptions],
 ) -> int:
     """Talk to ``reloader``'s agent with lines read from ``stdin`` until EOF or ``exit``,
     reloading it when ``changes`` reports a changed file; returns the exit status (1 if an
@@ -124,23 +114,17 @@ async def dev_loop(
     """
     conversation = await start_conversation(
         reloader.target,
-        busy_wait=busy_wait,
         prog=PROG,
         before_message=reloader.close_retired,
         state=state,
         session_id=session_id,
-        session_service=session_service,
-        artifact_service=artifact_service,
-        memory_service=memory_service,
-        json_lines=json_lines,
-        artifacts=artifacts,
-        stream=stream,
+        **options,
     )
     source = stdin or sys.stdin
     tty = source.isatty()
     conversation.echo_user = not tty
     # The prompt stays off stdout when stdout carries JSON lines.
-    prompt_to = (sys.stderr if json_lines else sys.stdout) if tty else None
+    prompt_to = (sys.stderr if conversation.json_lines else sys.stdout) if tty else None
     reloads = _Reloads(reloader, changes, conversation.runner, prompt_to=prompt_to)
     reader = LineReader(source)
     try:
@@ -187,15 +171,9 @@ def dev_interactive(
     *,
     state: dict[str, Any] | None = None,
     session_id: str | None = None,
-    session_service: BaseSessionService | None = None,
-    artifact_service: BaseArtifactService | None = None,
-    memory_service: BaseMemoryService | None = None,
-    json_lines: bool = False,
-    artifacts: dict[str, Part] | None = None,
-    stream: bool = True,
     stored_in: str | None = None,
-    busy_wait: float = DEFAULT_BUSY_WAIT,
     idle_interval: float = 0.25,
+    **options: Unpack[ConversationOptions],
 ) -> int:
     """``dev_loop`` at a terminal: the readline prompt (editing, history, slash commands,
     Ctrl-C rules), with reloads applied by a watcher thread while the prompt waits; a reload
@@ -204,24 +182,18 @@ def dev_interactive(
         conversation = aio.run(
             start_conversation(
                 reloader.target,
-                busy_wait=busy_wait,
                 prog=PROG,
                 before_message=reloader.close_retired,
                 state=state,
                 session_id=session_id,
-                session_service=session_service,
-                artifact_service=artifact_service,
-                memory_service=memory_service,
-                json_lines=json_lines,
-                artifacts=artifacts,
-                stream=stream,
+                **options,
             )
         )
         conversation.echo_user = False
         prompt = TerminalPrompt(
             PROMPT,
             agent_name=reloader.agent.name,
-            out=sys.stderr if json_lines else sys.stdout,
+            out=sys.stderr if conversation.json_lines else sys.stdout,
         )
         reloads = _Reloads(reloader, changes, conversation.runner, prompt_to=None)
         reloads.notice = prompt.notice
@@ -234,7 +206,7 @@ def dev_interactive(
                     reloads.apply_idle()
 
         watcher = threading.Thread(target=watch_while_idle, name="yadk-dev-reload", daemon=True)
-        with quiet_stdout(json_lines):
+        with quiet_stdout(conversation.json_lines):
             note(f"watching {_count(reloader.files)} of agent {reloader.agent.name}", prog=PROG)
             print("Type /help for commands, exit or Ctrl-D to quit.", file=sys.stderr)
             watcher.start()

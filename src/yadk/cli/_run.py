@@ -7,9 +7,8 @@ import asyncio
 import sys
 import uuid
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, Unpack
 
-from yadk.artifacts import BaseArtifactService
 from yadk.cli._common import (
     EXIT_FAILURE,
     EXIT_OK,
@@ -23,7 +22,7 @@ from yadk.cli._common import (
     show_tracebacks,
 )
 from yadk.cli._conversation import (
-    DEFAULT_BUSY_WAIT,
+    ConversationOptions,
     note,
     note_saved,
     open_stores,
@@ -37,10 +36,7 @@ from yadk.cli._failures import reporting_failures
 from yadk.cli._interactive import Conversation, terminal_loop
 from yadk.cli._prompt import TerminalPrompt
 from yadk.cli._startup import load_for_conversation
-from yadk.memory import BaseMemoryService
 from yadk.reload import RunTarget, run_target, target_agent, target_name
-from yadk.sessions import BaseSessionService
-from yadk.types import Part
 
 __all__ = ["execute", "read_replay", "run_agent", "run_interactive"]
 
@@ -143,16 +139,10 @@ async def run_agent(
     queries: list[str] | None = None,
     state: dict[str, Any] | None = None,
     session_id: str | None = None,
-    session_service: BaseSessionService | None = None,
-    artifact_service: BaseArtifactService | None = None,
-    memory_service: BaseMemoryService | None = None,
-    json_lines: bool = False,
-    stream: bool = True,
-    artifacts: dict[str, Part] | None = None,
     app_name: str | None = None,
     stdin: TextIO | None = None,
     stored_in: str | None = None,
-    busy_wait: float = DEFAULT_BUSY_WAIT,
+    **options: Unpack[ConversationOptions],
 ) -> int:
     """Run ``agent`` on ``queries`` (a replay), on one ``message``, or on lines read from
     ``stdin`` (piped input; slash commands work there too); returns the exit status: 1 if an
@@ -162,18 +152,12 @@ async def run_agent(
     """
     conversation = await start_conversation(
         agent,
-        busy_wait=busy_wait,
         prog=PROG,
         state=state,
         session_id=session_id,
-        session_service=session_service,
-        artifact_service=artifact_service,
-        memory_service=memory_service,
-        json_lines=json_lines,
-        artifacts=artifacts,
         app_name=app_name,
         echo_user=True,
-        stream=stream,
+        **options,
     )
     # Closes MCP toolsets (stops their servers) however the run ends.
     async with conversation.runner:
@@ -232,39 +216,27 @@ def run_interactive(
     *,
     state: dict[str, Any],
     session_id: str | None,
-    session_service: BaseSessionService,
-    artifact_service: BaseArtifactService,
-    memory_service: BaseMemoryService | None = None,
-    json_lines: bool,
-    artifacts: dict[str, Part] | None = None,
-    stream: bool = True,
-    stored_in: str | None,
-    busy_wait: float = DEFAULT_BUSY_WAIT,
+    stored_in: str | None = None,
+    **options: Unpack[ConversationOptions],
 ) -> int:
     """The terminal prompt: line editing and history, slash commands, Ctrl-C rules."""
     with asyncio.Runner() as aio:
         conversation = aio.run(
             start_conversation(
                 agent,
-                busy_wait=busy_wait,
                 prog=PROG,
                 state=state,
                 session_id=session_id,
-                session_service=session_service,
-                artifact_service=artifact_service,
-                memory_service=memory_service,
-                json_lines=json_lines,
-                stream=stream,
-                artifacts=artifacts,
                 echo_user=False,
+                **options,
             )
         )
         prompt = TerminalPrompt(
             PROMPT,
             agent_name=target_agent(agent).name,
-            out=sys.stderr if json_lines else sys.stdout,
+            out=sys.stderr if conversation.json_lines else sys.stdout,
         )
-        with quiet_stdout(json_lines):
+        with quiet_stdout(conversation.json_lines):
             print(
                 f"Running agent {target_agent(agent).name}; type /help for commands, exit or Ctrl-D to quit.",
                 file=sys.stderr,
