@@ -34,6 +34,7 @@ __all__ = [
     "call_usage",
     "reported_usage",
     "session_usage",
+    "usage_lines",
 ]
 
 USAGE_KEY = "yadk_usage"
@@ -299,3 +300,14 @@ def session_usage(events: Iterable[Event]) -> SessionUsage:
                 inv = by_id.setdefault(event.invocation_id, InvocationUsage(event.invocation_id))
                 inv.add(reported, None)
     return SessionUsage(list(by_id.values()))
+
+
+def usage_lines(usage: SessionUsage) -> list[str]:
+    """What ``/usage``, ``yadk sessions show`` and the web UI's Usage tab say: the session's
+    usage, or why there is none."""
+    if not usage.invocations:
+        return [
+            "no token usage in this session yet (none reported by the model backends; with a"
+            " budget set, unreported usage is estimated)"
+        ]
+    return usage.describe()

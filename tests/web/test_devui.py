@@ -116,3 +116,37 @@ async def test_export_is_the_document_of_yadk_sessions_export(desk: Path) -> Non
         no_turn = await client.get("/dev/apps/desk/users/u/sessions/s%201/evalcase")
         assert no_turn.status_code == 409
         assert "no user turn yet" in no_turn.json()["detail"]
+
+
+async def test_usage_is_the_sessions_usage_as_yadk_sessions_show_counts_it(desk: Path) -> None:
+    from yadk._usage import session_usage, usage_lines
+    from yadk.events import Event
+
+    service = InMemorySessionService()
+    app = create_web_app(desk.parent, host="127.0.0.1", port=8000, session_service=service)
+    transport = httpx.ASGITransport(app=app)
+    reported = {"prompt_token_count": 70, "candidates_token_count": 30, "total_token_count": 100}
+    record = {"input_tokens": 40, "output_tokens": 5, "estimated": True, "cost": 0.25}
+    session = await service.create_session(app_name="desk", user_id="u", session_id="s")
+    for event in [
+        Event(author="user", invocation_id="e-1"),
+        Event(author="desk", invocation_id="e-1", usage_metadata=reported),
+        Event(author="user", invocation_id="e-2"),
+        Event(author="desk", invocation_id="e-2", custom_metadata={"yadk_usage": record}),
+    ]:
+        await service.append_event(session, event)
+    await service.create_session(app_name="desk", user_id="u", session_id="empty")
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000") as client:
+        answer = (await client.get("/dev/apps/desk/users/u/sessions/s/usage")).json()
+        counted = session_usage(session.events)
+        assert answer == {**counted.to_dict(), "lines": usage_lines(counted)}
+        assert (answer["total_tokens"], answer["cost"], answer["estimated"]) == (145, 0.25, True)
+        assert [i["invocation_id"] for i in answer["invocations"]] == ["e-1", "e-2"]
+        assert answer["lines"][0] == (
+            "session: 145 tokens (110 in, 35 out), cost 0.25 (estimated in part)"
+        )
+        empty = (await client.get("/dev/apps/desk/users/u/sessions/empty/usage")).json()
+        assert empty["invocations"] == []
+        assert empty["lines"][0].startswith("no token usage in this session yet")
+        missing = await client.get("/dev/apps/desk/users/u/sessions/nope/usage")
+        assert missing.status_code == 404

@@ -17,10 +17,9 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from yadk._usage import session_usage
+from yadk._usage import session_usage, usage_lines
 from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError, file_error, local_store, not_utf8
 from yadk.cli._conversation import DEFAULT_DB
-from yadk.cli._slash import usage_lines
 from yadk.cli._transcript import event_lines
 from yadk.errors import YadkError
 from yadk.events import Event

@@ -11,10 +11,9 @@ from yadk.cli._transcript import event_lines
 from yadk.sessions import State
 
 if TYPE_CHECKING:
-    from yadk._usage import SessionUsage
     from yadk.cli._interactive import Conversation
 
-__all__ = ["HELP", "is_command", "run_command", "usage_lines"]
+__all__ = ["HELP", "is_command", "run_command"]
 
 HELP = """\
 /state          the session state, by scope (session, user:, app:)
@@ -120,21 +119,11 @@ async def _request(conversation: Conversation, argument: str, out: TextIO) -> No
 
 
 async def _usage(conversation: Conversation, argument: str, out: TextIO) -> None:
-    from yadk._usage import session_usage
+    from yadk._usage import session_usage, usage_lines
 
     session = await conversation.current_session()
     for line in usage_lines(session_usage(session.events)):
         print(line, file=out)
-
-
-def usage_lines(usage: SessionUsage) -> list[str]:
-    """``/usage`` and ``yadk sessions show``: the session's usage, or why there is none."""
-    if not usage.invocations:
-        return [
-            "no token usage in this session yet (none reported by the model backends; with a"
-            " budget set, unreported usage is estimated)"
-        ]
-    return usage.describe()
 
 
 async def _reset(conversation: Conversation, argument: str, out: TextIO) -> None:

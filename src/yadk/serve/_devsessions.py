@@ -8,6 +8,10 @@ the same code as their command-line twins:
     GET /dev/apps/{app}/users/{user}/sessions/{id}/evalcase   an EvalSet file with the session as
                                                               its one case, as `yadk run
                                                               --save-evalcase` writes it
+    GET /dev/apps/{app}/users/{user}/sessions/{id}/usage      the session's token usage per
+                                                              invocation and in all (cost where
+                                                              priced, estimates marked) and the
+                                                              lines `/usage` prints
 
 ``/dev/open`` saves the page two round trips before it is usable: the served apps, the chosen
 app (``app`` if served, else the first), its sessions for the user (newest first, without
@@ -26,6 +30,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from yadk._usage import session_usage, usage_lines
 from yadk.eval._save import EVALSET_SUFFIX, eval_case_from_session, new_eval_set
 from yadk.serve._json import dumps, json_response
 from yadk.serve._wire import session_json
@@ -96,8 +101,16 @@ def web_session_routes(
         name = _safe(f"{session.app_name}-{session.id}")
         return _attachment(new_eval_set(name, [case]), name + EVALSET_SUFFIX)
 
+    async def usage(request: Request) -> Response:
+        session = await found(request)
+        if isinstance(session, Response):
+            return session
+        counted = session_usage(session.events)
+        return json_response({**counted.to_dict(), "lines": usage_lines(counted)})
+
     return [
         Route("/dev/open", open_page, methods=["GET"]),
+        Route(SESSION + "/usage", usage, methods=["GET"]),
         Route(SESSION + "/export", export, methods=["GET"]),
         Route(SESSION + "/evalcase", evalcase, methods=["GET"]),
     ]

@@ -10,6 +10,7 @@ import { PendingView, pendingCalls } from "./pending.js";
 import { ReloadView } from "./reload.js";
 import { RequestPanel } from "./request.js";
 import { StatePanel } from "./state.js";
+import { UsagePanel } from "./usage.js";
 
 const $ = (id) => document.getElementById(id);
 const enc = encodeURIComponent;
@@ -20,6 +21,7 @@ const ui = {
   events: new Events($("panel-events")),
   state: new StatePanel($("panel-state"), (delta) => applyState(delta)),
   request: new RequestPanel($("panel-request"), (id) => api(`${requestsPath()}/${enc(id)}`)),
+  usage: new UsagePanel($("panel-usage")),
   agent: new AgentPanel($("panel-agent")),
   reload: new ReloadView($("reload"), $("diagnostics"), $("diagnostic-list")),
   pending: new PendingView($("pending"), (call, response) => answer(call, response)),
@@ -158,6 +160,12 @@ async function refreshPanels(session) {
   const last = invocations.find((inv) => inv.invocationId === lastInvocation);
   ui.state.show(session.state || {}, last ? last.tempState : {}, lastTurnChanges(events));
   await ui.request.show(invocations);
+  try {
+    const usage = await api(`${devSessionPath(session)}/usage`);
+    if (session === current.session) ui.usage.show(usage);
+  } catch (error) {
+    ui.usage.unavailable(error.message);
+  }
 }
 
 async function refreshSession() {
