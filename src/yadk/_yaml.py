@@ -49,6 +49,7 @@ __all__ = [
     "load",
     "locate",
     "position",
+    "type_name",
 ]
 
 MAX_DEPTH: Final = 100
@@ -529,3 +530,23 @@ class _Builder:
         for key, value in merged.items():
             result.setdefault(key, value)
         return result
+
+
+def type_name(value: Any, *, mapping: str = "a mapping", integer: str = "an integer") -> str:
+    """How a message names the type of a parsed YAML or JSON ``value``, with an article: YAML's
+    words by default (``mapping="an object", integer="a number"`` gives JSON's)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int):
+        return integer
+    if isinstance(value, float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return mapping
+    return f"a {type(value).__name__}"

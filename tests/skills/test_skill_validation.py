@@ -161,7 +161,7 @@ CASES: list[tuple[str, str, list[tuple[int, int, str, str, str]]]] = [
             "metadata: [1]\n---\nbody\n"
         ),
         [
-            (2, 7, "error", "skill-field-type", "name must be a string, not a number"),
+            (2, 7, "error", "skill-field-type", "name must be a string, not an integer"),
             (3, 14, "error", "skill-field-type", "description must be a string, not a boolean"),
             (4, 10, "error", "skill-field-type", "license must be a string, not a list"),
             (5, 16, "error", "skill-field-type", "allowed-tools must be a string, not a list"),

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from yadk._files import FileProblem, read_text
+from yadk._yaml import type_name
 from yadk.config._diagnostics import Diagnostic, Severity
 from yadk.config._yaml import Document, KeyPath, parse_document
 
@@ -87,21 +88,7 @@ class AgentRecord:
 
 def yaml_type(value: Any) -> str:
     """How YAML would name the type of ``value``, with an article."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return f"a {type(value).__name__}"
+    return type_name(value)
 
 
 def did_you_mean(word: str, candidates: Sequence[str]) -> str | None:

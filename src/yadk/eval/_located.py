@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from yadk._files import FileProblem, load_json, read_text
+from yadk._yaml import type_name
 from yadk.config import Diagnostic, Severity
 from yadk.config._yaml import KeyPath, parse_document
 
@@ -222,17 +223,7 @@ def _article(what: str) -> str:
 
 def kind(value: Any) -> str:
     """The JSON name of ``value``'s type, with an article, for messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    return "an object"
+    return type_name(value, mapping="an object", integer="a number")
 
 
 def _camel_names(fields: Fields) -> dict[str, str]:

@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Mapping
 from typing import Any, Final
 
+from yadk._yaml import type_name
 from yadk.skills._skill_md import Severity
 
 __all__ = [
@@ -155,23 +156,9 @@ def _type_problem(key: str, value: Any, expected: str, hint: str) -> FieldProble
     return FieldProblem(
         (key,),
         "skill-field-type",
-        f"{key} must be {expected}, not {_yaml_type(value)}",
+        f"{key} must be {expected}, not {type_name(value)}",
         hint,
     )
-
-
-def _yaml_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a mapping"
-    return f"a {type(value).__name__}"
 
 
 def check_frontmatter(
