@@ -56,6 +56,7 @@ CONTRACT: dict[str, set[str]] = {
         "node",
         "RetryConfig",
         "NodeTimeoutError",
+        "NodeTool",
     },
     "yadk.memory": {"BaseMemoryService", "InMemoryMemoryService"},
     "yadk.apps": {

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from yadk.artifacts import BaseArtifactService
 from yadk.errors import TemplateValueError
-from yadk.events import EventActions
+from yadk.events import Event, EventActions
 from yadk.sessions import BaseSessionService, Session, State
 from yadk.types import Content, Part
 
@@ -29,7 +29,6 @@ if TYPE_CHECKING:
     from yadk._resume import ResumePlan
     from yadk._usage import Budget, BudgetTracker
     from yadk.agents import BaseAgent
-    from yadk.events import Event
     from yadk.memory import BaseMemoryService, SearchMemoryResponse
 
 __all__ = [
@@ -288,9 +287,11 @@ CallbackContext = Context
 
 
 class ToolContext(Context):
-    """The context a tool receives: a ``Context`` plus the id of the call it answers."""
+    """The context a tool receives: a ``Context`` plus the id of the call it answers, and
+    ``events``: events the tool's own run produced (a workflow called as a tool), handed up
+    before the event with its response."""
 
-    __slots__ = ("function_call_id",)
+    __slots__ = ("events", "function_call_id")
 
     def __init__(
         self,
@@ -301,3 +302,4 @@ class ToolContext(Context):
     ) -> None:
         super().__init__(invocation_context, event_actions=event_actions)
         self.function_call_id = function_call_id
+        self.events: list[Event] = []

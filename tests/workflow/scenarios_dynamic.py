@@ -114,3 +114,40 @@ def dynamic_options(k: Any) -> Scenario:
         k.Workflow(name="opts", edges=[(k.START, named, delegate, after)]),
         messages=["go"],
     )
+
+
+@scenario
+def node_as_tool(k: Any) -> Scenario:
+    def lookup(node_input: Ticket) -> dict[str, Any]:
+        tier = "gold" if node_input.customer.startswith("A") else "basic"
+        return {"customer": node_input.customer, "tier": tier}
+
+    def classify(node_input: dict[str, Any]) -> str:
+        return f"{node_input['customer']} is a {node_input['tier']} customer"
+
+    triage = k.Workflow(
+        name="triage_ticket",
+        description="Looks a ticket's customer up and says how to treat them.",
+        edges=[(k.START, lookup, classify)],
+        input_schema=Ticket,
+    )
+
+    @k.node
+    def discount(tier: str, amount: int) -> dict[str, Any]:
+        """The discount a customer of this tier gets on an amount."""
+        rate = 10 if tier == "gold" else 0
+        return {"discount": amount * rate // 100}
+
+    desk = k.LlmAgent(
+        name="desk",
+        model=k.model(
+            [
+                {"call": "triage_ticket", "args": {"customer": "Ada", "text": "Broken screen"}},
+                {"call": "discount", "args": {"tier": "gold", "amount": 250}},
+                "Ada is a gold customer and gets 25 off.",
+            ]
+        ),
+        instruction="Triage the ticket, then work out the discount.",
+        tools=[triage, discount],
+    )
+    return Scenario(desk, messages=["Ada: my screen is broken, I paid 250"])

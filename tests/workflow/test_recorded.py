@@ -4,6 +4,7 @@ google-adk 2.13 produced for it (tests/workflow/recorded/, written by record_adk
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -37,13 +38,22 @@ def _expected(turn: dict[str, Any]) -> list[dict[str, Any]]:
     ]
 
 
+_CALL_ID = re.compile(r"adk-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
 def _random_ids(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Request ids google-adk draws at random are compared by shape, not value."""
+    """Request ids google-adk draws at random are compared by shape, not value; function call
+    ids (``adk-<uuid>``) by the order they first appear in (in calls and in node paths)."""
     for row in rows:
         for call in row["function_calls"] or []:
             if call["args"].get("interruptId") == call["id"] and len(call["id"]) == 36:
                 call["id"] = call["args"]["interruptId"] = "<uuid>"
-    return rows
+    seen: dict[str, str] = {}
+    text = _CALL_ID.sub(
+        lambda m: seen.setdefault(m.group(0), f"<call {len(seen) + 1}>"), json.dumps(rows)
+    )
+    renamed: list[dict[str, Any]] = json.loads(text)
+    return renamed
 
 
 @pytest.mark.parametrize("name", sorted(SCENARIOS))

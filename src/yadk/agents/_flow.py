@@ -165,7 +165,9 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
 
     if not calls:
         return
-    response_event = await _handle_function_calls(agent, ctx, calls, request)
+    side_events, response_event = await _handle_function_calls(agent, ctx, calls, request)
+    for event in side_events:
+        yield event
     if response_event is None:
         return  # only long-running calls, none answered yet: the invocation waits
     yield response_event
@@ -194,7 +196,11 @@ async def _resume(
     transfer = decision.transfer
     if decision.calls:
         request = await build_request(agent, ctx)
-        response_event = await _handle_function_calls(agent, ctx, decision.calls, request)
+        side_events, response_event = await _handle_function_calls(
+            agent, ctx, decision.calls, request
+        )
+        for event in side_events:
+            yield event
         if response_event is None:
             ended[0] = True
             return
@@ -292,8 +298,9 @@ def _maybe_save_output(agent: LlmAgent, event: Event) -> None:
 
 async def _handle_function_calls(
     agent: LlmAgent, ctx: InvocationContext, calls: list[FunctionCall], request: LlmRequest
-) -> Event | None:
-    """Run every call (concurrently, results kept in call order) and merge their actions."""
+) -> tuple[list[Event], Event | None]:
+    """Run every call (concurrently, results kept in call order) and merge their actions: the
+    events the tools' own runs produced (in call order), and the event of the responses."""
     contexts = [ToolContext(ctx, function_call_id=call.id) for call in calls]
     responses = await asyncio.gather(
         *(
@@ -310,9 +317,10 @@ async def _handle_function_calls(
         parts.append(
             Part(function_response=FunctionResponse(id=call.id, name=call.name, response=response))
         )
+    side_events = [event for tool_context in contexts for event in tool_context.events]
     if not parts and not merged.state_delta and not merged.artifact_delta:
-        return None
-    return Event(
+        return side_events, None
+    return side_events, Event(
         invocation_id=ctx.invocation_id,
         author=agent.name,
         branch=ctx.branch,

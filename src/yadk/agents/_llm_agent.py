@@ -87,12 +87,19 @@ class LlmAgent(BaseAgent):
     @field_validator("tools")
     @classmethod
     def _tool_kinds(cls, value: list[Any]) -> list[Any]:
+        tools = []
         for tool in value:
             if not isinstance(tool, (BaseTool, BaseToolset)) and not callable(tool):
-                raise ValueError(
-                    f"{tool!r} is not a tool: expected a function, a BaseTool or a BaseToolset"
-                )
-        return value
+                # A workflow or a node (google-adk's node-as-tool) offers its own tool.
+                as_tool = getattr(tool, "as_tool", None)
+                if not callable(as_tool):
+                    raise ValueError(
+                        f"{tool!r} is not a tool: expected a function, a BaseTool, a"
+                        " BaseToolset, a Workflow or a workflow node"
+                    )
+                tool = as_tool()
+            tools.append(tool)
+        return tools
 
     @field_validator("code_executor", mode="before")
     @classmethod

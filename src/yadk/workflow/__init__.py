@@ -16,6 +16,7 @@ from yadk.workflow._function_node import FunctionNode
 from yadk.workflow._graph import DEFAULT_ROUTE, Edge
 from yadk.workflow._join_node import JoinNode
 from yadk.workflow._node import Node
+from yadk.workflow._node_tool import NodeTool
 from yadk.workflow._request_input import RequestInput
 from yadk.workflow._retry import RetryConfig
 from yadk.workflow._workflow import Workflow
@@ -31,6 +32,7 @@ __all__ = [  # noqa: RUF022
     "Node",
     "NodeContext",
     "NodeTimeoutError",
+    "NodeTool",
     "RequestInput",
     "RetryConfig",
     "START",

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, field_validator
 from yadk.workflow._retry import RetryConfig
 
 if TYPE_CHECKING:
+    from yadk.tools import BaseTool
     from yadk.workflow._context import NodeContext
 
 __all__ = ["START", "BaseNode"]
@@ -64,6 +65,12 @@ class BaseNode(BaseModel):
     def requires_all_predecessors(self) -> bool:
         """A join: runs once every node with an edge to it has completed."""
         return False
+
+    def as_tool(self) -> BaseTool:
+        """This node as a tool an agent calls (what ``LlmAgent(tools=[node])`` does)."""
+        from yadk.workflow._node_tool import NodeTool
+
+        return NodeTool(self)
 
     async def _run_impl(self, *, ctx: NodeContext, node_input: Any) -> AsyncGenerator[Any, None]:
         raise NotImplementedError(f"_run_impl for {type(self).__name__} is not implemented.")

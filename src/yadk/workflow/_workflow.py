@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field, PrivateAttr
 from yadk._contexts import InvocationContext
 from yadk.agents import BaseAgent
 from yadk.events import Event
+from yadk.tools import BaseTool
 from yadk.workflow._errors import WorkflowDataError
 from yadk.workflow._graph import Graph, parse_edges
 from yadk.workflow._resume import find_resume
@@ -66,6 +67,13 @@ class Workflow(BaseAgent):
         super().model_post_init(__context)
         if self.edges and self.graph is None:
             self.graph = Graph(parse_edges(self.edges))
+
+    def as_tool(self) -> BaseTool:
+        """This workflow as a tool an agent calls (what ``LlmAgent(tools=[workflow])`` does):
+        its arguments are its ``input_schema``, or its entry nodes' inputs."""
+        from yadk.workflow._node_tool import NodeTool
+
+        return NodeTool(self)
 
     def graph_agents(self) -> list[BaseAgent]:
         """The agents that are nodes of this graph (an ``AgentTool``'s agent, a nested

@@ -1,0 +1,197 @@
+"""NodeTool: a workflow or a node given to an agent as a tool (google-adk 2's node-as-tool).
+
+An ``LlmAgent`` wraps every node in its ``tools`` (a ``Workflow``, a ``@node`` function, a
+``BaseNode``) in a ``NodeTool``. The model sees a declaration built from the node's
+``input_schema`` (or the parameters of a function node, or the entry nodes of a workflow); a
+call runs the node as a child of the agent's run, at ``<agent path>/<tool>@<call id>``, and
+its output is the tool's result. The node's own events reach the conversation before the
+function response, as in google-adk."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from typing import Any
+
+import pydantic
+
+from yadk._contexts import ToolContext
+from yadk.agents import BaseAgent
+from yadk.events import Event
+from yadk.models import FunctionDeclaration
+from yadk.tools import BaseTool
+from yadk.workflow._adapters import WorkflowNode
+from yadk.workflow._base_node import START, BaseNode
+from yadk.workflow._build import build_node
+from yadk.workflow._errors import WorkflowDataError
+from yadk.workflow._function_node import FunctionNode, NodeInputError
+from yadk.workflow._params import MISSING
+from yadk.workflow._runtime import NodeFailed, Runtime
+from yadk.workflow._schemas import check_data
+from yadk.workflow._sink import Sink
+
+__all__ = ["NodeTool"]
+
+_UNRESOLVED = object()  # a node whose input the model cannot be told how to give
+
+
+class NodeTool(BaseTool):
+    """Runs ``node`` (a ``Workflow``, a ``@node`` function, a ``BaseNode``) when the model calls
+    it; the node's output is the result (``{"result": None}`` when it has none)."""
+
+    def __init__(self, node: Any, name: str | None = None, description: str | None = None):
+        from yadk.workflow._workflow import Workflow
+
+        if isinstance(node, BaseAgent) and not isinstance(node, Workflow):
+            raise ValueError(
+                f"Agent '{node.name}' cannot be wrapped as a NodeTool. Agents should be invoked"
+                " as Sub-Agents instead."
+            )
+        built = build_node(node)
+        if isinstance(built, FunctionNode) and built.parameter_binding != "node_input":
+            if "node_input" not in {p.name for p in built.binder.params if p.kind == "input"}:
+                # No node_input: the model's arguments are the function's parameters.
+                fields = {f: getattr(built, f) for f in type(built).model_fields}
+                fields["parameter_binding"] = "node_input"
+                built = FunctionNode(func=built.func, **fields)
+        schema = _input_schema(built)
+        if schema is _UNRESOLVED:
+            raise ValueError(
+                f"Node '{built.name}' does not have an input_schema defined. NodeTool requires"
+                " an explicit Pydantic input_schema on the wrapped node."
+            )
+        self.node = built
+        self._input = schema
+        super().__init__(
+            name=name or built.name,
+            description=description or built.description or f"Executes the node: {built.name}",
+        )
+
+    def declaration(self) -> FunctionDeclaration:
+        return FunctionDeclaration(
+            name=self.name, description=self.description, parameters=self._parameters()
+        )
+
+    def _parameters(self) -> dict[str, Any] | None:
+        if self._input is None:
+            return None
+        if isinstance(self._input, dict):
+            return self._input
+        schema = _json_schema(self._input)
+        if schema.get("type") != "object":
+            return {"type": "object", "properties": {"request": schema}, "required": ["request"]}
+        return schema
+
+    async def run_async(self, *, args: dict[str, Any], tool_context: ToolContext) -> Any:
+        parameters = self._parameters()
+        node_input: Any = args
+        if parameters is not None and "request" in parameters.get("properties", {}):
+            if self._input is not None and "request" not in args:
+                return _argument_error(self.name, 'Missing required argument "request".')
+            node_input = args.get("request")
+        if self._input is not None and not isinstance(self._input, dict):
+            try:
+                node_input = check_data(self._input, node_input)
+            except ValueError as exc:
+                return _argument_error(self.name, exc)
+        output = await self._run(tool_context, node_input)
+        return {"result": None} if output is None else output
+
+    async def _run(self, tool_context: ToolContext, node_input: Any) -> Any:
+        ic = tool_context.invocation_context
+        call_id = tool_context.function_call_id
+        sink = Sink()
+        runtime = Runtime(sink=sink, sleep=asyncio.sleep)
+        run = runtime.run_node(
+            self.node,
+            ic=ic,
+            parent_path=ic.node_path or ic.agent.name,
+            run_id=call_id or 1,
+            author=self.name,
+            node_input=node_input,
+            output_for=[],
+        )
+        events: list[Event] = tool_context.events
+        outcome: list[Any] = []
+
+        async def collect() -> None:
+            outcome.append(await run)
+
+        try:
+            async for event in sink.drive(collect()):
+                events.append(event)
+        except NodeFailed as failed:
+            raise failed.error from None
+        except NodeInputError as exc:
+            raise exc.error from None
+        result = outcome[0]
+        if result.interrupted:
+            raise WorkflowDataError(
+                f"Node {self.node.name!r} asked the user for input while called as a tool;"
+                " a node called as a tool cannot wait for the user in yadk."
+            )
+        return result.output
+
+
+def _input_schema(node: BaseNode) -> Any:
+    """What the model gives the node: a type or JSON Schema dict, None (no arguments), or
+    ``_UNRESOLVED``."""
+    if node.input_schema is not None:
+        return node.input_schema
+    if isinstance(node, FunctionNode):
+        if node.parameter_binding == "node_input":
+            return _parameters_of(node)
+        hint = node.binder.input_annotation
+        if hint in (MISSING, Any, object):
+            return _UNRESOLVED
+        return hint
+    if isinstance(node, WorkflowNode):
+        graph = node.workflow.graph
+        if graph is None:
+            return _UNRESOLVED
+        starts = [graph.by_name[name] for name in graph.next_nodes(START.name, None)]
+        entries = [n for n in starts if not n.requires_all_predecessors]
+        if not entries:
+            return _UNRESOLVED
+        schemas = [_input_schema(n) for n in entries]
+        if any(s is _UNRESOLVED for s in schemas):
+            return _UNRESOLVED
+        given = [s for s in schemas if s is not None]
+        if not given:
+            return None
+        return given[0] if all(s == given[0] for s in given[1:]) else _UNRESOLVED
+    return _UNRESOLVED
+
+
+def _parameters_of(node: FunctionNode) -> dict[str, Any] | None:
+    """A function node's parameters (its ``ctx`` left out) as an object schema."""
+    fields: dict[str, Any] = {}
+    for param in node.binder.params:
+        if param.kind == "ctx":
+            continue
+        annotation = Any if param.annotation is MISSING else param.annotation
+        default = ... if param.default is inspect.Parameter.empty else param.default
+        fields[param.name] = (annotation, default)
+    if not fields:
+        return None
+    model = pydantic.create_model(f"{node.name}_params", **fields)
+    schema: dict[str, Any] = model.model_json_schema()
+    schema.pop("title", None)
+    return schema
+
+
+def _json_schema(kind: Any) -> dict[str, Any]:
+    if isinstance(kind, type) and issubclass(kind, pydantic.BaseModel):
+        schema: dict[str, Any] = kind.model_json_schema()
+    else:
+        schema = pydantic.TypeAdapter(kind).json_schema()
+    return schema
+
+
+def _argument_error(name: str, detail: Any) -> dict[str, str]:
+    return {
+        "error": (
+            f"Invoking `{name}()` failed due to argument validation errors:\n{detail}\nYou"
+            " could retry calling this tool with corrected argument types."
+        )
+    }

@@ -1,0 +1,121 @@
+"""Nodes and workflows given to an agent as tools (google-adk's node-as-tool): the declaration
+the model sees, argument errors handed back to the model, a failing node, and the nodes that
+cannot be tools. The event sequence is compared with google-adk in test_recorded.py
+(node_as_tool)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from pydantic import BaseModel
+from tests.workflow.kit import model, run_turns
+
+from yadk import LlmAgent
+from yadk.errors import AgentDefinitionError
+from yadk.workflow import START, NodeContext, NodeTool, Workflow, node
+
+
+class Query(BaseModel):
+    city: str
+    days: int = 1
+
+
+def _parameters(tool: Any) -> Any:
+    return tool.declaration().parameters
+
+
+def test_declarations_come_from_schemas_parameters_and_entry_nodes() -> None:
+    def plan(node_input: Query) -> str:
+        return node_input.city
+
+    flow = Workflow(name="planner", description="Plans a trip.", edges=[(START, plan)])
+    declared = flow.as_tool().declaration()
+    assert (declared.name, declared.description) == ("planner", "Plans a trip.")
+    assert _parameters(flow.as_tool())["properties"] == {
+        "city": {"title": "City", "type": "string"},
+        "days": {"default": 1, "title": "Days", "type": "integer"},
+    }
+
+    @node
+    def convert(amount: float, currency: str, ctx: NodeContext) -> float:
+        """Converts an amount."""
+        return amount
+
+    params = _parameters(NodeTool(convert))
+    assert set(params["properties"]) == {"amount", "currency"}
+    assert params["required"] == ["amount", "currency"]
+    assert NodeTool(convert).description == "Converts an amount."
+
+    def shout(node_input: str) -> str:
+        return node_input.upper()
+
+    assert _parameters(NodeTool(node(shout))) == {
+        "type": "object",
+        "properties": {"request": {"type": "string"}},
+        "required": ["request"],
+    }
+
+
+def test_nodes_the_model_cannot_be_told_how_to_call_are_refused() -> None:
+    def untyped(node_input):  # type: ignore[no-untyped-def]
+        return node_input
+
+    with pytest.raises(ValueError, match="'untyped' does not have an input_schema defined"):
+        NodeTool(node(untyped))
+    agent = LlmAgent(name="helper", model=model(["hi"]))
+    with pytest.raises(ValueError, match="Agent 'helper' cannot be wrapped as a NodeTool"):
+        NodeTool(agent)
+    with pytest.raises(AgentDefinitionError, match="is not a tool"):
+        LlmAgent(name="boss", model=model(["hi"]), tools=[agent])
+
+
+async def test_bad_arguments_and_failures_go_back_to_the_model() -> None:
+    def plan(node_input: Query) -> str:
+        return f"{node_input.days} days in {node_input.city}"
+
+    def explode(node_input: str) -> str:
+        raise RuntimeError("no such place")
+
+    planner = Workflow(name="planner", edges=[(START, plan)])
+    broken = Workflow(name="broken", edges=[(START, explode)])
+    agent = LlmAgent(
+        name="desk",
+        model=model(
+            [
+                {"call": "planner", "args": {"city": "Oslo", "days": "many"}},
+                {"call": "planner", "args": {"city": "Oslo", "days": 2}},
+                {"call": "broken", "args": {"request": "Atlantis"}},
+                "Done.",
+            ]
+        ),
+        tools=[planner, broken],
+    )
+    turns, _, _ = await run_turns(agent, ["plan it"])
+    responses = [
+        p.function_response.response
+        for e in turns[0]
+        for p in (e.content.parts if e.content else [])
+        if p.function_response is not None
+    ]
+    assert "failed due to argument validation errors" in responses[0]["error"]
+    assert responses[1] == {"result": "2 days in Oslo"}
+    assert "no such place" in responses[2]["error"]
+    assert turns[0][-1].text == "Done."
+
+
+async def test_state_written_in_a_call_is_read_by_the_next_node_and_kept() -> None:
+    def first(node_input: str, ctx: NodeContext) -> str:
+        ctx.state["seen"] = node_input
+        return "first"
+
+    def second(node_input: str, ctx: NodeContext) -> str:
+        return f"seen={ctx.state.get('seen')}"
+
+    flow = Workflow(name="flow", edges=[(START, first, second)], input_schema=str)
+    agent = LlmAgent(
+        name="desk", model=model([{"call": "flow", "args": {"request": "go"}}, "ok"]), tools=[flow]
+    )
+    turns, state, _ = await run_turns(agent, ["hi"])
+    assert [e.output for e in turns[0] if e.output is not None] == ["first", "seen=go"]
+    assert state == {"seen": "go"}
