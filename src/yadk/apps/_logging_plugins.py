@@ -67,6 +67,17 @@ class LoggingPlugin(BasePlugin):
         ]
         print("\n".join(lines), file=sys.stdout, flush=True)
 
+    def _log_tool(
+        self, title: str, tool: BaseTool, tool_context: ToolContext, **fields: Any
+    ) -> None:
+        self._log(
+            title,
+            tool_name=tool.name,
+            agent=tool_context.agent_name,
+            function_call_id=tool_context.function_call_id,
+            **fields,
+        )
+
     async def on_user_message_callback(
         self, *, invocation_context: InvocationContext, user_message: Content
     ) -> Content | None:
@@ -181,13 +192,7 @@ class LoggingPlugin(BasePlugin):
     async def before_tool_callback(
         self, *, tool: BaseTool, tool_args: dict[str, Any], tool_context: ToolContext
     ) -> dict[str, Any] | None:
-        self._log(
-            "TOOL STARTING",
-            tool_name=tool.name,
-            agent=tool_context.agent_name,
-            function_call_id=tool_context.function_call_id,
-            arguments=_cut(tool_args),
-        )
+        self._log_tool("TOOL STARTING", tool, tool_context, arguments=_cut(tool_args))
         return None
 
     async def after_tool_callback(
@@ -198,13 +203,7 @@ class LoggingPlugin(BasePlugin):
         tool_context: ToolContext,
         result: dict[str, Any],
     ) -> dict[str, Any] | None:
-        self._log(
-            "TOOL COMPLETED",
-            tool_name=tool.name,
-            agent=tool_context.agent_name,
-            function_call_id=tool_context.function_call_id,
-            result=_cut(result),
-        )
+        self._log_tool("TOOL COMPLETED", tool, tool_context, result=_cut(result))
         return None
 
     async def on_tool_error_callback(
@@ -215,13 +214,8 @@ class LoggingPlugin(BasePlugin):
         tool_context: ToolContext,
         error: Exception,
     ) -> dict[str, Any] | None:
-        self._log(
-            "TOOL ERROR",
-            tool_name=tool.name,
-            agent=tool_context.agent_name,
-            function_call_id=tool_context.function_call_id,
-            arguments=_cut(tool_args),
-            error=f"{type(error).__name__}: {error}",
+        self._log_tool(
+            "TOOL ERROR", tool, tool_context, arguments=_cut(tool_args), error=_error(error)
         )
         return None
 
@@ -274,6 +268,16 @@ class DebugLoggingPlugin(BasePlugin):
         record = {"timestamp": datetime.datetime.now().isoformat(), "entry_type": entry}
         record.update({k: redacted(v, k) for k, v in data.items() if v is not None})
         run["entries"].append(record)
+
+    def _add_tool(self, entry: str, tool: BaseTool, tool_context: ToolContext, **data: Any) -> None:
+        self._add(
+            tool_context.invocation_id,
+            entry,
+            agent_name=tool_context.agent_name,
+            tool_name=tool.name,
+            function_call_id=tool_context.function_call_id,
+            **data,
+        )
 
     async def on_user_message_callback(
         self, *, invocation_context: InvocationContext, user_message: Content
@@ -417,14 +421,7 @@ class DebugLoggingPlugin(BasePlugin):
     async def before_tool_callback(
         self, *, tool: BaseTool, tool_args: dict[str, Any], tool_context: ToolContext
     ) -> dict[str, Any] | None:
-        self._add(
-            tool_context.invocation_id,
-            "tool_call",
-            agent_name=tool_context.agent_name,
-            tool_name=tool.name,
-            function_call_id=tool_context.function_call_id,
-            args=tool_args,
-        )
+        self._add_tool("tool_call", tool, tool_context, args=tool_args)
         return None
 
     async def after_tool_callback(
@@ -435,14 +432,7 @@ class DebugLoggingPlugin(BasePlugin):
         tool_context: ToolContext,
         result: dict[str, Any],
     ) -> dict[str, Any] | None:
-        self._add(
-            tool_context.invocation_id,
-            "tool_response",
-            agent_name=tool_context.agent_name,
-            tool_name=tool.name,
-            function_call_id=tool_context.function_call_id,
-            result=result,
-        )
+        self._add_tool("tool_response", tool, tool_context, result=result)
         return None
 
     async def on_tool_error_callback(
@@ -453,15 +443,7 @@ class DebugLoggingPlugin(BasePlugin):
         tool_context: ToolContext,
         error: Exception,
     ) -> dict[str, Any] | None:
-        self._add(
-            tool_context.invocation_id,
-            "tool_error",
-            agent_name=tool_context.agent_name,
-            tool_name=tool.name,
-            function_call_id=tool_context.function_call_id,
-            args=tool_args,
-            error=_error(error),
-        )
+        self._add_tool("tool_error", tool, tool_context, args=tool_args, error=_error(error))
         return None
 
 

@@ -10,7 +10,13 @@ from yadk.events import Event
 from yadk.sessions._session import Session
 from yadk.sessions._state import State
 
-__all__ = ["BaseSessionService", "GetSessionConfig", "ListSessionsResponse", "TurnLocks"]
+__all__ = [
+    "BaseSessionService",
+    "GetSessionConfig",
+    "ListSessionsResponse",
+    "TurnLocks",
+    "event_window",
+]
 
 
 @dataclass
@@ -19,6 +25,16 @@ class GetSessionConfig:
 
     num_recent_events: int | None = None
     after_timestamp: float | None = None
+
+
+def event_window(
+    config: GetSessionConfig | None, num_recent_events: int | None, after_timestamp: float | None
+) -> tuple[int | None, float | None]:
+    """``get_session``'s window of events: ``config``'s when given, else the keywords (google-adk
+    takes either)."""
+    if config is not None:
+        return config.num_recent_events, config.after_timestamp
+    return num_recent_events, after_timestamp
 
 
 @dataclass

@@ -29,6 +29,7 @@ from yadk.sessions._base import (
     GetSessionConfig,
     ListSessionsResponse,
     apply_event,
+    event_window,
     select_events,
 )
 from yadk.sessions._codec import refuse_key, written_by
@@ -152,9 +153,9 @@ class InMemorySessionService(BaseSessionService):
         record = self._sessions.get(key)
         if record is None:
             return None
-        if config is not None:
-            num_recent_events = config.num_recent_events
-            after_timestamp = config.after_timestamp
+        num_recent_events, after_timestamp = event_window(
+            config, num_recent_events, after_timestamp
+        )
         return self._snapshot(key, record, num_recent_events, after_timestamp)
 
     async def refresh_session(self, session: Session) -> bool:

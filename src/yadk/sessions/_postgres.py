@@ -22,6 +22,7 @@ from yadk.sessions._base import (
     GetSessionConfig,
     ListSessionsResponse,
     apply_event,
+    event_window,
 )
 from yadk.sessions._codec import (
     dump_event,
@@ -140,10 +141,10 @@ class PostgresSessionService(BaseSessionService):
         num_recent_events: int | None = None,
         after_timestamp: float | None = None,
     ) -> Session | None:
-        if config is not None:
-            num_recent_events = config.num_recent_events
-            after_timestamp = config.after_timestamp
         key = (app_name, user_id, session_id)
+        num_recent_events, after_timestamp = event_window(
+            config, num_recent_events, after_timestamp
+        )
 
         async def read(conn: Any) -> Session | None:
             texts = await self.sql.session_row.first_row(conn, _named(key))

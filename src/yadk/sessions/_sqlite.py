@@ -40,6 +40,7 @@ from yadk.sessions._base import (
     GetSessionConfig,
     ListSessionsResponse,
     apply_event,
+    event_window,
 )
 from yadk.sessions._codec import (
     dump_event,
@@ -233,9 +234,9 @@ class SqliteSessionService(BaseSessionService):
         num_recent_events: int | None = None,
         after_timestamp: float | None = None,
     ) -> Session | None:
-        if config is not None:
-            num_recent_events = config.num_recent_events
-            after_timestamp = config.after_timestamp
+        num_recent_events, after_timestamp = event_window(
+            config, num_recent_events, after_timestamp
+        )
         key = (app_name, user_id, session_id)
         if num_recent_events is not None or after_timestamp is not None:
             found = await self._run(self._read_some, key, num_recent_events, after_timestamp)
