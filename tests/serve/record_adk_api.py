@@ -16,6 +16,7 @@ with text; when streaming, the text comes first as one partial chunk. Its final 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -24,6 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -102,20 +104,17 @@ def sse_events(body: str) -> list[dict[str, Any]]:
     ]
 
 
-def main() -> int:
+@contextlib.contextmanager
+def api_server(agents: Path) -> Iterator[httpx.Client]:
+    """``adk api_server`` on a free port of 127.0.0.1 serving the folder ``agents`` (its
+    sessions in memory), and a client for it once it answers."""
     adk = Path(sys.executable).parent / "adk"
-    work = Path(tempfile.mkdtemp())
-    agent = work / "agents" / "weather"
-    agent.mkdir(parents=True)
-    (agent / "__init__.py").write_text("from . import agent\n")
-    (agent / "agent.py").write_text(AGENT)
     port = free_port()
     server = subprocess.Popen(
-        [str(adk), "api_server", "--host", "127.0.0.1", "--port", str(port), str(work / "agents")],
-        cwd=work,
+        [str(adk), "api_server", "--host", "127.0.0.1", "--port", str(port), str(agents)],
+        cwd=agents.parent,
         env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
     )
-    recorded: dict[str, Any] = {}
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
             deadline = time.monotonic() + 60
@@ -127,6 +126,21 @@ def main() -> int:
                     if time.monotonic() > deadline:
                         raise
                     time.sleep(0.2)
+            yield client
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def main() -> int:
+    work = Path(tempfile.mkdtemp())
+    agent = work / "agents" / "weather"
+    agent.mkdir(parents=True)
+    (agent / "__init__.py").write_text("from . import agent\n")
+    (agent / "agent.py").write_text(AGENT)
+    recorded: dict[str, Any] = {}
+    try:
+        with api_server(work / "agents") as client:
             for name, route, streaming in RUNS:
                 sessions = "/apps/weather/users/u1/sessions"
                 client.post(sessions, json={"sessionId": name}).raise_for_status()
@@ -149,8 +163,6 @@ def main() -> int:
                 }
                 print(name, len(events), "events,", len(stored), "stored")
     finally:
-        server.terminate()
-        server.wait(10)
         shutil.rmtree(work, ignore_errors=True)
     OUT.parent.mkdir(exist_ok=True)
     text = json.dumps(recorded, indent=2, sort_keys=True, ensure_ascii=False)

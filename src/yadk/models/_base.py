@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from yadk.events import CacheMetadata
 from yadk.models._request_config import RequestConfig
@@ -134,6 +134,15 @@ class LlmResponse(BaseModel):
     custom_metadata: dict[str, Any] | None = Field(default=None)
     # Gemini context caching: the cache this call used, or the prefix a later call may cache.
     cache_metadata: CacheMetadata | None = None
+
+    @field_validator("usage_metadata", "grounding_metadata", mode="before")
+    @classmethod
+    def _genai_object(cls, value: Any) -> Any:
+        """A google-genai object (as code written for google-adk builds it through the shim)
+        becomes the snake_case mapping yadk's backends give."""
+        if isinstance(value, BaseModel):
+            return value.model_dump(mode="json", exclude_none=True)
+        return value
 
 
 class BaseLlm(abc.ABC):

@@ -102,12 +102,32 @@ def event_json(event: Event) -> dict[str, Any]:
         to_camel(key): value
         for key, value in info.model_dump(mode="json", exclude_none=True).items()
     }
-    usage = data.get("usageMetadata")
-    if isinstance(usage, dict):  # google-genai's usage fields, camelCased like the rest
-        data["usageMetadata"] = {to_camel(key): value for key, value in usage.items()}
+    for key in _GENAI_FIELDS:  # google-genai's objects, camelCased at every depth like the rest
+        if key in data:
+            data[key] = _camel_keys(data[key])
     if event.get_function_calls() and "longRunningToolIds" not in data:
         data["longRunningToolIds"] = []
     return data
+
+
+# Event fields holding google-genai objects (snake_case in yadk, camelCase on the wire).
+_GENAI_FIELDS = ("usageMetadata", "groundingMetadata")
+
+
+def _camel_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {to_camel(str(key)): _camel_keys(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_camel_keys(item) for item in value]
+    return value
+
+
+def _snake_keys(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {_snake(str(key)): _snake_keys(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_snake_keys(item) for item in value]
+    return value
 
 
 def session_json(session: Session) -> dict[str, Any]:
@@ -148,6 +168,8 @@ def event_from_json(data: dict[str, Any]) -> Event:
     fields = _snake_fields(data)
     if isinstance(fields.get("actions"), dict):
         fields["actions"] = _snake_fields(fields["actions"])
+    if isinstance(fields.get("grounding_metadata"), dict):
+        fields["grounding_metadata"] = _snake_keys(fields["grounding_metadata"])
     if isinstance(fields.get("node_info"), dict):
         fields["node_info"] = _snake_fields(fields["node_info"])
         if not any(fields["node_info"].values()):  # ``{"path": ""}``: the event of no node

@@ -1,0 +1,103 @@
+"""google-adk 2.13's api_server and ``yadk serve`` on the same agent files
+(recorded/scenarios, written against google-adk and loaded by yadk through its shim): a
+transfer, a loop ended by exit_loop, a sequence saving state, a refused answer, a long-running
+tool. Per event, the same keys at every level (so every field google-adk sends, yadk sends),
+the same ``turnComplete`` (never, here), the same nodeInfo paths, the same authors and actions
+values. Recorded by ../record_adk_scenarios.py.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from tests.serve.test_recorded_events import keys
+
+from yadk.artifacts import InMemoryArtifactService
+from yadk.serve import create_app
+from yadk.sessions import InMemorySessionService
+
+RECORDED = Path(__file__).parent / "recorded"
+RUNS: dict[str, Any] = json.loads((RECORDED / "scenario_events.json").read_text(encoding="utf-8"))
+# Values generated per run: ids, timestamps, function call ids.
+_GENERATED = {"id", "invocationId", "timestamp"}
+
+
+def comparable(event: dict[str, Any]) -> dict[str, Any]:
+    """An event's values without the generated ones (call ids replaced by a marker)."""
+    kept = {k: v for k, v in event.items() if k not in _GENERATED}
+    text = json.dumps(kept, sort_keys=True)
+    for call_id in event.get("longRunningToolIds", []):
+        text = text.replace(call_id, "CALL")
+    data = json.loads(text)
+    for part in (data.get("content") or {}).get("parts", []):
+        for kind in ("functionCall", "functionResponse"):
+            if kind in part:
+                part[kind]["id"] = "CALL"
+    if data.get("longRunningToolIds"):
+        data["longRunningToolIds"] = ["CALL" for _ in data["longRunningToolIds"]]
+    return data
+
+
+@pytest.fixture
+async def client(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
+    apps = tmp_path / "agents"
+    shutil.copytree(RECORDED / "scenarios", apps, ignore=shutil.ignore_patterns("__pycache__"))
+    app = create_app(
+        apps,
+        session_service=InMemorySessionService(),
+        artifact_service=InMemoryArtifactService(),
+    )
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as c:
+            yield c
+
+
+async def served(client: httpx.AsyncClient, app: str) -> tuple[Any, Any]:
+    body = RUNS[app]["request"]
+    sessions = f"/apps/{app}/users/u1/sessions"
+    created = await client.post(sessions, json={"sessionId": body["sessionId"]})
+    assert created.status_code == 200, created.text
+    response = await client.post("/run", json=body)
+    assert response.status_code == 200, response.text
+    stored = (await client.get(f"{sessions}/{body['sessionId']}")).json()["events"]
+    return response.json(), stored
+
+
+def test_the_recording_covers_the_scenarios() -> None:
+    assert sorted(RUNS) == ["grounded", "loop", "pipeline", "refusal", "transfer", "waiter"]
+    actions = {k for run in RUNS.values() for e in run["stored"] for k in e["actions"]}
+    assert {"escalate", "skipSummarization", "transferToAgent"} <= actions
+    fields = {k for run in RUNS.values() for e in run["stored"] for k in e}
+    assert {"errorCode", "errorMessage", "finishReason", "longRunningToolIds"} <= fields
+
+
+@pytest.mark.parametrize("app", sorted(RUNS))
+async def test_served_events_have_google_adks_fields_and_values(
+    client: httpx.AsyncClient, app: str
+) -> None:
+    events, stored = await served(client, app)
+    recorded = RUNS[app]
+    assert [keys(e) for e in events] == [keys(e) for e in recorded["events"]]
+    assert [keys(e) for e in stored] == [keys(e) for e in recorded["stored"]]
+    assert [comparable(e) for e in events] == [comparable(e) for e in recorded["events"]]
+    assert [comparable(e) for e in stored] == [comparable(e) for e in recorded["stored"]]
+
+
+async def test_google_adks_events_posted_with_a_session_come_back_as_sent(
+    client: httpx.AsyncClient,
+) -> None:
+    grounded = RUNS["grounded"]["stored"][1]
+    created = await client.post(
+        "/apps/grounded/users/u1/sessions", json={"sessionId": "copy", "events": [grounded]}
+    )
+    assert created.status_code == 200, created.text
+    [event] = created.json()["events"]
+    assert event["groundingMetadata"] == grounded["groundingMetadata"]
+    assert event["customMetadata"] == grounded["customMetadata"]
