@@ -17,6 +17,7 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "yadk"
 # Top-level private modules are placed where their imports put them.
 LAYERS: list[set[str]] = [
     {"types", "errors", "_yaml", "_files", "_lazy", "_bm25", "_docx", "_secrets", "_version"},
+    {"_tracing"},
     {"_blocked_modules"},
     {"_model_names", "_script_format", "_graph_shape"},
     {"sessions", "artifacts", "events", "_compacted"},

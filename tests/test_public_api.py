@@ -287,6 +287,7 @@ DOCUMENTED: dict[str, set[str]] = {
         "TemplateValueError",
         "ToolErrorType",
         "ToolExecutionError",
+        "TracingSetupError",
     },
 }
 

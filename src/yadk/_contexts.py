@@ -27,6 +27,7 @@ from yadk.types import Content, Part
 if TYPE_CHECKING:
     from yadk._plugin_manager import PluginManager
     from yadk._resume import ResumePlan
+    from yadk._tracing import InvocationTrace
     from yadk._usage import Budget, BudgetTracker
     from yadk.agents import BaseAgent
     from yadk.memory import BaseMemoryService, SearchMemoryResponse
@@ -65,6 +66,13 @@ class RunConfig:
     raise_errors: bool = False
     streaming: bool = False
     budget: Budget | None = None
+    # Where traced model and tool content goes (google-adk's ``telemetry.capture_message_content``):
+    # "NO_CONTENT", "SPAN_ONLY", "EVENT_ONLY" or "SPAN_AND_EVENT"; None reads
+    # OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT (off when unset). See docs/tracing.md.
+    capture_message_content: str | None = None
+    # An OpenTelemetry TracerProvider for this invocation's spans instead of the global one
+    # (a yadk addition: tests, hosts that keep one provider per tenant).
+    tracer_provider: Any = None
 
 
 class AppSettings(Protocol):
@@ -147,6 +155,11 @@ class InvocationContext:
     # The run path stamped on the events of ``agent`` (``""``: none, as for the agents a
     # SequentialAgent at the root runs).
     node_path: str = ""
+    # Tracing (yadk._tracing): the invocation's trace when it is traced (None: off), the span of
+    # the agent or node running, and the span that one hangs under (a transfer target's parent).
+    trace: InvocationTrace | None = None
+    span: Any = None
+    outer_span: Any = None
 
     @property
     def app_name(self) -> str:

@@ -28,6 +28,8 @@ failures (a model or tool that fails while an invocation runs). Errors that goog
     ├── ArtifactError (ValueError)          an artifact name or version is invalid
     ├── ResumeError (ValueError)            an invocation cannot be resumed (unknown id, the app
     │                                       is not resumable)
+    ├── TracingSetupError                   OpenTelemetry export was asked for (``--otel``) without
+    │                                       ``yadk[otel]`` installed
     └── RunError                            something failed while an invocation ran
         ├── ModelError                      a model failed or a script is exhausted
         │   └── ModelCallLimitError         too many model calls in one invocation
@@ -82,6 +84,7 @@ __all__ = [
     "ToolDeclarationError",
     "ToolErrorType",
     "ToolExecutionError",
+    "TracingSetupError",
     "YadkError",
 ]
 
@@ -119,6 +122,11 @@ class YadkError(Exception):
     def message(self) -> str:
         """The human message, without the quotes ``KeyError.__str__`` adds."""
         return str(self.args[0]) if self.args else ""
+
+
+class TracingSetupError(YadkError):
+    """OpenTelemetry export was asked for (``--otel``, ``OTEL_EXPORTER_OTLP_ENDPOINT``) but the
+    OpenTelemetry SDK or its OTLP exporter is not installed (``pip install 'yadk[otel]'``)."""
 
 
 class ConfigError(YadkError, ValueError):

@@ -7,6 +7,7 @@ import concurrent.futures
 import contextlib
 import dataclasses
 import logging
+import sys
 from collections import OrderedDict
 from collections.abc import AsyncGenerator
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 from yadk._contexts import AppSettings, InvocationContext, RunConfig, new_invocation_id
 from yadk._plugin_manager import PluginManager, plugin_manager_for
 from yadk._resume import ResumePlan, invocation_answered, plan_resume
+from yadk._tracing import InvocationTrace
 from yadk.agents import BaseAgent, LlmAgent
 from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
 from yadk.errors import (
@@ -167,6 +169,10 @@ class Runner:
             app=self.app,
             plugins=self.plugin_manager,
         )
+        trace = _trace_for(ctx, self.agent)
+        if trace is not None:
+            ctx.trace, ctx.span = trace, trace.root
+        error_code: str | None = None
         try:
             plugins = self.plugin_manager
             invocation = (
@@ -174,20 +180,25 @@ class Runner:
                 if plugins is None
                 else self._invoke_with_plugins(plugins, ctx, session, message, state_delta, config)
             )
-            failed = False
             async with contextlib.aclosing(invocation) as events:
                 async for event in events:
-                    failed = failed or event.error_code is not None
+                    if event.error_code is not None and error_code is None:
+                        error_code = event.error_code
                     yield event
             compaction = self.app.events_compaction_config if self.app is not None else None
-            if compaction is not None and not failed:
+            if compaction is not None and error_code is None:
                 # Summarised after the answer, not before it (google-adk's post-invocation
                 # compaction): the summary is stored, not yielded.
                 await compaction.compact_after_invocation(
                     session=session, session_service=self.session_service, root_agent=self.agent
                 )
+        except Exception as exc:
+            error_code = error_code or type(exc).__name__
+            raise
         finally:
             self._checkin(key, session)
+            if trace is not None:
+                trace.end_invocation(error_code)
 
     def _resume_plan(
         self, session: Session, message: Content | None, invocation_id: str | None
@@ -406,6 +417,16 @@ class Runner:
             error_code=code,
             error_message=message,
         )
+
+
+def _trace_for(ctx: InvocationContext, root_agent: BaseAgent) -> InvocationTrace | None:
+    """The invocation's trace, decided once as it starts; None (tracing off) unless the process
+    has loaded OpenTelemetry, so an untraced process never imports it (yadk.telemetry)."""
+    if ctx.run_config.tracer_provider is None and "opentelemetry.trace" not in sys.modules:
+        return None
+    from yadk.telemetry import invocation_trace
+
+    return invocation_trace(ctx, root_agent)
 
 
 async def _one(event: Event) -> AsyncGenerator[Event, None]:

@@ -134,6 +134,13 @@ class BaseAgent(BaseModel):
     async def run_async(self, parent_context: InvocationContext) -> AsyncGenerator[Event, None]:
         """Run this agent: before-agent callbacks, the agent itself, after-agent callbacks."""
         ctx = parent_context.for_agent(self, node_path=node_path_for(self, parent_context))
+        trace = ctx.trace
+        span = None
+        if trace is not None:
+            span = trace.start_agent(self, ctx, parent_context.span)
+            if span is not None:
+                ctx.outer_span, ctx.span = parent_context.span, span
+        error: Exception | None = None
         try:
             event = await self._before_agent(ctx)
             if event is not None:
@@ -148,6 +155,7 @@ class BaseAgent(BaseModel):
             if event is not None:
                 yield _stamped(event, ctx)
         except Exception as exc:
+            error = exc
             if ctx.plugins is not None:  # as google-adk: every agent the failure leaves hears it
                 await ctx.plugins.notify(
                     "on_agent_error_callback", agent=self, callback_context=Context(ctx), error=exc
@@ -158,6 +166,10 @@ class BaseAgent(BaseModel):
                 exc.yadk_agent_name = self.name  # type: ignore[attr-defined]
                 exc.yadk_branch = ctx.branch  # type: ignore[attr-defined]
             raise
+        finally:
+            if span is not None:
+                assert trace is not None
+                trace.end(span, error)
 
     async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
         raise NotImplementedError(f"{type(self).__name__} must implement _run_async_impl")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import uuid
@@ -17,7 +18,7 @@ from yadk.agents._code_images import save_generated_images
 from yadk.agents._contents import CLIENT_CALL_ID_PREFIX
 from yadk.agents._request import build_request
 from yadk.errors import BudgetExceededError, ModelCallLimitError, ModelError, ToolExecutionError
-from yadk.events import Event, EventActions
+from yadk.events import Event, EventActions, new_event_id
 from yadk.models import BaseLlm, LlmRequest, LlmResponse
 from yadk.tools import BaseTool
 from yadk.tools._agent_tool import GROUNDING_STATE_KEY
@@ -82,9 +83,16 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
     usage = None
     if response is None:
         budget = active_budget(ctx)
+        trace = ctx.trace
+        model_span = None
+        model_error: Exception | None = None
         try:
             if budget is not None:  # before the call is sent, never after
                 check_budget(budget, ctx, agent.canonical_model.model)
+            if trace is not None:
+                model_span = trace.start_model(
+                    agent, agent.canonical_model, request, ctx, event_id=model_event.id
+                )
             async for chunk in _model_responses(agent.canonical_model, request, ctx):
                 if chunk.partial:
                     # Streamed text for the impatient; never stored (the runner appends only
@@ -101,6 +109,11 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
             if response is None:
                 raise ModelError(f"Model {agent.canonical_model.model!r} returned no response.")
         except (ModelError, BudgetExceededError) as exc:
+            model_error = exc
+            if model_span is not None:
+                assert trace is not None
+                trace.end_model(model_span, None, exc)
+                model_span = None
             if plugins is not None and type(exc) is ModelError:
                 response = await plugins.run(
                     "on_model_error_callback",
@@ -118,6 +131,10 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
                 model_event.error_message = exc.message
                 yield model_event
                 return
+        finally:
+            if model_span is not None:  # ended here when the call succeeded or was abandoned
+                assert trace is not None
+                trace.end_model(model_span, response if model_error is None else None, None)
         if budget is not None:
             usage = charge_budget(budget, request, response, agent.canonical_model.model)
         altered = None
@@ -182,7 +199,9 @@ async def _transfer(
     target = agent.root_agent.find_agent(target_name)
     if target is None:  # the transfer tool validates names; a custom tool might not
         raise ModelError(f"Agent {target_name!r} not found in the agent tree.")
-    async for event in target.run_async(ctx):
+    # Traced, the target's span hangs beside this agent's (google-adk's nesting of a transfer).
+    target_ctx = ctx if ctx.trace is None else dataclasses.replace(ctx, span=ctx.outer_span)
+    async for event in target.run_async(target_ctx):
         yield event
     ctx.end_invocation = True
 
@@ -302,9 +321,10 @@ async def _handle_function_calls(
     """Run every call (concurrently, results kept in call order) and merge their actions: the
     events the tools' own runs produced (in call order), and the event of the responses."""
     contexts = [ToolContext(ctx, function_call_id=call.id) for call in calls]
+    event_id = new_event_id()
     responses = await asyncio.gather(
         *(
-            _run_one_call(agent, call, request.tools_dict, tool_context)
+            _run_one_call(agent, call, request.tools_dict, tool_context, event_id)
             for call, tool_context in zip(calls, contexts, strict=True)
         )
     )
@@ -321,6 +341,7 @@ async def _handle_function_calls(
     if not parts and not merged.state_delta and not merged.artifact_delta:
         return side_events, None
     return side_events, Event(
+        id=event_id,
         invocation_id=ctx.invocation_id,
         author=agent.name,
         branch=ctx.branch,
@@ -330,7 +351,11 @@ async def _handle_function_calls(
 
 
 async def _run_one_call(
-    agent: LlmAgent, call: FunctionCall, tools: dict[str, BaseTool], tool_context: ToolContext
+    agent: LlmAgent,
+    call: FunctionCall,
+    tools: dict[str, BaseTool],
+    tool_context: ToolContext,
+    event_id: str,
 ) -> dict[str, Any] | None:
     tool = tools.get(call.name)
     if tool is None:
@@ -340,6 +365,39 @@ async def _run_one_call(
             "error": f"Tool '{call.name}' is not available to agent '{agent.name}'."
             f" Available tools: {available}."
         }
+    trace = tool_context.invocation_context.trace
+    if trace is None:
+        return await _call_tool(agent, call, tool, tool_context, None)
+    span = trace.start_tool(
+        agent, tool, call, tool_context.invocation_context, response_event_id=event_id
+    )
+    traced = _TracedCall(span)
+    try:
+        result = await _call_tool(agent, call, tool, tool_context, traced)
+    except Exception as exc:
+        trace.end_tool(span, None, exc, error_type=None)
+        raise
+    trace.end_tool(span, result, traced.error, error_type=None)
+    return result
+
+
+@dataclasses.dataclass
+class _TracedCall:
+    """A traced tool call: its span, and the exception the tool raised (reported to the model)."""
+
+    span: Any
+    error: Exception | None = None
+
+
+async def _call_tool(
+    agent: LlmAgent,
+    call: FunctionCall,
+    tool: BaseTool,
+    tool_context: ToolContext,
+    traced: _TracedCall | None,
+) -> dict[str, Any] | None:
+    """The callbacks and the tool; a tool that raises is reported to the model (and, traced,
+    kept on ``traced``)."""
     args = dict(call.args)
     plugins = tool_context.invocation_context.plugins
     result = None
@@ -357,8 +415,13 @@ async def _run_one_call(
         )
     if result is None:
         try:
-            result = await tool.run_async(args=args, tool_context=tool_context)
+            if traced is None:
+                result = await tool.run_async(args=args, tool_context=tool_context)
+            else:
+                result = await _traced_run(tool, args, tool_context, traced.span)
         except Exception as exc:
+            if traced is not None:
+                traced.error = exc
             result = await _tool_failed(call, tool, args, tool_context, exc)
     altered = None
     if plugins is not None:
@@ -385,6 +448,20 @@ async def _run_one_call(
     if not isinstance(result, dict):
         result = {"result": result}
     return _jsonable(result)
+
+
+async def _traced_run(
+    tool: BaseTool, args: dict[str, Any], tool_context: ToolContext, span: Any
+) -> Any:
+    """The tool run with its span current, for what reads the ambient context (an HTTP client's
+    instrumentation, an AgentTool's runner): attached around one ``await``, in this task."""
+    ic = tool_context.invocation_context
+    assert ic.trace is not None
+    token = ic.trace.attach(span)
+    try:
+        return await tool.run_async(args=args, tool_context=tool_context)
+    finally:
+        ic.trace.detach(token)
 
 
 async def _tool_failed(

@@ -34,6 +34,8 @@ class AnthropicLlm(HttpBackend):
     ``http_client`` and ``transport`` behave as in ``Gemini``.
     """
 
+    provider_name = "anthropic"
+
     DEFAULT_BASE_URL = DEFAULT_BASE_URL
     BASE_URL_ENV = "ANTHROPIC_BASE_URL"
     KEY_ENVS = ("ANTHROPIC_API_KEY",)

@@ -149,6 +149,9 @@ class BaseLlm(abc.ABC):
     """A model backend. ``model`` is the name requests report."""
 
     model: str = ""
+    # Who serves the model, as the OpenTelemetry GenAI conventions name it
+    # (``gen_ai.provider.name`` on traced model calls): "gcp.gemini", "openai", ...
+    provider_name: str = ""
 
     @abc.abstractmethod
     def generate_content_async(

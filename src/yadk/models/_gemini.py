@@ -142,6 +142,10 @@ class Gemini(HttpBackend):
         return super().base_url
 
     @property
+    def provider_name(self) -> str:  # type: ignore[override]
+        return "gcp.vertex_ai" if self.vertex is not None else "gcp.gemini"
+
+    @property
     def vertex(self) -> VertexTarget | None:
         """Where Vertex AI requests go, when ``GOOGLE_GENAI_USE_VERTEXAI`` asks for Vertex; an
         ``api_key=`` argument means express mode, as in google-genai (it wins over the project

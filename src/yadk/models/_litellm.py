@@ -77,6 +77,11 @@ class CompatibleChat(OpenAIChat):
         super().__init__(model, **settings)
 
     @property
+    def provider_name(self) -> str:  # type: ignore[override]
+        label = self.provider.label
+        return {"Mistral": "mistral_ai", "vLLM": "vllm"}.get(label, label.lower())
+
+    @property
     def base_url(self) -> str:
         p = self.provider
         from_env = (os.environ.get(p.base_url_env) or "").rstrip("/")
@@ -113,6 +118,7 @@ class AzureChat(OpenAIChat):
     BASE_URL_ENV = "AZURE_API_BASE"
     KEY_ENVS = ("AZURE_API_KEY",)
     LABEL = "Azure OpenAI"
+    provider_name = "azure.ai.openai"
     DEFAULT_API_VERSION = "2024-10-21"
 
     def __init__(self, model: str, *, api_version: str | None = None, **settings: Any) -> None:

@@ -42,6 +42,8 @@ class OpenAIChat(HttpBackend):
     behave as in ``Gemini``.
     """
 
+    provider_name = "openai"
+
     DEFAULT_BASE_URL = DEFAULT_BASE_URL
     BASE_URL_ENV = "OPENAI_BASE_URL"
     KEY_ENVS = ("OPENAI_API_KEY",)

@@ -99,6 +99,8 @@ _NOT_USER_SPEECH = (
 class ScriptedModel(BaseLlm):
     """An offline model for demos and tests; see the module docstring for the rules."""
 
+    provider_name = "yadk.scripted"
+
     def __init__(
         self, turns: list[dict[str, Any] | ScriptedTurn] | None = None, *, name: str = "scripted"
     ) -> None:

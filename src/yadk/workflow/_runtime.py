@@ -17,7 +17,7 @@ from pydantic import BaseModel
 from yadk._contexts import InvocationContext
 from yadk.events import Event, EventActions
 from yadk.types import Content
-from yadk.workflow._adapters import ParallelWorker, WorkflowNode
+from yadk.workflow._adapters import AgentNode, ParallelWorker, WorkflowNode
 from yadk.workflow._base_node import START, BaseNode
 from yadk.workflow._build import build_node
 from yadk.workflow._confirmation import confirmation_gate
@@ -260,7 +260,39 @@ class Runtime:
         state_schema: type[BaseModel] | None = None,
     ) -> NodeResult:
         """One run of ``node`` (with its retries): its events emitted, its result returned;
-        raises ``NodeFailed`` when it fails for good."""
+        raises ``NodeFailed`` when it fails for good. Traced, the run has a span (an agent's
+        is its own ``invoke_agent``)."""
+        trace = ic.trace
+        if trace is None or isinstance(node, AgentNode):
+            return await self._run_node(
+                node, ic, parent_path, run_id, author, node_input, output_for, state_schema
+            )
+        span = trace.start_node(node, ic, ic.span)
+        node_ic = dataclasses.replace(ic, span=span, outer_span=ic.span)
+        try:
+            result = await self._run_node(
+                node, node_ic, parent_path, run_id, author, node_input, output_for, state_schema
+            )
+        except NodeFailed as failed:
+            trace.end(span, failed.error if isinstance(failed.error, Exception) else failed)
+            raise
+        except BaseException as exc:
+            trace.end(span, exc if isinstance(exc, Exception) else None)
+            raise
+        trace.end(span, None)
+        return result
+
+    async def _run_node(
+        self,
+        node: BaseNode,
+        ic: InvocationContext,
+        parent_path: str,
+        run_id: int | str,
+        author: str,
+        node_input: Any,
+        output_for: list[str],
+        state_schema: type[BaseModel] | None,
+    ) -> NodeResult:
         path = f"{parent_path}/{node.name}@{run_id}"
         own_output_for = [path, *output_for]
         resume_inputs: dict[str, Any] = {}
@@ -297,8 +329,8 @@ class Runtime:
                 actions = ctx.take_actions()
                 if config is None or not config.should_retry(exc, attempt):
                     raise NodeFailed(exc, path=path, author=author, actions=actions) from exc
-                await self.sink.emit(
-                    error_event(ic, exc, path=path, author=author, actions=actions)
+                await self._emit(
+                    ctx, error_event(ic, exc, path=path, author=author, actions=actions)
                 )
                 await self.sleep(config.delay(attempt))
                 attempt += 1
@@ -331,7 +363,7 @@ class Runtime:
                     # A child run's output is this node's (``use_as_output``): no event of its own.
                     result.output, result.has_output = item, True
                 else:
-                    await self.sink.emit(output_event(item, ctx, result, output_for, schema))
+                    await self._emit(ctx, output_event(item, ctx, result, output_for, schema))
                 return await self._flush(ctx, result)
         elif node.input_schema is not None:
             try:
@@ -365,13 +397,19 @@ class Runtime:
             event.node_info.output_for = None  # type: ignore[union-attr]
             if event.content is None and event.actions.is_empty():
                 return
+        await self._emit(ctx, event)
+
+    async def _emit(self, ctx: NodeContext, event: Event) -> None:
+        ic = ctx.invocation_context
+        if ic.trace is not None:  # the node's span lists its events (google-adk's tracing)
+            ic.trace.node_event(ic.span, event.id)
         await self.sink.emit(event)
 
     async def _flush(self, ctx: NodeContext, result: NodeResult) -> NodeResult:
         """State written after the node's last event goes out on an event of its own."""
         actions = ctx.take_actions()
         if not actions.is_empty():
-            await self.sink.emit(bare_event(ctx, actions))
+            await self._emit(ctx, bare_event(ctx, actions))
         return result
 
     async def _run_child_workflow(
@@ -415,7 +453,7 @@ class Runtime:
         result = NodeResult()
         event = Event(output=[r.output for r in results])
         stamp(event, ctx, result, output_for)
-        await self.sink.emit(event)
+        await self._emit(ctx, event)
         return result
 
     # --- nodes scheduled at run time -------------------------------------------------------

@@ -1,0 +1,283 @@
+"""The spans of one traced invocation, named and nested as google-adk 2.13 does.
+
+``invoke_workflow <root>`` (the invocation) holds ``invoke_agent <agent>`` spans; each holds its
+``generate_content <model>`` and ``execute_tool <tool>`` spans; the agent a transfer hands over
+to runs beside the agent that transferred (both under the invocation's span). Workflow nodes get
+``invoke_node <node>``, nested workflows ``invoke_workflow <name>`` with
+``gen_ai.workflow.nested``. Attributes follow the OpenTelemetry GenAI semantic conventions; what
+costs work to compute (JSON of tools and messages) is computed only when the span records.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from opentelemetry import context as otel_context
+from opentelemetry.trace import Span, Status, StatusCode, Tracer, set_span_in_context
+
+from yadk._contexts import InvocationContext
+from yadk._tracing import config_location
+from yadk._usage import reported_usage
+from yadk.telemetry import _messages as messages
+from yadk.telemetry._capture import Capture
+
+__all__ = ["OtelInvocationTrace"]
+
+DETAILS_EVENT = "gen_ai.client.inference.operation.details"
+LOCATION = "yadk.config.location"
+
+# What a model call's request config maps to (google-genai's names -> the conventions').
+_REQUEST_SETTINGS = {
+    "max_output_tokens": "gen_ai.request.max_tokens",
+    "temperature": "gen_ai.request.temperature",
+    "top_p": "gen_ai.request.top_p",
+    "top_k": "gen_ai.request.top_k",
+}
+
+
+def _provider(model: Any, name: str) -> str:
+    """The model's ``provider_name``; a model that names none is ``gcp.gemini`` when its name
+    says Gemini (google-adk's guess for every model), else ``unknown``."""
+    provider = getattr(model, "provider_name", "")
+    if isinstance(provider, str) and provider:
+        return provider
+    return "gcp.gemini" if name.startswith("gemini") else "unknown"
+
+
+class _ModelSpan:
+    __slots__ = ("details", "span")
+
+    def __init__(self, span: Span, details: dict[str, str] | None) -> None:
+        self.span = span
+        self.details = details
+
+
+class OtelInvocationTrace:
+    """``yadk._tracing.InvocationTrace`` on an OpenTelemetry tracer."""
+
+    __slots__ = (
+        "_node_events",
+        "_tracer",
+        "capture",
+        "conversation_id",
+        "entry",
+        "invocation_id",
+        "root",
+    )
+
+    def __init__(
+        self, tracer: Tracer, *, ctx: InvocationContext, entry: Any, capture: Capture
+    ) -> None:
+        self._tracer = tracer
+        self.capture = capture
+        self.conversation_id = ctx.session.id
+        self.invocation_id = ctx.invocation_id
+        self.entry = entry
+        self._node_events: dict[Any, list[str]] = {}
+        # Under the caller's current span, if any (a server request's), else a trace of its own.
+        self.root = tracer.start_span(
+            f"invoke_workflow {entry.name}",
+            attributes={
+                "gen_ai.operation.name": "invoke_workflow",
+                "gen_ai.conversation.id": self.conversation_id,
+                "gen_ai.workflow.name": entry.name,
+            },
+        )
+
+    def _start(self, name: str, parent: Any, attributes: dict[str, Any]) -> Span:
+        return self._tracer.start_span(
+            name, context=set_span_in_context(parent), attributes=attributes
+        )
+
+    # --- agents and nodes -------------------------------------------------------------------
+
+    def start_agent(self, agent: Any, ctx: InvocationContext, parent: Any) -> Span | None:
+        from yadk.workflow import Workflow
+
+        if isinstance(agent, Workflow):
+            if agent is self.entry and parent is self.root:
+                return None  # the invocation's span is this workflow's
+            return self._workflow(agent.name, parent)
+        attributes = {
+            "gen_ai.operation.name": "invoke_agent",
+            "gen_ai.agent.description": agent.description,
+            "gen_ai.agent.name": agent.name,
+            "gen_ai.conversation.id": self.conversation_id,
+        }
+        location = config_location(agent)
+        if location is not None:
+            attributes[LOCATION] = location
+        return self._start(f"invoke_agent {agent.name}", parent, attributes)
+
+    def _workflow(self, name: str, parent: Any) -> Span:
+        return self._start(
+            f"invoke_workflow {name}",
+            parent,
+            {
+                "gen_ai.operation.name": "invoke_workflow",
+                "gen_ai.conversation.id": self.conversation_id,
+                "gen_ai.workflow.name": name,
+                "gen_ai.workflow.nested": True,
+            },
+        )
+
+    def start_node(self, node: Any, ctx: InvocationContext, parent: Any) -> Span:
+        workflow = getattr(node, "workflow", None)
+        if workflow is not None:  # a workflow inside a workflow
+            return self._workflow(workflow.name, parent)
+        return self._start(
+            f"invoke_node {node.name}",
+            parent,
+            {
+                "gen_ai.operation.name": "invoke_node",
+                "gen_ai.conversation.id": self.conversation_id,
+            },
+        )
+
+    def node_event(self, span: Any, event_id: str) -> None:
+        if span is not self.root:
+            self._node_events.setdefault(span, []).append(event_id)
+
+    # --- model calls ------------------------------------------------------------------------
+
+    def start_model(
+        self, agent: Any, model: Any, request: Any, ctx: InvocationContext, *, event_id: str
+    ) -> _ModelSpan:
+        name = request.model or model.model
+        span = self._start(
+            f"generate_content {name}",
+            ctx.span,
+            {
+                "gen_ai.operation.name": "generate_content",
+                "gen_ai.agent.name": agent.name,
+                "gen_ai.conversation.id": self.conversation_id,
+                "gen_ai.provider.name": _provider(model, name),
+                "gen_ai.request.model": name,
+                "gcp.vertex.agent.event_id": event_id,
+                "gcp.vertex.agent.invocation_id": self.invocation_id,
+            },
+        )
+        details = None
+        if span.is_recording():
+            for key, attribute in _REQUEST_SETTINGS.items():
+                value = request.config.get(key)
+                if isinstance(value, int | float) and not isinstance(value, bool):
+                    span.set_attribute(attribute, value)
+            capture = self.capture
+            declarations = request.function_declarations
+            if declarations:
+                span.set_attribute(
+                    "gen_ai.tool.definitions",
+                    messages.to_json(
+                        messages.tool_definitions(declarations, with_parameters=capture.on_spans)
+                    ),
+                )
+            if capture.any:
+                details = {
+                    "gen_ai.input.messages": messages.to_json(
+                        messages.input_messages(request.contents)
+                    ),
+                    "gen_ai.system_instructions": messages.to_json(
+                        messages.system_instructions(request.system_instruction)
+                    ),
+                }
+                if capture.on_spans:
+                    span.set_attributes(details)
+        return _ModelSpan(span, details)
+
+    def end_model(self, handle: _ModelSpan, response: Any, error: BaseException | None) -> None:
+        span = handle.span
+        if span.is_recording():
+            if response is not None:
+                usage = reported_usage(response.usage_metadata)
+                if usage is not None:
+                    span.set_attribute("gen_ai.usage.input_tokens", usage.input_tokens)
+                    span.set_attribute("gen_ai.usage.output_tokens", usage.output_tokens)
+                reason = messages.finish_reason(response.finish_reason)
+                if reason is not None:
+                    span.set_attribute("gen_ai.response.finish_reasons", [reason])
+            details = handle.details
+            if details is not None:
+                output = messages.to_json(messages.output_messages(response))
+                if self.capture.on_spans:
+                    span.set_attribute("gen_ai.output.messages", output)
+                if self.capture.in_events:
+                    span.add_event(DETAILS_EVENT, {**details, "gen_ai.output.messages": output})
+        self._finish(span, error)
+
+    # --- tools ------------------------------------------------------------------------------
+
+    def start_tool(
+        self,
+        agent: Any,
+        tool: Any,
+        call: Any,
+        ctx: InvocationContext,
+        *,
+        response_event_id: str,
+    ) -> Span:
+        attributes = {
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.agent.name": agent.name,
+            "gen_ai.tool.name": tool.name,
+            "gen_ai.tool.description": tool.description,
+            "gen_ai.tool.type": type(tool).__name__,
+            "gen_ai.tool.call.id": call.id or "<not specified>",
+            "gcp.vertex.agent.event_id": response_event_id,
+        }
+        location = config_location(tool)
+        if location is not None:
+            attributes[LOCATION] = location
+        span = self._start(f"execute_tool {tool.name}", ctx.span, attributes)
+        if self.capture.on_spans and span.is_recording():
+            span.set_attribute(
+                "gen_ai.tool.call.arguments", messages.to_json(call.args, compact=False)
+            )
+        return span
+
+    def end_tool(
+        self, span: Span, result: Any, error: BaseException | None, *, error_type: str | None
+    ) -> None:
+        if result is not None and self.capture.on_spans and span.is_recording():
+            shown = result if isinstance(result, dict) else {"result": result}
+            span.set_attribute("gen_ai.tool.call.result", messages.to_json(shown, compact=False))
+        if error is None and error_type is not None:
+            span.set_attribute("error.type", error_type)
+            span.set_status(Status(StatusCode.ERROR, error_type))
+        self._finish(span, error)
+
+    # --- ending -----------------------------------------------------------------------------
+
+    def end(self, span: Span | None, error: BaseException | None) -> None:
+        if span is None:
+            return
+        events = self._node_events.pop(span, None)
+        if events:
+            span.set_attribute("gcp.vertex.agent.associated_event_ids", events)
+        self._finish(span, error)
+
+    def end_invocation(self, error_code: str | None) -> None:
+        if error_code is not None:
+            self.root.set_attribute("error.type", error_code)
+            self.root.set_status(Status(StatusCode.ERROR, error_code))
+        self.root.end()
+
+    def _finish(self, span: Span, error: BaseException | None) -> None:
+        if isinstance(error, Exception):  # not a consumer that stopped reading (GeneratorExit)
+            kind = type(error).__name__
+            span.set_attribute("error.type", kind)
+            if self.capture.on_spans:
+                span.record_exception(error)
+                span.set_status(Status(StatusCode.ERROR, f"{kind}: {error}"))
+            else:  # the message may hold user content: only its type, as content capture is off
+                span.add_event("exception", {"exception.type": kind})
+                span.set_status(Status(StatusCode.ERROR, kind))
+        span.end()
+
+    # --- the ambient context ----------------------------------------------------------------
+
+    def attach(self, span: Any) -> Any:
+        return otel_context.attach(set_span_in_context(span))
+
+    def detach(self, token: Any) -> None:
+        otel_context.detach(token)

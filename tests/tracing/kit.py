@@ -1,0 +1,96 @@
+"""yadk's side of the tracing scenarios: the kit the scenarios build with, and a run that
+returns the spans as the fixtures store them."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from types import SimpleNamespace
+from typing import Any
+
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+from tests.tracing.scenarios import SCENARIOS, SESSION_ID, span_rows
+
+from yadk import LlmAgent, Runner, SequentialAgent, Workflow
+from yadk.models import BaseLlm, LlmRequest, LlmResponse
+from yadk.runner import RunConfig
+from yadk.types import Content, FunctionCall, Part
+from yadk.workflow import START
+
+
+class Canned(BaseLlm):
+    """Answers each call with the next turn of its list, reporting 10 + 4 tokens."""
+
+    provider_name = "gcp.gemini"
+
+    def __init__(self, turns: list[Any]) -> None:
+        self.model = "gemini-2.5-flash"
+        self.turns = list(turns)
+
+    async def generate_content_async(
+        self, llm_request: LlmRequest, stream: bool = False
+    ) -> AsyncIterator[LlmResponse]:
+        turn = self.turns.pop(0)
+        parts = []
+        for item in turn if isinstance(turn, list) else [turn]:
+            if isinstance(item, str):
+                parts.append(Part(text=item))
+            else:
+                _, name, args, call_id = item
+                parts.append(Part(function_call=FunctionCall(name=name, args=args, id=call_id)))
+        yield LlmResponse(
+            content=Content(role="model", parts=parts),
+            usage_metadata={
+                "prompt_token_count": 10,
+                "candidates_token_count": 4,
+                "total_token_count": 14,
+            },
+        )
+
+
+KIT = SimpleNamespace(
+    LlmAgent=LlmAgent,
+    SequentialAgent=SequentialAgent,
+    Workflow=Workflow,
+    START=START,
+    model=lambda name, turns: Canned(turns),
+)
+
+
+def traced_provider() -> tuple[TracerProvider, InMemorySpanExporter]:
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    return provider, exporter
+
+
+async def run_scenario(name: str, **run_config: Any) -> dict[str, Any]:
+    """Run scenario ``name`` in yadk with its own tracer provider; its spans as fixture rows."""
+    scenario = SCENARIOS[name](KIT)
+    provider, exporter = traced_provider()
+    saved = {key: os.environ.get(key) for key in scenario.env}
+    os.environ.update(scenario.env)
+    try:
+        runner = Runner(agent=scenario.agent, app_name="app")
+        await runner.session_service.create_session(
+            app_name="app", user_id="u", session_id=SESSION_ID
+        )
+        settings = {"capture_message_content": scenario.capture, **run_config}
+        config = RunConfig(tracer_provider=provider, **settings)
+        for message in scenario.messages:
+            async for _ in runner.run_async(
+                user_id="u", session_id=SESSION_ID, new_message=message, run_config=config
+            ):
+                pass
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+    return span_rows(exporter.get_finished_spans())
+
+
+__all__ = ["KIT", "Canned", "run_scenario", "traced_provider"]

@@ -1,0 +1,132 @@
+"""yadk's spans against google-adk 2.13's, recorded on the same scenarios (record_adk.py).
+
+Names, kinds, the parent of every span, attributes, status and span events must be equal, after
+the differences yadk makes on purpose, each applied by one function below:
+
+* a tool that raises is reported to the model (yadk's rule for every tool error), so the
+  invocation goes on: one more ``generate_content`` span, and the agent's and invocation's spans
+  do not fail; the tool span names the real call id, and (content captured) carries the error
+  result the model got;
+* content "in events" (``EVENT_ONLY``, ``SPAN_AND_EVENT``) goes on a span event named as
+  google-adk's log record, ``gen_ai.client.inference.operation.details`` (yadk emits no
+  OpenTelemetry logs: that API is still private in opentelemetry-python);
+* an exception's message is content: without capture the tool span's status and its one
+  ``exception`` event name the type only (google-adk records the message, and the event twice).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from tests.tracing.kit import run_scenario
+
+RECORDED = Path(__file__).parent / "recorded"
+
+
+def recorded(name: str) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((RECORDED / f"{name}.json").read_text())
+    data.pop("error")
+    return data
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "transfer_and_tool",
+        "transfer_and_tool_span_only",
+        "workflow",
+        "sequential",
+        "nested_workflow",
+    ],
+)
+async def test_spans_are_google_adks(name: str) -> None:
+    assert await run_scenario(name) == recorded(name)
+
+
+DETAILS = "gen_ai.client.inference.operation.details"
+
+
+async def test_content_in_events_is_a_span_event_of_each_model_call() -> None:
+    name = "transfer_and_tool_env_span_and_event"
+    rows = await run_scenario(name)
+    for span in rows["spans"]:
+        details = [e for e in span["events"] if e["name"] == DETAILS]
+        span["events"] = [e for e in span["events"] if e["name"] != DETAILS]
+        if not span["name"].startswith("generate_content"):
+            assert details == []
+            continue
+        (event,) = details
+        attributes = span["attributes"]
+        assert event["attributes"] == {
+            key: attributes[key]
+            for key in (
+                "gen_ai.input.messages",
+                "gen_ai.system_instructions",
+                "gen_ai.output.messages",
+            )
+        }
+    assert rows == recorded(name)
+
+
+async def test_event_only_keeps_content_off_the_span_attributes() -> None:
+    rows = await run_scenario("transfer_and_tool", capture_message_content="EVENT_ONLY")
+    plain = recorded("transfer_and_tool")
+    for span, adk in zip(rows["spans"], plain["spans"], strict=True):
+        events = [e for e in span["events"] if e["name"] == DETAILS]
+        assert len(events) == (1 if span["name"].startswith("generate_content") else 0)
+        if events:
+            messages = json.loads(events[0]["attributes"]["gen_ai.input.messages"])
+            assert messages[0]["parts"][0]["content"] == "weather in Paris?"
+        assert span["attributes"] == adk["attributes"]
+
+
+def _tool_error_as_yadk(adk: dict[str, Any], *, captured: bool) -> dict[str, Any]:
+    expected = copy.deepcopy(adk)
+    spans = expected["spans"]
+    for span in spans[:2]:  # the invocation and the agent go on
+        span["status"] = {"code": "UNSET", "description": None}
+        span["events"] = []
+    tool = spans[3]
+    tool["attributes"]["gen_ai.tool.call.id"] = "call-9"
+    tool["attributes"]["gcp.vertex.agent.event_id"] = "<event-id>"
+    if captured:
+        tool["attributes"]["gen_ai.tool.call.result"] = json.dumps(
+            {"error": "Tool 'explode' raised ValueError: tool failed: secret detail"}
+        )
+        tool["events"] = tool["events"][:1]
+    else:
+        tool["status"]["description"] = "ValueError"
+        tool["events"] = [{"name": "exception", "attributes": {"exception.type": "ValueError"}}]
+    answer = copy.deepcopy(spans[2])  # the model hears the error and answers
+    answer["attributes"] = {
+        k: v for k, v in answer["attributes"].items() if not k.startswith("gen_ai.output")
+    }
+    spans.append(answer)
+    return expected
+
+
+@pytest.mark.parametrize("captured", [False, True])
+async def test_a_failing_tool(captured: bool) -> None:
+    name = "tool_error_span_only" if captured else "tool_error"
+    spans = await run_scenario(name)
+    expected = _tool_error_as_yadk(recorded(name), captured=captured)
+    if captured:  # the second call's messages hold the error; compared on their own below
+        answer = spans["spans"][4]["attributes"]
+        messages = json.loads(answer.pop("gen_ai.input.messages"))
+        assert messages[-1]["parts"][0]["type"] == "tool_call_response"
+        assert json.loads(answer.pop("gen_ai.output.messages"))[0]["parts"] == [
+            {"content": "Sorry, that failed.", "type": "text"}
+        ]
+        expected["spans"][4]["attributes"].pop("gen_ai.input.messages")
+    assert spans == expected
+
+
+async def test_one_trace_per_invocation_and_spans_end_in_order() -> None:
+    rows = await run_scenario("transfer_and_tool")
+    assert rows["traces"] == 1
+    names = [span["name"] for span in rows["spans"]]
+    assert names.count("invoke_workflow root") == 1
