@@ -207,3 +207,18 @@ def test_a_copy_gets_its_own_mutable_mappings_not_the_shared_empty_one(thaw: Any
     thawed.actions.artifact_delta["a.txt"] = 1
     thawed.content.parts[0].function_call.args["x"] = 1
     assert EMPTY_DICT == {} and event == EVENTS[-1]
+
+
+def test_actions_at_their_defaults_freeze_to_one_shared_twin() -> None:
+    plain = [Event(author="a"), Event(author="b", actions=EventActions(state_delta={}))]
+    frozen = [freeze_event(e) for e in plain]
+    assert frozen[0].actions is frozen[1].actions
+    assert frozen[0].actions == EventActions()
+    assert frozen[0].actions.model_fields_set == {"state_delta", "artifact_delta"}
+    for changed in (
+        EventActions(state_delta={"x": 1}),
+        EventActions(escalate=False),
+        EventActions(route="go"),
+    ):
+        twin = freeze_event(Event(author="c", actions=changed)).actions
+        assert twin is not frozen[0].actions and twin == changed

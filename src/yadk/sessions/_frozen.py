@@ -447,7 +447,7 @@ def freeze_event(model: _M) -> _M:
         if value is None:
             continue
         if name in models:
-            value = freeze_event(value)
+            value = _EMPTY_ACTIONS if _no_actions(value) else freeze_event(value)
         elif name in model_lists:
             value = FrozenList([freeze_event(item) for item in value])
         elif name in id_sets:
@@ -460,6 +460,28 @@ def freeze_event(model: _M) -> _M:
     except ValidationError:
         frozen = twin.model_construct(_fields_set=set(values), **values)  # type: ignore[assignment]
     return frozen
+
+
+def _no_actions(value: Any) -> bool:
+    """An ``EventActions`` with every field at its default (most events' actions): frozen, it
+    is ``_EMPTY_ACTIONS``, built once."""
+    if type(value) is not EventActions:
+        return False
+    fields = vars(value)
+    return (
+        not fields["state_delta"]
+        and not fields["artifact_delta"]
+        and fields["transfer_to_agent"] is None
+        and fields["escalate"] is None
+        and fields["skip_summarization"] is None
+        and fields["route"] is None
+        and fields["compaction"] is None
+        and len(fields) == _ACTIONS_FIELDS
+    )
+
+
+_ACTIONS_FIELDS = len(EventActions.model_fields)
+_EMPTY_ACTIONS: Any = None  # set below, once freeze_event can build it
 
 
 @cache
@@ -488,3 +510,6 @@ def thaw(value: Any, memo: dict[int, Any] | None = None) -> Any:
     if kind is FrozenIds:
         return set(value)
     return copy.deepcopy(value, memo)
+
+
+_EMPTY_ACTIONS = freeze_event(EventActions())
