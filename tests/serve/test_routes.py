@@ -66,7 +66,7 @@ async def test_with_several_apps_the_card_is_chosen_with_app(
         )
         card = await client.get("/.well-known/agent-card.json", params={"app": "echo2"})
         assert card.json()["name"] == "echo"
-        assert card.json()["url"] == "http://testserver"
+        assert card.json()["url"] == "http://testserver/a2a/echo2"
         unknown = await client.get("/.well-known/agent-card.json", params={"app": "nope"})
         assert unknown.status_code == 404
 

@@ -232,8 +232,10 @@ async def test_a_crash_below_the_routes_is_a_json_500_without_traceback(
         assert (await client.get("/health")).status_code == 200
 
 
-async def test_the_agent_card_names_the_url_it_is_served_at(client: httpx.AsyncClient) -> None:
+async def test_the_agent_card_names_the_endpoint_it_is_served_at(
+    client: httpx.AsyncClient,
+) -> None:
     card = (await client.get("/.well-known/agent-card.json")).json()
     assert card["name"] == "echo"
-    assert card["url"] == "http://testserver"
+    assert card["url"] == "http://testserver/a2a/echo"
     assert card["description"] == "Echoes what it is told."

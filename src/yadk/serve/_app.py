@@ -6,7 +6,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from yadk.errors import SessionStoreError, SessionTooLargeError
 from yadk.memory import BaseMemoryService
 from yadk.models import BaseLlm
 from yadk.reload import ChangeSource, WatchfilesChanges
+from yadk.serve._a2a_routes import a2a_routes
 from yadk.serve._apps import Apps
 from yadk.serve._artifacts import artifact_routes
 from yadk.serve._docs_page import add_docs_page
@@ -126,6 +127,7 @@ def create_app(
         )
     locks = SessionLocks(wait=busy_wait, shared=session_service.turn_locks())
     served = Served(apps, locks)
+    stoppers: list[Callable[[], Awaitable[None]]] = []
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[dict[str, Any]]:
@@ -134,6 +136,8 @@ def create_app(
         try:
             yield {LIMITS_STATE: limits}
         finally:
+            for stop in stoppers:
+                await stop()
             await apps.stop()
             await locks.drain()
             if opened is not None:
@@ -172,6 +176,7 @@ def create_app(
     # come most often, first, so a turn is not matched against every other pattern before its own.
     for factory in (
         run_routes,
+        lambda s: a2a_routes(s, version=__version__, on_stop=stoppers.append),
         lambda s: meta_routes(s, version=__version__),
         session_routes,
         artifact_routes,

@@ -45,7 +45,7 @@ def meta_routes(served: Served, *, version: str) -> APIRouter:
 
     @router.get("/.well-known/agent-card.json")
     async def agent_card(request: Request, app: str | None = Query(None)) -> Response:
-        from yadk.serve._card import build_agent_card
+        from yadk.serve._a2a_card import app_card
 
         names = served.apps.names
         if app is None:
@@ -56,9 +56,7 @@ def meta_routes(served: Served, *, version: str) -> APIRouter:
                     f" ({', '.join(names)})",
                 )
             app = names[0]
-        runner = served.runner(app)
-        card = build_agent_card(runner.agent, rpc_url=str(request.base_url), version=version)
-        return json_response(card)
+        return json_response(await app_card(served, app, request, version=version))
 
     @router.get(
         "/dev/events",

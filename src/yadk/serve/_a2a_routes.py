@@ -1,0 +1,257 @@
+"""``POST /a2a/{app}``: each served app as an A2A agent (JSON-RPC, protocol 1.0 and 0.3), and
+its card at ``/a2a/{app}/.well-known/agent-card.json``.
+
+Errors of the call (bad JSON, unknown method, missing task) are JSON-RPC error answers with
+HTTP 200, as JSON-RPC over HTTP has them; a path naming no served app is a 404 like every route.
+Streams are server-sent events, one JSON-RPC response per event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+
+from yadk.errors import SessionStoreError
+from yadk.serve._a2a_card import app_card
+from yadk.serve._a2a_rpc import (
+    INTERNAL_ERROR,
+    INVALID_PARAMS,
+    PUSH_NOT_SUPPORTED,
+    UNSUPPORTED_OPERATION,
+    RpcCall,
+    RpcError,
+    error_body,
+    read_call,
+    result_body,
+)
+from yadk.serve._a2a_service import A2AService, TaskRun
+from yadk.serve._a2a_tasks import TERMINAL, TaskView, answer_parts, task_ids, task_view
+from yadk.serve._a2a_wire import (
+    artifact_update,
+    status_update,
+    task_json,
+    wrap,
+)
+from yadk.serve._json import json_response
+from yadk.serve._served import Served
+from yadk.serve._sse import EventStream, frame
+
+__all__ = ["a2a_routes"]
+
+MAX_PAGE = 100
+DEFAULT_PAGE = 50
+
+
+def a2a_routes(
+    served: Served, *, version: str, on_stop: Callable[[Callable[[], Awaitable[None]]], None]
+) -> APIRouter:
+    router = APIRouter(tags=["a2a"])
+    service = A2AService(served)
+    on_stop(service.stop)
+
+    @router.post("/a2a/{app_name}", response_class=Response, response_model=None)
+    async def a2a_call(app_name: str, request: Request) -> Response:
+        served.app(app_name)  # 404 for an app that is not served
+        call: RpcCall | None = None
+        try:
+            call = read_call(await request.body(), request.headers.get("a2a-version"))
+            return await _answer(service, app_name, call, request, version)
+        except RpcError as exc:
+            request_id = call.id if call is not None else exc.request_id
+            return json_response(error_body(request_id, exc))
+        except SessionStoreError as exc:
+            error = RpcError(INTERNAL_ERROR, f"The session store cannot be used: {exc.message}")
+            return json_response(error_body(call.id if call else None, error))
+
+    @router.get("/a2a/{app_name}/.well-known/agent-card.json")
+    async def a2a_card(app_name: str, request: Request) -> Response:
+        return json_response(await app_card(served, app_name, request, version=version))
+
+    return router
+
+
+async def _answer(
+    service: A2AService, app: str, call: RpcCall, request: Request, version: str
+) -> Response:
+    params = call.params
+    if call.action == "push":
+        raise RpcError(
+            PUSH_NOT_SUPPORTED, "Push Notification is not supported: this agent does not push."
+        )
+    if call.action == "card":
+        card = await app_card(service.served, app, request, version=version)
+        return json_response(result_body(call.id, card))
+    if call.action == "send":
+        run = await service.send(app, params)
+        if _returns_immediately(params, call):
+            view = service.view_of(run, done=False)
+        else:
+            await run.finished.wait()
+            view = await service.task(app, run.task_id)
+        task = await _task_json(service, app, view, call, params)
+        return json_response(result_body(call.id, wrap("task", task, call.version)))
+    if call.action == "stream":
+        run = await service.send(app, params)
+        return _stream(_run_frames(service, call, run, first=True))
+    if call.action == "get":
+        view = await service.task(app, params.get("id"))
+        task = await _task_json(service, app, view, call, params)
+        return json_response(result_body(call.id, task))
+    if call.action == "cancel":
+        view = await service.cancel(app, params.get("id"))
+        task = await _task_json(service, app, view, call, params)
+        return json_response(result_body(call.id, task))
+    if call.action == "subscribe":
+        view = await service.task(app, params.get("id"))
+        if view.state in TERMINAL:
+            raise RpcError(
+                UNSUPPORTED_OPERATION,
+                f"Task {view.id!r} is {view.state}: there is nothing to subscribe to",
+            )
+        running = service.runs.get(view.id)
+        task = await _task_json(service, app, view, call, params)
+        if running is None:  # waiting for input (or running in another process): the snapshot
+            return _stream(_single(call, task))
+        return _stream(_run_frames(service, call, running, first=False, snapshot=task))
+    assert call.action == "list"
+    return json_response(result_body(call.id, await _list(service, app, call)))
+
+
+def _returns_immediately(params: dict[str, Any], call: RpcCall) -> bool:
+    config = params.get("configuration")
+    if not isinstance(config, dict):
+        return False
+    if call.version == "0.3":
+        return config.get("blocking") is False
+    return config.get("returnImmediately") is True
+
+
+def _history_length(params: dict[str, Any]) -> int | None:
+    config = params.get("configuration")
+    value = params.get("historyLength")
+    if value is None and isinstance(config, dict):
+        value = config.get("historyLength")
+    if value is None:
+        return None
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise RpcError(INVALID_PARAMS, "Invalid params: historyLength must be a whole number >= 0")
+    return value
+
+
+async def _task_json(
+    service: A2AService, app: str, view: TaskView, call: RpcCall, params: dict[str, Any]
+) -> dict[str, Any]:
+    saved = await service.saved_files(app, view) if view.saved_artifacts else []
+    return task_json(
+        view,
+        call.version,
+        history_length=_history_length(params),
+        saved=saved,
+        include_artifacts=params.get("includeArtifacts", True) is not False,
+    )
+
+
+def _stream(frames: AsyncIterator[bytes]) -> Response:
+    stream = EventStream(frames)
+    stream.start()
+    return stream
+
+
+async def _single(call: RpcCall, task: dict[str, Any]) -> AsyncIterator[bytes]:
+    yield frame(result_body(call.id, wrap("task", task, call.version)))
+
+
+async def _run_frames(
+    service: A2AService,
+    call: RpcCall,
+    run: TaskRun,
+    *,
+    first: bool,
+    snapshot: dict[str, Any] | None = None,
+) -> AsyncIterator[bytes]:
+    """The stream of a running task: the task, working, each answer as an artifact update,
+    then the final status. A caller that goes away stops listening, not the task."""
+    queue = run.listen()
+    version = call.version
+
+    def out(kind: str, payload: dict[str, Any]) -> bytes:
+        return frame(result_body(call.id, wrap(kind, payload, version)))
+
+    try:
+        view = service.view_of(run, done=False)
+        if snapshot is None:
+            submitted = task_json(service.view_of(run, done=False), version)
+            submitted["status"]["state"] = (
+                "submitted" if version == "0.3" else "TASK_STATE_SUBMITTED"
+            )
+            yield out("task", submitted)
+        else:
+            yield out("task", snapshot)
+        yield out("statusUpdate", status_update(view, version, "working"))
+        appended = not first
+        while True:
+            event = await queue.get()
+            if event is None:
+                break
+            parts = answer_parts(event)
+            if parts:
+                yield out("artifactUpdate", artifact_update(view, parts, version, append=appended))
+                appended = True
+        final = await service.task(run.app, run.task_id)
+        yield out("statusUpdate", status_update(final, version))
+    except RpcError as exc:
+        yield frame(error_body(call.id, exc))
+    except SessionStoreError as exc:
+        error = RpcError(INTERNAL_ERROR, f"The session store cannot be used: {exc.message}")
+        yield frame(error_body(call.id, error))
+    finally:
+        if queue in run.listeners:
+            run.listeners.remove(queue)
+
+
+async def _list(service: A2AService, app: str, call: RpcCall) -> dict[str, Any]:
+    params = call.params
+    size = params.get("pageSize") or DEFAULT_PAGE
+    token = params.get("pageToken") or "0"
+    if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= MAX_PAGE:
+        raise RpcError(INVALID_PARAMS, f"Invalid params: pageSize must be 1..{MAX_PAGE}")
+    if not isinstance(token, str) or not token.isdigit():
+        raise RpcError(INVALID_PARAMS, "Invalid params: pageToken is not one this server gave")
+    wanted = params.get("status")
+    context = params.get("contextId")
+    if context:
+        if not isinstance(context, str):
+            raise RpcError(INVALID_PARAMS, "Invalid params: contextId must be a string")
+        contexts = [context]
+    else:
+        listed = await service.served.sessions.list_sessions(app_name=app)
+        ordered = sorted(listed.sessions, key=lambda s: s.last_update_time, reverse=True)
+        contexts = [s.id for s in ordered if s.user_id == f"A2A_USER_{s.id}"]
+    views: list[TaskView] = []
+    for context_id in contexts:
+        session = await service.session(app, context_id)
+        if session is None:
+            continue
+        for task_id in reversed(task_ids(session)):
+            view = task_view(session.id, session.events, task_id, running=task_id in service.runs)
+            if view is not None and (not wanted or wanted in (view.state, _state_1_0(view))):
+                views.append(view)
+    start = int(token)
+    page = views[start : start + size]
+    tasks = [await _task_json(service, app, v, call, params) for v in page]
+    following = start + size
+    return {
+        "tasks": tasks,
+        "nextPageToken": str(following) if following < len(views) else "",
+        "pageSize": size,
+        "totalSize": len(views),
+    }
+
+
+def _state_1_0(view: TaskView) -> str:
+    return "TASK_STATE_" + view.state.upper().replace("-", "_")

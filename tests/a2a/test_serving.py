@@ -1,0 +1,281 @@
+"""`POST /a2a/{app}` of a real server on 127.0.0.1 (uvicorn in a thread, SQLite store): the card,
+JSON-RPC in both protocol versions, tasks read back, input-required and resume, cancel, the
+errors, and tasks surviving a restart."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from tests.serve.live import BOUND, Live, live_server
+
+from yadk.artifacts import InMemoryArtifactService
+from yadk.sessions import SqliteSessionService
+
+SERVED = Path(__file__).with_name("served")
+V1 = {"A2A-Version": "1.0"}
+
+
+@pytest.fixture
+def agents(tmp_path: Path) -> Path:
+    target = tmp_path / "served"
+    shutil.copytree(SERVED, target, ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+@pytest.fixture
+def live(agents: Path, tmp_path: Path) -> Iterator[Live]:
+    with live_server(
+        agents,
+        session_service=SqliteSessionService(tmp_path / "sessions.db"),
+        artifact_service=InMemoryArtifactService(),
+    ) as running:
+        yield running
+
+
+def rpc(
+    live: Live,
+    app: str,
+    method: str,
+    params: dict[str, Any] | None = None,
+    *,
+    headers: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    body: dict[str, Any] = {"jsonrpc": "2.0", "id": "r1", "method": method}
+    if params is not None:
+        body["params"] = params
+    reply = httpx.post(f"{live.url}/a2a/{app}", json=body, headers=headers or {}, timeout=BOUND)
+    assert reply.status_code == 200, reply.text
+    data: dict[str, Any] = reply.json()
+    assert data["jsonrpc"] == "2.0"
+    assert data["id"] == "r1"
+    return data
+
+
+def message_1_0(text: str, **ids: str) -> dict[str, Any]:
+    return {"messageId": "m-1", "role": "ROLE_USER", "parts": [{"text": text}], **ids}
+
+
+def message_0_3(text: str, **ids: str) -> dict[str, Any]:
+    return {
+        "messageId": "m-1",
+        "kind": "message",
+        "role": "user",
+        "parts": [{"kind": "text", "text": text}],
+        **ids,
+    }
+
+
+def answer_text(task: dict[str, Any]) -> str:
+    return " ".join(p["text"] for a in task.get("artifacts", []) for p in a["parts"] if "text" in p)
+
+
+def test_the_card_names_the_real_endpoint_in_both_versions(live: Live) -> None:
+    card = httpx.get(f"{live.url}/a2a/capital/.well-known/agent-card.json", timeout=BOUND).json()
+    endpoint = f"{live.url}/a2a/capital"
+    assert card["name"] == "capital"
+    assert card["description"] == "Answers questions about capital cities."
+    assert card["url"] == endpoint
+    assert card["preferredTransport"] == "JSONRPC"
+    assert card["supportedInterfaces"] == [
+        {"url": endpoint, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+        {"url": endpoint, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+    ]
+    assert card["capabilities"]["streaming"] is True
+    assert card["capabilities"]["pushNotifications"] is False
+    assert [s["name"] for s in card["skills"]] == ["model"]
+    extended = rpc(live, "capital", "GetExtendedAgentCard", {}, headers=V1)["result"]
+    assert extended == card
+
+
+def test_one_app_served_publishes_its_card_at_the_root_too(agents: Path) -> None:
+    with live_server(agents / "capital") as live:
+        card = httpx.get(f"{live.url}/.well-known/agent-card.json", timeout=BOUND).json()
+        assert card["url"] == f"{live.url}/a2a/capital"
+        assert card["supportedInterfaces"][0]["url"] == f"{live.url}/a2a/capital"
+
+
+def test_an_agent_json_in_the_app_folder_wins(agents: Path) -> None:
+    (agents / "capital" / "agent.json").write_text(
+        '{"name": "hand-written", "url": "https://agents.example/capital"}', encoding="utf-8"
+    )
+    with live_server(agents) as live:
+        url = f"{live.url}/a2a/capital/.well-known/agent-card.json"
+        assert httpx.get(url, timeout=BOUND).json() == {
+            "name": "hand-written",
+            "url": "https://agents.example/capital",
+        }
+
+
+def test_a_broken_agent_json_names_the_file_and_the_place(agents: Path) -> None:
+    (agents / "capital" / "agent.json").write_text('{"name": \n  oops}', encoding="utf-8")
+    with live_server(agents) as live:
+        reply = httpx.get(f"{live.url}/a2a/capital/.well-known/agent-card.json", timeout=BOUND)
+        assert reply.status_code == 500
+        assert "agent.json:2:3: the agent card is not valid JSON" in reply.json()["detail"]
+
+
+def test_send_message_1_0_completes_a_task_that_get_task_reads_back(live: Live) -> None:
+    sent = rpc(live, "capital", "SendMessage", {"message": message_1_0("France?")}, headers=V1)
+    task = sent["result"]["task"]
+    assert task["status"]["state"] == "TASK_STATE_COMPLETED"
+    assert answer_text(task) == "The capital of France is Paris."
+    assert [m["role"] for m in task["history"]] == ["ROLE_USER", "ROLE_AGENT"]
+    got = rpc(live, "capital", "GetTask", {"id": task["id"]}, headers=V1)["result"]
+    assert got == task
+    short = rpc(live, "capital", "GetTask", {"id": task["id"], "historyLength": 1}, headers=V1)
+    assert [m["role"] for m in short["result"]["history"]] == ["ROLE_AGENT"]
+    old = rpc(live, "capital", "tasks/get", {"id": task["id"]})["result"]
+    assert old["kind"] == "task"
+    assert old["status"]["state"] == "completed"
+    assert old["artifacts"][0]["parts"] == [
+        {"kind": "text", "text": "The capital of France is Paris."}
+    ]
+
+
+def test_the_context_is_the_session_of_the_a2a_user(live: Live) -> None:
+    first = rpc(live, "capital", "message/send", {"message": message_0_3("France?")})["result"]
+    context = first["contextId"]
+    second = rpc(
+        live, "capital", "message/send", {"message": message_0_3("Japan?", contextId=context)}
+    )["result"]
+    assert second["contextId"] == context
+    assert second["id"] != first["id"]
+    assert answer_text(second) == "The capital of Japan is Tokyo."
+    session = httpx.get(
+        f"{live.url}/apps/capital/users/A2A_USER_{context}/sessions/{context}", timeout=BOUND
+    ).json()
+    texts = [e["content"]["parts"][0]["text"] for e in session["events"] if e.get("content")]
+    assert texts == [
+        "France?",
+        "The capital of France is Paris.",
+        "Japan?",
+        "The capital of Japan is Tokyo.",
+    ]
+    listed = rpc(live, "capital", "ListTasks", {"contextId": context}, headers=V1)["result"]
+    assert [t["id"] for t in listed["tasks"]] == [second["id"], first["id"]]
+    assert listed["totalSize"] == 2
+
+
+def test_a_long_running_tool_stops_the_task_in_input_required_and_the_next_message_resumes_it(
+    live: Live,
+) -> None:
+    asked = rpc(live, "approval", "message/send", {"message": message_0_3("reimburse my taxi")})
+    task = asked["result"]
+    assert task["status"]["state"] == "input-required"
+    question = task["status"]["message"]["parts"]
+    assert question[0] == {"kind": "text", "text": "I need a manager's approval first."}
+    assert question[1]["metadata"] == {"adk_type": "function_call"}
+    assert question[1]["data"]["name"] == "ask_for_approval"
+    answered = rpc(
+        live,
+        "approval",
+        "message/send",
+        {"message": message_0_3("yes, approved", taskId=task["id"])},
+    )["result"]
+    assert answered["id"] == task["id"]
+    assert answered["status"]["state"] == "completed"
+    assert answer_text(answered).endswith("Your taxi reimbursement of $150 is approved.")
+    again = rpc(
+        live, "approval", "message/send", {"message": message_0_3("more", taskId=task["id"])}
+    )
+    assert again["error"]["code"] == -32602
+    assert "is completed" in again["error"]["message"]
+
+
+def test_cancel_task_cancels_the_invocation(live: Live) -> None:
+    started = rpc(
+        live,
+        "slow",
+        "SendMessage",
+        {"message": message_1_0("take your time"), "configuration": {"returnImmediately": True}},
+        headers=V1,
+    )["result"]["task"]
+    assert started["status"]["state"] in ("TASK_STATE_SUBMITTED", "TASK_STATE_WORKING")
+    canceled = rpc(live, "slow", "CancelTask", {"id": started["id"]}, headers=V1)["result"]
+    assert canceled["status"]["state"] == "TASK_STATE_CANCELED"
+    got = rpc(live, "slow", "GetTask", {"id": started["id"]}, headers=V1)["result"]
+    assert got["status"]["state"] == "TASK_STATE_CANCELED"
+    twice = rpc(live, "slow", "CancelTask", {"id": started["id"]}, headers=V1)
+    assert twice["error"]["code"] == -32002
+
+
+@pytest.mark.parametrize(
+    ("method", "params", "headers", "code"),
+    [
+        ("tasks/list/all", {}, {}, -32601),
+        ("SendMessage", {"message": message_1_0("France?")}, {}, -32009),
+        ("message/send", {"message": message_0_3("France?")}, V1, -32009),
+        ("GetTask", {"id": "x"}, {"A2A-Version": "2.0"}, -32009),
+        ("SendMessage", {}, V1, -32602),
+        ("SendMessage", {"message": {"role": "ROLE_USER", "parts": "hi"}}, V1, -32602),
+        ("SendMessage", {"message": message_1_0("hi", taskId="nope")}, V1, -32001),
+        ("GetTask", {"id": "no-such-task"}, V1, -32001),
+        ("tasks/get", {"id": "bm8.0123456789abcdef0123456789abcdef"}, {}, -32001),
+        ("CreateTaskPushNotificationConfig", {}, V1, -32003),
+        ("tasks/pushNotificationConfig/set", {}, {}, -32003),
+    ],
+)
+def test_errors_are_json_rpc_errors(
+    live: Live, method: str, params: dict[str, Any], headers: dict[str, str], code: int
+) -> None:
+    reply = rpc(live, "capital", method, params, headers=headers)
+    assert reply["error"]["code"] == code, reply
+    assert reply["error"]["message"]
+
+
+def test_malformed_requests(live: Live) -> None:
+    url = f"{live.url}/a2a/capital"
+    parse = httpx.post(url, content=b"{not json", timeout=BOUND).json()
+    assert parse["error"]["code"] == -32700
+    assert parse["id"] is None
+    batch = httpx.post(url, json=[{"jsonrpc": "2.0", "method": "tasks/get"}], timeout=BOUND)
+    assert batch.json()["error"]["code"] == -32600
+    no_version = httpx.post(url, json={"id": 7, "method": "tasks/get"}, timeout=BOUND).json()
+    assert no_version == {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "error": {"code": -32600, "message": "Invalid request: 'jsonrpc' must be exactly '2.0'"},
+    }
+    missing = httpx.post(f"{live.url}/a2a/nobody", json={}, timeout=BOUND)
+    assert missing.status_code == 404
+
+
+def test_the_token_policy_applies(agents: Path) -> None:
+    with live_server(agents, token="s3cret") as live:
+        body = {"jsonrpc": "2.0", "id": 1, "method": "tasks/get", "params": {"id": "x"}}
+        url = f"{live.url}/a2a/capital"
+        assert httpx.post(url, json=body, timeout=BOUND).status_code == 401
+        card = f"{url}/.well-known/agent-card.json"
+        assert httpx.get(card, timeout=BOUND).status_code == 401
+        allowed = httpx.post(
+            url, json=body, headers={"Authorization": "Bearer s3cret"}, timeout=BOUND
+        )
+        assert allowed.json()["error"]["code"] == -32001
+
+
+def test_tasks_survive_a_restart_on_sqlite(agents: Path, tmp_path: Path) -> None:
+    db = tmp_path / "restart.db"
+    with live_server(agents, session_service=SqliteSessionService(db)) as first:
+        done = rpc(first, "capital", "SendMessage", {"message": message_1_0("France?")}, headers=V1)
+        waiting = rpc(first, "approval", "message/send", {"message": message_0_3("reimburse")})
+    # The restarted server's scripted model starts its script afresh: keep only the answer.
+    (agents / "approval" / "turns.yaml").write_text(
+        "turns:\n  - text: Approved after the restart.\n", encoding="utf-8"
+    )
+    with live_server(agents, session_service=SqliteSessionService(db)) as second:
+        task_id = done["result"]["task"]["id"]
+        got = rpc(second, "capital", "GetTask", {"id": task_id}, headers=V1)["result"]
+        assert got == done["result"]["task"]
+        resumed = rpc(
+            second,
+            "approval",
+            "message/send",
+            {"message": message_0_3("approved", taskId=waiting["result"]["id"])},
+        )["result"]
+        assert resumed["status"]["state"] == "completed"
+        assert answer_text(resumed).endswith("Approved after the restart.")
