@@ -1,6 +1,6 @@
 """Record the events google-adk's api_server sends for the agents in ``recorded/scenarios``
 (a transfer, a loop ended by exit_loop, a sequence with output_key, a refused answer, a
-long-running tool), as ``recorded/scenario_events.json``: per app, the request, the events
+long-running tool, a grounded answer, a tool that raises), as ``recorded/scenario_events.json``: per app, the request, the events
 ``/run`` answered with and the session's stored events. test_recorded_scenarios.py serves the
 same agent files with ``yadk serve`` (through its google.adk shim) and compares every event's
 keys, at every level; it never needs google-adk.
@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from record_adk_api import api_server
+from record_adk_api import api_server, sse_events
 
 HERE = Path(__file__).resolve().parent
 SCENARIOS = HERE / "recorded" / "scenarios"
@@ -55,6 +55,22 @@ def main() -> int:
                 stored = client.get(f"{sessions}/s1").json()["events"]
                 recorded[app] = {"request": body, "events": response.json(), "stored": stored}
                 print(app, len(response.json()), "events,", len(stored), "stored")
+            # A raising tool: google-adk's /run answers 500, so /run_sse shows what it sends.
+            sessions = "/apps/failing/users/u1/sessions"
+            client.post(sessions, json={"sessionId": "s1"}).raise_for_status()
+            body = {
+                "appName": "failing",
+                "userId": "u1",
+                "sessionId": "s1",
+                "newMessage": {"role": "user", "parts": [{"text": "Weather in Paris?"}]},
+            }
+            response = client.post("/run_sse", json=body)
+            stored = client.get(f"{sessions}/s1").json()["events"]
+            recorded["failing"] = {
+                "request": body,
+                "sse": sse_events(response.text),
+                "stored": stored,
+            }
     finally:
         shutil.rmtree(work, ignore_errors=True)
     text = json.dumps(recorded, indent=2, sort_keys=True, ensure_ascii=False)

@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
+from tests.serve.conftest import sse_events
 from tests.serve.test_recorded_events import keys
 
 from yadk.artifacts import InMemoryArtifactService
@@ -59,26 +60,29 @@ async def client(tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
             yield c
 
 
-async def served(client: httpx.AsyncClient, app: str) -> tuple[Any, Any]:
+async def served(client: httpx.AsyncClient, app: str, route: str = "/run") -> tuple[Any, Any]:
     body = RUNS[app]["request"]
     sessions = f"/apps/{app}/users/u1/sessions"
     created = await client.post(sessions, json={"sessionId": body["sessionId"]})
     assert created.status_code == 200, created.text
-    response = await client.post("/run", json=body)
+    response = await client.post(route, json=body)
     assert response.status_code == 200, response.text
     stored = (await client.get(f"{sessions}/{body['sessionId']}")).json()["events"]
-    return response.json(), stored
+    return (response.json() if route == "/run" else sse_events(response.text)), stored
+
+
+COMPARED = ["grounded", "loop", "pipeline", "refusal", "transfer", "waiter"]
 
 
 def test_the_recording_covers_the_scenarios() -> None:
-    assert sorted(RUNS) == ["grounded", "loop", "pipeline", "refusal", "transfer", "waiter"]
+    assert sorted(RUNS) == sorted([*COMPARED, "failing"])
     actions = {k for run in RUNS.values() for e in run["stored"] for k in e["actions"]}
     assert {"escalate", "skipSummarization", "transferToAgent"} <= actions
     fields = {k for run in RUNS.values() for e in run["stored"] for k in e}
     assert {"errorCode", "errorMessage", "finishReason", "longRunningToolIds"} <= fields
 
 
-@pytest.mark.parametrize("app", sorted(RUNS))
+@pytest.mark.parametrize("app", COMPARED)
 async def test_served_events_have_google_adks_fields_and_values(
     client: httpx.AsyncClient, app: str
 ) -> None:
@@ -101,3 +105,24 @@ async def test_google_adks_events_posted_with_a_session_come_back_as_sent(
     [event] = created.json()["events"]
     assert event["groundingMetadata"] == grounded["groundingMetadata"]
     assert event["customMetadata"] == grounded["customMetadata"]
+
+
+async def test_a_raising_tool_answers_the_model_where_google_adk_ends_the_invocation(
+    client: httpx.AsyncClient,
+) -> None:
+    """The documented difference (serve.md): google-adk 2.13 stores an error event named for the
+    exception and ends its stream with an error line; yadk gives the model the error as the
+    tool's answer, and the model answers."""
+    recorded = RUNS["failing"]
+    assert [(e.get("errorCode"), e.get("error")) for e in recorded["sse"]] == [
+        (None, None),
+        ("RuntimeError", None),
+        (None, "RuntimeError: the weather service is down"),
+    ]
+    events, stored = await served(client, "failing", "/run_sse")
+    assert [keys(e) for e in events[:1]] == [keys(e) for e in recorded["sse"][:1]]
+    answer = events[1]["content"]["parts"][0]["functionResponse"]["response"]
+    assert answer == {"error": "Tool 'explode' raised RuntimeError: the weather service is down"}
+    assert events[2]["content"]["parts"] == [{"text": "Sorry."}]
+    assert len(events) == 3 and len(stored) == 4
+    assert not any("errorCode" in e for e in stored)
