@@ -17,6 +17,7 @@ CONTRACT: dict[str, set[str]] = {
     "yadk": {
         "__version__",
         "Agent",
+        "App",
         "LlmAgent",
         "SequentialAgent",
         "ParallelAgent",

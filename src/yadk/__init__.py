@@ -12,6 +12,7 @@ from yadk._lazy import lazy_facade
 
 if TYPE_CHECKING:
     from yadk.agents import Agent, BaseAgent, LlmAgent, LoopAgent, ParallelAgent, SequentialAgent
+    from yadk.apps import App
     from yadk.runner import Runner
     from yadk.workflow import Workflow
 
@@ -19,6 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Agent",
+    "App",
     "LlmAgent",
     "LoopAgent",
     "ParallelAgent",
@@ -33,6 +35,7 @@ __getattr__, __dir__ = lazy_facade(
     globals(),
     {
         "Agent": "yadk.agents",
+        "App": "yadk.apps",
         "LlmAgent": "yadk.agents",
         "LoopAgent": "yadk.agents",
         "ParallelAgent": "yadk.agents",

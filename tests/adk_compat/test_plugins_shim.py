@@ -17,7 +17,11 @@ from yadk.config import load_agent_with_sources
 
 AGENT = """
 from google.adk.agents import LlmAgent
+from google.adk.agents.context_cache_config import ContextCacheConfig
 from google.adk.apps import App
+from google.adk.apps.app import EventsCompactionConfig, ResumabilityConfig
+from google.adk.apps.base_events_summarizer import BaseEventsSummarizer
+from google.adk.apps.llm_event_summarizer import LlmEventSummarizer
 from google.adk.plugins import BasePlugin, LoggingPlugin
 from google.adk.plugins.context_filter_plugin import ContextFilterPlugin
 from google.adk.plugins.debug_logging_plugin import DebugLoggingPlugin
@@ -49,6 +53,13 @@ app = App(
     ],
 )
 KINDS = (LoggingPlugin, DebugLoggingPlugin)
+SETTINGS = (
+    EventsCompactionConfig,
+    ContextCacheConfig,
+    ResumabilityConfig,
+    BaseEventsSummarizer,
+    LlmEventSummarizer,
+)
 """
 
 
@@ -76,6 +87,13 @@ async def test_a_google_adk_app_runs_its_plugins(tmp_path: Path) -> None:
     module = sys.modules["adkshop.agent"]
     assert module.KINDS == (yadk.apps.LoggingPlugin, yadk.apps.DebugLoggingPlugin)
     assert module.TrackingScope is yadk.apps.TrackingScope
+    assert module.SETTINGS == (
+        yadk.apps.EventsCompactionConfig,
+        yadk.apps.ContextCacheConfig,
+        yadk.apps.ResumabilityConfig,
+        yadk.apps.BaseEventsSummarizer,
+        yadk.apps.LlmEventSummarizer,
+    )
     runner = Runner(app=app)
     session = await runner.session_service.create_session(app_name="adkshop", user_id="u")
     events = [

@@ -128,3 +128,14 @@ def test_the_readme_budget_yaml_loads(tmp_path: Path) -> None:
     (folder / "app.yaml").write_text(yaml_text, encoding="utf-8")
     budget = load_agent_with_sources(folder).app.budget
     assert (budget.max_tokens_per_invocation, budget.max_tokens_per_session) == (20000, 200000)
+
+
+def test_the_opening_example_builds() -> None:
+    import yadk
+
+    opening = DOCS.split("\n## Plugins\n", 1)[0]
+    [code] = re.findall(r"```python\n(.*?)```", opening, re.DOTALL)
+    namespace: dict[str, Any] = {}
+    exec(code, namespace)
+    assert isinstance(namespace["runner"].app, yadk.App)
+    assert yadk.App is App

@@ -120,6 +120,8 @@ NAMES: Final[dict[str, str]] = {
     "ResumabilityConfig": "yadk.apps:ResumabilityConfig",
     "EventsCompactionConfig": "yadk.apps:EventsCompactionConfig",
     "ContextCacheConfig": "yadk.apps:ContextCacheConfig",
+    "BaseEventsSummarizer": "yadk.apps:BaseEventsSummarizer",
+    "LlmEventSummarizer": "yadk.apps:LlmEventSummarizer",
     "BasePlugin": "yadk.apps:BasePlugin",
     "LoggingPlugin": "yadk.apps:LoggingPlugin",
     "DebugLoggingPlugin": "yadk.apps:DebugLoggingPlugin",
