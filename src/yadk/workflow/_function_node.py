@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import AsyncGenerator, Callable
 from typing import TYPE_CHECKING, Any, Literal
@@ -112,14 +113,20 @@ class FunctionNode(BaseNode):
         """``bind``, an input that does not fit raised as ``NodeInputError``."""
         return _kwargs(self._plan[1], ctx, node_input)
 
+    @functools.cached_property
+    def run_plan(self) -> tuple[Callable[..., Any], Binder, str]:
+        """(function, binder, kind), kept in the instance's own dict once read: a pydantic
+        private attribute is read through ``__getattr__``, which costs a run microseconds."""
+        return self._plan
+
     @property
     def yields(self) -> bool:
         """Whether the function is a generator (it yields several things)."""
-        return self._plan[2] in ("gen", "agen")
+        return self.run_plan[2] in ("gen", "agen")
 
     async def call(self, ctx: NodeContext, node_input: Any) -> Any:
         """What a function that returns (not yields) returns."""
-        func, binder, kind = self._plan
+        func, binder, kind = self.run_plan
         result = func(**_kwargs(binder, ctx, node_input))
         if kind == "async" or inspect.isawaitable(result):  # an async __call__ too
             result = await result
