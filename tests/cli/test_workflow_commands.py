@@ -1,10 +1,14 @@
 """The commands on a workflow (configs/triage_workflow): inspect prints its graph (text or
-Mermaid), validate checks it, run shows node outputs and waits for human input."""
+Mermaid), validate checks it, run and dev show node outputs and wait for human input."""
 
 from __future__ import annotations
 
+import io
+import sys
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 Cli = Callable[..., tuple[int, str, str]]
 
@@ -108,6 +112,23 @@ def test_run_shows_outputs_and_resumes_after_human_input(cli: Cli, configs: Path
     code, out, _ = cli("run", path, "A refund for A-7", "--db", "s.db", "--session-id", "s1")
     assert out.endswith("[triage] asks: Approve this refund? (A refund for A-7)\n")
     code, out, _ = cli("run", path, "yes", "--db", "s.db", "--session-id", "s1")
+    assert out.endswith(
+        "[triage] approve_refund -> true\n[triage]: Refund approved and on its way.\n"
+    )
+
+
+def test_dev_asks_and_takes_the_next_line_as_the_answer(
+    cli: Cli, configs: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("A refund for A-7\nyes\n"))
+    path = str(configs / "triage_workflow")
+    code, out, _ = cli("dev", path, "--db", str(tmp_path / "dev.db"), "--session-id", "s1")
+    assert code == 0
+    # The line after the question is sent as the answer to it (its function response).
+    assert (
+        "[triage] asks: Approve this refund? (A refund for A-7)\n"
+        '[user] adk_request_input -> "yes"\n'
+    ) in out
     assert out.endswith(
         "[triage] approve_refund -> true\n[triage]: Refund approved and on its way.\n"
     )

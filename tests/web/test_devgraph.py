@@ -3,6 +3,7 @@ their routes, what the Agent panel draws."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 from collections.abc import Callable
@@ -77,6 +78,51 @@ def review(node_input: str) -> str:
 
 def publish(node_input: str) -> str:
     return node_input
+
+
+async def test_the_web_chat_answers_a_workflows_question_with_its_next_message(
+    triage: Path,
+) -> None:
+    """What the web UI's chat does: a workflow asks, the user's next message (plain text, as
+    the chat box sends it) is the answer, and the workflow resumes at the waiting node."""
+    app = create_web_app(
+        triage.parent, host="127.0.0.1", port=8000, session_service=InMemorySessionService()
+    )
+    transport = httpx.ASGITransport(app=app)
+    headers = {"Host": "127.0.0.1:8000"}
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000") as client:
+        created = await client.post(
+            "/apps/triage_workflow/users/u1/sessions", json={"sessionId": "s1"}, headers=headers
+        )
+        assert created.status_code == 200, created.text
+
+        async def send(text: str) -> list[dict[str, Any]]:
+            body = {
+                "appName": "triage_workflow",
+                "userId": "u1",
+                "sessionId": "s1",
+                "newMessage": {"role": "user", "parts": [{"text": text}]},
+                "streaming": True,
+            }
+            response = await client.post("/run_sse", json=body, headers=headers)
+            assert response.status_code == 200, response.text
+            return [
+                json.loads(line.removeprefix("data: "))
+                for line in response.text.splitlines()
+                if line.startswith("data: ")
+            ]
+
+        asked = await send("A refund for A-7")
+        call = asked[-1]["content"]["parts"][0]["functionCall"]
+        assert (call["name"], call["args"]["message"]) == (
+            "adk_request_input",
+            "Approve this refund? (A refund for A-7)",
+        )
+        answered = await send("yes")
+    assert [(e["nodeInfo"]["path"], e.get("output")) for e in answered if "nodeInfo" in e] == [
+        ("triage@1/approve_refund@1", True),
+        ("triage@1/confirm_refund@1", "Refund approved and on its way."),
+    ]
 
 
 def test_a_loop_back_edge_does_not_push_its_target_down_and_nested_graphs_nest() -> None:
