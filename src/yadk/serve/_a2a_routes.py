@@ -87,6 +87,7 @@ async def _answer(
     if call.action == "send":
         run = await service.send(app, params)
         if _returns_immediately(params, call):
+            await run.stored.wait()
             view = service.view_of(run, done=False)
         else:
             await run.finished.wait()
@@ -183,6 +184,7 @@ async def _run_frames(
         return frame(result_body(call.id, wrap(kind, payload, version)))
 
     try:
+        await run.stored.wait()
         view = service.view_of(run, done=False)
         if snapshot is None:
             submitted = task_json(service.view_of(run, done=False), version)

@@ -61,6 +61,7 @@ class TaskRun:
         self.context_id = context_id
         self.events: list[Event] = []
         self.listeners: list[asyncio.Queue[Event | None]] = []
+        self.stored = asyncio.Event()  # the message is in the session: GetTask finds the task
         self.finished = asyncio.Event()
         self.cancel_requested = False
         self.job: asyncio.Task[None] | None = None
@@ -76,10 +77,12 @@ class TaskRun:
 
     def publish(self, event: Event) -> None:
         self.events.append(event)
+        self.stored.set()
         for queue in self.listeners:
             queue.put_nowait(event)
 
     def close(self) -> None:
+        self.stored.set()
         self.finished.set()
         for queue in self.listeners:
             queue.put_nowait(None)
