@@ -8,7 +8,7 @@ import pytest
 
 from yadk import LlmAgent, Runner
 from yadk.agents import RunConfig
-from yadk.apps import Budget
+from yadk.apps import Budget, ModelPrice
 from yadk.events import Event
 
 if TYPE_CHECKING:
@@ -106,3 +106,55 @@ async def test_a_budget_ends_an_endless_tool_loop_before_the_next_call(
         (80, 20, False)
     ] * 4
     assert [r["invocation_tokens"] for r in records] == [100, 200, 300, 400]
+
+
+@pytest.mark.parametrize("backend", sorted(BACKENDS))
+async def test_session_and_cost_limits_end_the_loop_on_every_backend(
+    backend: str, server: FakeServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    model, reply = BACKENDS[backend](server, monkeypatch)
+    name = model.split(":")[-1]
+    for _ in range(10):
+        server.reply(reply)
+    # 80 in + 20 out at 1,000 and 5,000 a million tokens: 0.18 a call. The session limit (250
+    # tokens) stops the loop after three calls, before the cost limit (0.6, four calls) would.
+    price = ModelPrice(input_per_million=1000, output_per_million=5000)
+    budget = Budget(max_tokens_per_session=250, max_cost=0.6, prices={name: price})
+    events = await _loop(model, budget)
+    assert len(server.requests) == 3
+    [error] = [e for e in events if e.error_code]
+    assert error.error_code == "BUDGET_EXCEEDED"
+    assert error.error_message is not None
+    assert error.error_message.startswith(
+        "Token budget reached: this session used 300 tokens, its limit is 250"
+        " (Budget.max_tokens_per_session)"
+    )
+    records = [e.custom_metadata["yadk_usage"] for e in events if e.custom_metadata]
+    assert [round(r["session_cost"], 6) for r in records] == [0.18, 0.36, 0.54]
+
+    for _ in range(10):
+        server.reply(reply)
+    cost_only = Budget(max_cost=0.5, prices={name: price})
+    events = await _loop(model, cost_only)
+    [error] = [e for e in events if e.error_code]
+    assert error.error_message is not None
+    assert error.error_message.startswith(
+        "Cost budget reached: this session cost 0.54, its limit is 0.5 (Budget.max_cost)"
+    )
+    assert len(server.requests) == 6  # three more calls: 0.54 >= 0.5 stops the fourth
+
+
+async def test_a_backend_that_reports_no_usage_is_estimated_and_still_stopped(
+    server: FakeServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    model, reply = _openai(server, monkeypatch)
+    del reply["usage"]  # some OpenAI-compatible servers report nothing
+    for _ in range(30):
+        server.reply(reply)
+    events = await _loop(model, Budget(max_tokens_per_invocation=120))
+    records = [e.custom_metadata["yadk_usage"] for e in events if e.custom_metadata]
+    assert records and all(r["estimated"] for r in records)
+    assert len(server.requests) == len(records) < 30
+    assert records[-1]["invocation_tokens"] >= 120 > records[-2]["invocation_tokens"]
+    [error] = [e for e in events if e.error_code]
+    assert error.error_code == "BUDGET_EXCEEDED"
