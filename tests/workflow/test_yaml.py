@@ -277,3 +277,52 @@ def test_the_dev_loop_watches_every_file_a_workflow_uses() -> None:
         "scripted.yaml",
         "writer.yaml",
     ]
+
+
+FLOWS_PY = """
+from yadk.workflow import START, Workflow, node
+
+from {pkg}.nodes import count, shout
+
+measure = Workflow(name="measure", edges=[(START, shout, count)], input_schema=str)
+
+
+@node
+def untyped(node_input):
+    return node_input
+"""
+
+
+async def test_an_agent_in_yaml_takes_a_workflow_as_a_tool(tmp_path: Path) -> None:
+    root = (
+        "name: desk\nmodel: gemini-2.5-flash\ninstruction: Measure the text.\n"
+        "tools:\n  - name: .flows.measure\n"
+    )
+    path = folder(tmp_path, root)
+    (path / "flows.py").write_text(FLOWS_PY.format(pkg=path.name))
+    assert problems(path, import_code=True) == []
+    agent = load_agent(path)
+    from yadk.models import ScriptedModel
+
+    agent.model = ScriptedModel(  # type: ignore[attr-defined]
+        [{"function_calls": [{"name": "measure", "args": {"request": "hello"}}]}, {"text": "5."}]
+    )
+    turns, _, _ = await run_turns(agent, ["how long is hello?"])
+    assert [e.output for e in turns[0] if e.output is not None] == ["HELLO", 5]
+    assert turns[0][-1].text == "5."
+
+
+def test_a_node_the_model_cannot_call_is_located(tmp_path: Path) -> None:
+    root = (
+        "name: desk\nmodel: gemini-2.5-flash\ninstruction: Hi.\ntools:\n  - name: .flows.untyped\n"
+    )
+    path = folder(tmp_path, root)
+    (path / "flows.py").write_text(FLOWS_PY.format(pkg=path.name))
+    assert problems(path, import_code=True) == [
+        "{cfg}:5:11: error wrong-kind: `"
+        + path.name
+        + ".flows.untyped` cannot be called as a tool: Node 'untyped' does not have an"
+        " input_schema defined. NodeTool requires an explicit Pydantic input_schema on the"
+        " wrapped node.\n  hint: Give it an input_schema (a pydantic model), or annotate its"
+        " entry node's node_input, so the model knows what to send."
+    ]

@@ -150,6 +150,40 @@ def _unknown_short_name(reader: LoaderBase, scope: FileScope, at: KeyPath, name:
 # --- code references ---------------------------------------------------------------------
 
 
+def node_tool(
+    reader: LoaderBase,
+    scope: FileScope,
+    name_at: KeyPath,
+    args_at: KeyPath,
+    name: str,
+    as_tool: Any,
+    args: dict[str, Any],
+) -> Any:
+    """A workflow or workflow node named as a tool: the agent calls it (google-adk's
+    node-as-tool)."""
+    if args:
+        reader.error(
+            scope,
+            args_at,
+            "invalid-args",
+            f"`{name}` is a workflow or a workflow node, so it cannot take `args`.",
+            "Remove `args:`; the model's call gives the node its input.",
+        )
+        return None
+    try:
+        return as_tool()
+    except ValueError as exc:
+        reader.error(
+            scope,
+            name_at,
+            "wrong-kind",
+            f"`{name}` cannot be called as a tool: {exc}",
+            "Give it an input_schema (a pydantic model), or annotate its entry node's"
+            " node_input, so the model knows what to send.",
+        )
+        return None
+
+
 def code_tool(
     reader: LoaderBase,
     scope: FileScope,
@@ -188,6 +222,9 @@ def code_tool(
             return None
         return obj
     is_class = isinstance(obj, type)
+    as_tool = getattr(obj, "as_tool", None)
+    if not is_class and not callable(obj) and callable(as_tool):
+        return node_tool(reader, scope, name_at, args_at, found.name, as_tool, args)
     adk = adk_object_problem(found.name, obj, "a function, a tool, a toolset, or a tool class")
     if adk is not None:
         reader.error(scope, name_at, "adk-object", *adk)
