@@ -136,6 +136,12 @@ class Event(BaseModel):
     grounding_metadata: dict[str, Any] | None = None
     # Gemini context caching: the cache the model call used, or the prefix it may cache next.
     cache_metadata: CacheMetadata | None = None
+    # The model version that answered, Gemini's log probabilities and citations, as google-adk
+    # keeps them on its events (from the model's response).
+    model_version: str | None = None
+    avg_logprobs: float | None = None
+    logprobs_result: dict[str, Any] | None = None
+    citation_metadata: dict[str, Any] | None = None
     # A workflow node's output value, and the node or LlmAgent run that produced the event
     # (google-adk 2).
     output: Any = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import socket
 from typing import TYPE_CHECKING, Any
@@ -70,6 +71,7 @@ async def test_text_round_trip(server: FakeServer) -> None:
             "candidates_token_count": 2,
             "total_token_count": 5,
         },
+        model_version=MODEL,
     )
     [sent] = server.requests
     assert sent.path == "/v1beta/models/gemini-2.5-flash:generateContent"
@@ -664,3 +666,44 @@ def test_model_name_prefix_and_url() -> None:
     )
     with pytest.raises(ModelError, match="needs a name"):
         Gemini("")
+
+
+REPORTED = {
+    "avgLogprobs": -0.25,
+    "logprobsResult": {
+        "topCandidates": [{"candidates": [{"token": "Hi", "logProbability": -0.25}]}],
+        "chosenCandidates": [{"token": "Hi", "logProbability": -0.25}],
+    },
+    "citationMetadata": {
+        "citations": [{"startIndex": 0, "endIndex": 2, "uri": "https://example.com/a"}]
+    },
+}
+
+
+@pytest.mark.parametrize("stream", [False, True])
+async def test_model_version_logprobs_and_citations_are_kept(
+    server: FakeServer, stream: bool
+) -> None:
+    answer = text_answer("Hi", modelVersion="gemini-2.5-flash-001")
+    answer["candidates"][0].update(REPORTED)
+    if stream:
+        server.reply(chunks=[f"data: {json.dumps(answer)}\r\n\r\n".encode()])
+    else:
+        server.reply(answer)
+    responses = [
+        r
+        async for r in model(server).generate_content_async(
+            LlmRequest(contents=[UserContent("hi")]), stream=stream
+        )
+    ]
+    final = responses[-1]
+    assert final.model_version == "gemini-2.5-flash-001"
+    assert final.avg_logprobs == -0.25
+    assert final.citation_metadata == {
+        "citations": [{"start_index": 0, "end_index": 2, "uri": "https://example.com/a"}]
+    }
+    if not stream:  # log probabilities are per chunk when streamed: kept whole answers only
+        assert final.logprobs_result == {
+            "top_candidates": [{"candidates": [{"token": "Hi", "log_probability": -0.25}]}],
+            "chosen_candidates": [{"token": "Hi", "log_probability": -0.25}],
+        }

@@ -162,6 +162,10 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
     model_event.custom_metadata = response.custom_metadata
     model_event.grounding_metadata = response.grounding_metadata
     model_event.cache_metadata = response.cache_metadata
+    model_event.model_version = response.model_version
+    model_event.avg_logprobs = response.avg_logprobs
+    model_event.logprobs_result = response.logprobs_result
+    model_event.citation_metadata = response.citation_metadata
     model_event.usage_metadata = response.usage_metadata
     record_usage(model_event, usage)
     _assign_call_ids(model_event)

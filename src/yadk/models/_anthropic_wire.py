@@ -214,9 +214,12 @@ def parse_message(data: dict[str, Any]) -> LlmResponse:
     raw = data.get("stop_reason")
     finish = _STOP_REASONS.get(raw, str(raw).upper()) if raw else None
     usage = _usage(data.get("usage"))
-    return final_response(
+    response = final_response(
         parts, finish, usage, lambda: f"The model returned no content (stop reason {raw})."
     )
+    if isinstance(data.get("model"), str):  # as google-adk's LiteLlm keeps it
+        response.model_version = data["model"]
+    return response
 
 
 def _usage(usage: Any) -> dict[str, Any] | None:

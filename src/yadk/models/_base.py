@@ -134,6 +134,12 @@ class LlmResponse(BaseModel):
     custom_metadata: dict[str, Any] | None = Field(default=None)
     # Gemini context caching: the cache this call used, or the prefix a later call may cache.
     cache_metadata: CacheMetadata | None = None
+    # What the service reported beside the answer, kept as google-adk keeps them: the model
+    # version that answered, Gemini's log probabilities and citations (snake_case keys).
+    model_version: str | None = None
+    avg_logprobs: float | None = None
+    logprobs_result: dict[str, Any] | None = None
+    citation_metadata: dict[str, Any] | None = None
 
     @field_validator("usage_metadata", "grounding_metadata", mode="before")
     @classmethod

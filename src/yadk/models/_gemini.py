@@ -446,6 +446,7 @@ def parse_response(data: dict[str, Any]) -> LlmResponse:
     wire_parts = (candidate.get("content") or {}).get("parts") or []
     parts = [p for p in (_parse_part(w) for w in wire_parts) if p is not None]
     finish = candidate.get("finishReason")
+    reported = _reported(data, candidate)
     if parts or finish in (None, "STOP"):
         grounding = candidate.get("groundingMetadata")
         return LlmResponse(
@@ -453,6 +454,7 @@ def parse_response(data: dict[str, Any]) -> LlmResponse:
             finish_reason=finish,
             usage_metadata=usage,
             grounding_metadata=snake_keys(grounding) if grounding else None,
+            **reported,
         )
     return LlmResponse(
         error_code=finish,
@@ -460,7 +462,25 @@ def parse_response(data: dict[str, Any]) -> LlmResponse:
         or f"Gemini returned no content (finish reason {finish}).",
         finish_reason=finish,
         usage_metadata=usage,
+        **reported,
     )
+
+
+def _reported(data: dict[str, Any], candidate: dict[str, Any]) -> dict[str, Any]:
+    """What google-adk keeps of a candidate beside its content: the model version, the log
+    probabilities and the citations."""
+    reported: dict[str, Any] = {}
+    if isinstance(data.get("modelVersion"), str):
+        reported["model_version"] = data["modelVersion"]
+    if isinstance(candidate.get("avgLogprobs"), int | float):
+        reported["avg_logprobs"] = float(candidate["avgLogprobs"])
+    for wire, field in (
+        ("logprobsResult", "logprobs_result"),
+        ("citationMetadata", "citation_metadata"),
+    ):
+        if isinstance(candidate.get(wire), dict):
+            reported[field] = snake_keys(candidate[wire])
+    return reported
 
 
 def _parse_part(wire: dict[str, Any]) -> Part | None:

@@ -37,14 +37,14 @@ class MergedStream:
 
     def add(self, data: dict[str, Any]) -> LlmResponse | None:
         """Take one chunk; the partial response for its text, if it has any."""
-        for key in ("usageMetadata", "promptFeedback"):
+        for key in ("usageMetadata", "promptFeedback", "modelVersion"):
             if data.get(key):
                 self.last[key] = data[key]
         candidates = data.get("candidates") or []
         if not candidates:
             return None
         candidate = candidates[0]
-        for key in ("finishReason", "finishMessage"):
+        for key in ("finishReason", "finishMessage", "avgLogprobs", "citationMetadata"):
             if candidate.get(key):
                 self.candidate[key] = candidate[key]
         texts: list[Part] = []

@@ -153,12 +153,15 @@ def parse_response(data: dict[str, Any], service: str = "OpenAI-compatible model
     raw_finish = choice.get("finish_reason")
     finish = _FINISH_REASONS.get(raw_finish, str(raw_finish).upper()) if raw_finish else None
     usage = _usage(data.get("usage"))
-    return final_response(
+    response = final_response(
         parts,
         finish,
         usage,
         lambda: f"The model returned no content (finish reason {raw_finish}).",
     )
+    if isinstance(data.get("model"), str):  # as google-adk's LiteLlm keeps it
+        response.model_version = data["model"]
+    return response
 
 
 def _text(content: Any) -> str:

@@ -24,6 +24,7 @@ class ChatStream:
         self.calls: dict[int, dict[str, Any]] = {}
         self.finish_reason: str | None = None
         self.usage: dict[str, Any] | None = None
+        self.model: str | None = None
 
     def add(self, data: dict[str, Any]) -> LlmResponse | None:
         """Take one chunk; the partial response for its text, if it has any."""
@@ -32,6 +33,8 @@ class ChatStream:
             raise ModelError(f"{self.service}: the server reported an error: {detail}")
         if isinstance(data.get("usage"), dict):
             self.usage = data["usage"]
+        if isinstance(data.get("model"), str):
+            self.model = data["model"]
         choices = data.get("choices")
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
             return None
@@ -99,6 +102,8 @@ class ChatStream:
         }
         if self.usage is not None:
             answer["usage"] = self.usage
+        if self.model is not None:
+            answer["model"] = self.model
         return answer
 
 

@@ -111,7 +111,7 @@ def event_json(event: Event) -> dict[str, Any]:
 
 
 # Event fields holding google-genai objects (snake_case in yadk, camelCase on the wire).
-_GENAI_FIELDS = ("usageMetadata", "groundingMetadata")
+_GENAI_FIELDS = ("usageMetadata", "groundingMetadata", "citationMetadata", "logprobsResult")
 
 
 def _camel_keys(value: Any) -> Any:
@@ -153,7 +153,6 @@ _FOREIGN = frozenset(
         "requested_auth_configs",
         "requested_tool_confirmations",
         "usage_metadata",
-        "model_version",
     }
 )
 
