@@ -167,8 +167,9 @@ def event_from_json(data: dict[str, Any]) -> Event:
     fields = _snake_fields(data)
     if isinstance(fields.get("actions"), dict):
         fields["actions"] = _snake_fields(fields["actions"])
-    if isinstance(fields.get("grounding_metadata"), dict):
-        fields["grounding_metadata"] = _snake_keys(fields["grounding_metadata"])
+    for key in ("grounding_metadata", "citation_metadata", "logprobs_result"):
+        if isinstance(fields.get(key), dict):
+            fields[key] = _snake_keys(fields[key])
     if isinstance(fields.get("node_info"), dict):
         fields["node_info"] = _snake_fields(fields["node_info"])
         if not any(fields["node_info"].values()):  # ``{"path": ""}``: the event of no node
