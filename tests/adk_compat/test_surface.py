@@ -274,6 +274,37 @@ async def test_a_google_adk_runner_loop_on_a_sqlite_database(
     assert [e.author for e in stored.events] == ["user", "travel", "travel", "travel"]
 
 
+@pytest.mark.postgres
+async def test_a_google_adk_runner_loop_on_a_postgresql_database(postgres_url: str) -> None:
+    """google-adk's asyncpg URL reaches yadk's PostgreSQL store; a second service reads the
+    session back."""
+    from google.adk.agents import Agent
+    from google.adk.runners import Runner
+    from google.adk.sessions import DatabaseSessionService
+    from google.genai import types
+
+    url = postgres_url.replace("postgresql://", "postgresql+asyncpg://", 1)
+    model = ScriptedModel(turns=[{"text": "Noted."}])
+    service = DatabaseSessionService(db_url=url)
+    assert not isinstance(service, yadk.sessions.SqliteSessionService)
+    runner = Runner(
+        app_name="trips", agent=Agent(name="travel", model=model), session_service=service
+    )
+    session = await service.create_session(app_name="trips", user_id="u", state={"k": 1})
+    async for _ in runner.run_async(
+        user_id="u", session_id=session.id, new_message=types.UserContent("Porto")
+    ):
+        pass
+    again = DatabaseSessionService(url)
+    stored = await again.get_session(app_name="trips", user_id="u", session_id=session.id)
+    assert stored is not None and stored.state == {"k": 1}
+    assert [e.author for e in stored.events] == ["user", "travel"]
+    for opened in (service, again):
+        close = getattr(opened, "close", None)
+        if close is not None:
+            await close()
+
+
 async def test_failures_are_raised_as_in_google_adk() -> None:
     from google.adk.agents import Agent
     from google.adk.runners import InMemoryRunner
