@@ -20,13 +20,17 @@ if TYPE_CHECKING:
 
 __all__ = ["CONFIG_LOCATION_ATTRIBUTE", "InvocationTrace", "config_location", "set_config_location"]
 
-# Set on an agent or tool by the config loader: "path/to/agent.yaml:12".
-CONFIG_LOCATION_ATTRIBUTE = "yadk_config_location"
+# Set on an agent or tool by the config loader: "path/to/agent.yaml:12" (a private attribute
+# of BaseAgent; a plain attribute of a tool, or of the function a FunctionTool wraps).
+CONFIG_LOCATION_ATTRIBUTE = "_yadk_config_location"
 
 
 def config_location(obj: object) -> str | None:
-    """The ``file:line`` ``obj`` was declared at in YAML, if it was loaded from a config."""
+    """The ``file:line`` ``obj`` (or the function it wraps) was declared at in YAML, if it was
+    loaded from a config."""
     location = getattr(obj, CONFIG_LOCATION_ATTRIBUTE, None)
+    if location is None:
+        location = getattr(getattr(obj, "func", None), CONFIG_LOCATION_ATTRIBUTE, None)
     return location if isinstance(location, str) else None
 
 
@@ -34,7 +38,7 @@ def set_config_location(obj: object, location: str) -> None:
     """Record that ``obj`` was declared at ``location`` (``file:line``); objects that refuse
     new attributes are left alone."""
     try:
-        object.__setattr__(obj, CONFIG_LOCATION_ATTRIBUTE, location)
+        setattr(obj, CONFIG_LOCATION_ATTRIBUTE, location)
     except (AttributeError, TypeError):
         pass
 

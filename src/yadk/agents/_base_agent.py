@@ -36,6 +36,8 @@ class BaseAgent(BaseModel):
     after_agent_callback: Any = None
 
     _parent: BaseAgent | None = PrivateAttr(default=None)
+    # Where the agent was declared in YAML ("file:line"), for traced spans (yadk._tracing).
+    _yadk_config_location: str | None = PrivateAttr(default=None)
 
     # Whether google-adk runs this kind of agent as a graph node of its own (an LlmAgent), so
     # its events carry its own run path; the agents any other agent runs carry that agent's.

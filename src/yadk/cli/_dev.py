@@ -38,6 +38,7 @@ from yadk.cli._dotenv import load_dotenv_files, loaded_notes
 from yadk.cli._failures import reporting_failures
 from yadk.cli._input import LineReader
 from yadk.cli._interactive import Conversation, terminal_loop
+from yadk.cli._otel import start_otel
 from yadk.cli._prompt import TerminalPrompt
 from yadk.cli._startup import check_credentials, print_warnings
 from yadk.errors import AgentLoadError
@@ -63,6 +64,7 @@ def _execute(args: argparse.Namespace) -> int:
     path = agent_path(args.agent)
     for line in loaded_notes(load_dotenv_files(path)):
         note(line, prog=PROG)
+    start_otel(args)
     state = parse_state(args.state)
     model = resolve_model_option(args.model) if args.model else None
     try:

@@ -2,7 +2,8 @@
 argparse types that check values before a command runs.
 
 Only this module builds parsers; ``yadk.cli`` parses a command line with them and dispatches to
-the command's module. The options ``run``, ``dev`` and ``web`` share are declared once here.
+the command's module. The options ``run``, ``dev``, ``serve`` and ``web`` share are declared once
+here.
 """
 
 from __future__ import annotations
@@ -132,6 +133,18 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _add_otel_option(parser: argparse.ArgumentParser) -> None:
+    """``--otel``, as ``run``, ``dev``, ``serve`` and ``web`` take it (docs/tracing.md)."""
+    parser.add_argument(
+        "--otel",
+        action="store_true",
+        help="send OpenTelemetry spans over OTLP/HTTP, configured by the standard OTEL_*"
+        " variables (default endpoint http://localhost:4318; also on when"
+        " OTEL_EXPORTER_OTLP_ENDPOINT is set; YADK_TRACING=0 turns tracing off); needs"
+        " yadk[otel]",
+    )
+
+
 def _add_model_option(parser: argparse.ArgumentParser) -> None:
     """``--model``, as ``run``, ``dev``, ``web`` and ``eval`` take it."""
     parser.add_argument(
@@ -175,6 +188,7 @@ def _add_session_options(parser: argparse.ArgumentParser, *, db_help: str) -> No
         help="save FILE as artifact NAME in the session before the first message (repeatable)",
     )
     parser.add_argument("--json", action="store_true", help="print each event as one JSON line")
+    _add_otel_option(parser)
     parser.add_argument(
         "--no-stream",
         dest="stream",
@@ -518,6 +532,7 @@ def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         " by default only the bound address and, for loopback or 0.0.0.0, the loopback"
         " names are answered; other Host headers get 403 (DNS-rebinding protection)",
     )
+    _add_otel_option(parser)
     parser.add_argument(
         "--log-format",
         choices=("plain", "json"),
@@ -772,6 +787,7 @@ def _add_web(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
     parser.add_argument(
         "--no-browser", action="store_true", help="print the URL but do not open a browser"
     )
+    _add_otel_option(parser)
 
 
 def build_parser(*, only: str | None = None) -> argparse.ArgumentParser:

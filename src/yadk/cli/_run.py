@@ -34,6 +34,7 @@ from yadk.cli._conversation import (
 from yadk.cli._dotenv import load_dotenv_files, loaded_notes
 from yadk.cli._failures import reporting_failures
 from yadk.cli._interactive import Conversation, terminal_loop
+from yadk.cli._otel import start_otel
 from yadk.cli._prompt import TerminalPrompt
 from yadk.cli._startup import load_for_conversation
 from yadk.reload import RunTarget, run_target, target_agent, target_name
@@ -61,6 +62,7 @@ def _execute(args: argparse.Namespace) -> int:
     path = agent_path(args.agent)
     for line in loaded_notes(load_dotenv_files(path)):
         note(line)
+    start_otel(args)
     state = parse_state(args.state)
     queries: list[str] | None = None
     if args.replay is not None:

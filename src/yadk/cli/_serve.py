@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError, listen, local_store
+from yadk.cli._otel import start_otel
 
 if TYPE_CHECKING:
     from yadk.serve._limits import Limits
@@ -85,6 +86,7 @@ def _serve(
     from yadk.serve._logs import configure_logging
 
     configure_logging(args.log_format)
+    start_otel(args)
     db = local_store(args.db, DEFAULT_DB)
     _check_workers(args, db)
     options = {
@@ -136,6 +138,7 @@ def _serve(
             {
                 **options,
                 "log_format": args.log_format,
+                "otel": bool(args.otel),
                 # --trust and --allow-code-execution hold for the workers too.
                 "trust": command_line_trust(),
                 "allow_code_execution": sorted(command_line_code_execution()),
@@ -281,6 +284,7 @@ def worker_app() -> Any:
 
     options = json.loads(os.environ[_WORKER_ENV])
     configure_logging(options.pop("log_format"))
+    start_otel(options.pop("otel", False))
     trust_on_command_line(options.pop("trust", []))
     allow_code_execution_on_command_line(options.pop("allow_code_execution", []))
     try:

@@ -19,6 +19,7 @@ from yadk.cli._common import (
     local_store,
     resolve_model_option,
 )
+from yadk.cli._otel import start_otel
 
 __all__ = ["LOOPBACK", "execute"]
 
@@ -41,6 +42,7 @@ def execute(args: argparse.Namespace) -> int:
             exit_code=EXIT_USAGE,
         )
     model = resolve_model_option(args.model) if args.model else None
+    start_otel(args)
     listener = listen(args.host, args.port)
     port = listener.getsockname()[1]
 

@@ -335,10 +335,14 @@ def _sub_agents(reader: LoaderBase, scope: FileScope, value: Any) -> list[AgentR
 
 
 def _build(reader: LoaderBase, scope: FileScope, cls: Any, kwargs: dict[str, Any]) -> Any:
+    from yadk._tracing import set_config_location
     from yadk.errors import AgentDefinitionError
 
     try:
-        return cls(**kwargs)
+        agent = cls(**kwargs)
+        # Traced spans name where the agent was declared: its file and the line of its name.
+        set_config_location(agent, f"{scope.file}:{scope.doc.where(('name',))[0]}")
+        return agent
     except AgentDefinitionError as exc:
         reader.error(scope, (), "invalid-agent", f"{exc}")
     except Exception as exc:

@@ -114,7 +114,12 @@ def tool(reader: LoaderBase, scope: FileScope, at: KeyPath, entry: Any) -> Any:
     if name.rsplit(".", 1)[-1] in ADK_ONLY_TOOLS and name.startswith("google.adk."):
         _unknown_short_name(reader, scope, name_at, name.rsplit(".", 1)[-1])
         return None
-    return code_tool(reader, scope, name_at, args_at, name, args)
+    built = code_tool(reader, scope, name_at, args_at, name, args)
+    if built is not None:  # traced spans name where the tool was declared
+        from yadk._tracing import set_config_location
+
+        set_config_location(built, f"{scope.file}:{scope.doc.where(name_at)[0]}")
+    return built
 
 
 def _unknown_short_name(reader: LoaderBase, scope: FileScope, at: KeyPath, name: str) -> None:
