@@ -118,3 +118,16 @@ def test_validate_locates_a_budget_without_prices(
     code, out, err = cli("validate", str(folder))
     assert code != 0
     assert "app.yaml:2:13: error missing-prices: `budget.max_cost` is set" in out + err
+
+
+def test_run_warns_once_that_context_caching_skips_other_backends(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    folder = _folder(tmp_path, plugins="  []\n")
+    (folder / "app.yaml").write_text("context_cache_config: {ttl_seconds: 600}\n")
+    code, out, err = cli("run", str(folder), "hi", "--db", str(tmp_path / "s.db"))
+    assert code == 0, err
+    assert "[helper]: Hello there" in out
+    assert err.count("context_cache_config applies to Gemini models only") == 1
+    assert "not cached: helper (scripted:turns.yaml)" in err

@@ -305,3 +305,27 @@ def test_the_json_schema_describes_app_yaml() -> None:
         jsonschema.validate({"plugin": []}, schema)
     with pytest.raises(jsonschema.ValidationError):  # a price's fields, through its $ref
         jsonschema.validate({"budget": {"prices": {"m": {"input_per_million": 1}}}}, schema)
+
+
+def test_validate_names_the_agents_context_caching_does_not_reach(write_tree: WriteTree) -> None:
+    root = write_tree(
+        {
+            "shop/root_agent.yaml": ROOT + "sub_agents:\n  - config_path: clerk.yaml\n",
+            "shop/clerk.yaml": "name: clerk\nmodel: anthropic:claude-sonnet-4-5\ninstruction: x\n",
+            "shop/app.yaml": "context_cache_config: {ttl_seconds: 600}\n",
+        }
+    )
+    [warning] = validate_paths([root / "shop"])
+    assert warning.path == str(root / "shop" / "app.yaml")
+    assert (
+        warning.format()
+        .split("/shop/", 1)[1]
+        .startswith(
+            "app.yaml:1:23: warning cache-not-gemini: context_cache_config applies to Gemini models"
+            " only; these agents' calls are not cached: clerk (anthropic:claude-sonnet-4-5)."
+        )
+    )
+    (root / "shop" / "clerk.yaml").write_text(
+        "name: clerk\nmodel: gemini-2.5-pro\ninstruction: x\n"
+    )
+    assert validate_paths([root / "shop"]) == []

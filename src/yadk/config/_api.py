@@ -104,13 +104,15 @@ def read_config_tree(
     given_keys: Iterable[str] = (),
     models_replaced: bool = False,
     network: bool = False,
+    validating: bool = False,
 ) -> tuple[Loader, AgentRecord | None]:
     """Read the agent tree rooted at ``file``; every problem is in ``loader.diagnostics``.
 
     ``run_checks`` adds what only matters for running the tree, once it has no errors: agents
     without a model, built-in models without their API key (see ``_model_checks``).
     ``given_keys`` are state keys the caller sets (``--state``), for the placeholder check;
-    ``network`` lets checks fetch what a config names over the network (remote agents' cards)."""
+    ``network`` lets checks fetch what a config names over the network (remote agents' cards);
+    ``validating`` (``yadk validate``) adds the app.yaml warnings a load leaves to the App."""
     loader = Loader(file.parent, import_code=import_code)
     loader.network = network
     try:
@@ -130,7 +132,8 @@ def read_config_tree(
             if run_checks and not loader.errors:
                 check_models(loader, trees)
         if file.name in ROOT_CONFIG_NAMES and (app := app_file(file.parent)) is not None:
-            loader.app_spec = read_app_file(loader, app)
+            trees = [record, *loader.separate_trees] if record is not None and validating else []
+            loader.app_spec = read_app_file(loader, app, _tree_models(trees))
     except Exception as exc:
         loader.report(
             file,
@@ -142,6 +145,18 @@ def read_config_tree(
         )
         record = None
     return loader, record
+
+
+def _tree_models(trees: list[AgentRecord]) -> list[tuple[str, str]]:
+    """``(agent name, model:)`` of every agent of ``trees`` that names a model in its config."""
+    found: list[tuple[str, str]] = []
+    pending = list(trees)
+    while pending:
+        record = pending.pop(0)
+        if record.model and record.name and not record.from_code:
+            found.append((record.name, record.model))
+        pending.extend(record.children)
+    return found
 
 
 def load_agent(path: str | os.PathLike[str]) -> BaseAgent:
@@ -289,7 +304,11 @@ def validate_files(
     agents = 0
     for file in paths:
         loader, record = read_config_tree(
-            file, import_code=import_code, run_checks=run_checks, network=network
+            file,
+            import_code=import_code,
+            run_checks=run_checks,
+            network=network,
+            validating=True,
         )
         found.extend(loader.diagnostics)
         agents += _count_agents(file, [] if record is None else [record, *loader.separate_trees])

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -105,8 +106,12 @@ def app_file(folder: Path) -> Path | None:
     return None
 
 
-def read_app_file(reader: LoaderBase, file: Path) -> AppSpec | None:
-    """The settings ``file`` declares; every problem goes to ``reader``."""
+def read_app_file(
+    reader: LoaderBase, file: Path, models: Sequence[tuple[str, str]] = ()
+) -> AppSpec | None:
+    """The settings ``file`` declares; every problem goes to ``reader``. ``models``, the
+    ``(agent, model:)`` pairs of the agent tree, are given by ``yadk validate``, for the
+    warnings a load leaves to the App it builds."""
     document = reader.read_document(file, reader.files)
     if document is None:
         return None
@@ -120,7 +125,35 @@ def read_app_file(reader: LoaderBase, file: Path) -> AppSpec | None:
         if read is not None:
             spec.settings[key] = read(reader, scope, (key,), value)
     spec.name = spec.settings.pop("name", None)
+    if spec.settings.get("context_cache_config") is not None:
+        _uncached_models(reader, scope, models)
     return spec
+
+
+def _uncached_models(
+    reader: LoaderBase, scope: FileScope, models: Sequence[tuple[str, str]]
+) -> None:
+    """Context caching is Gemini's: one warning naming the agents whose model is another
+    backend's (their calls go out whole). ``yadk validate`` reports it here, located; a load
+    builds the App, which says the same once, in the log."""
+    from yadk._model_names import backend_for
+
+    others = [
+        f"{agent} ({model})"
+        for agent, model in models
+        if backend_for(model) not in (None, "gemini")
+        # LiteLLM names that may run on the Gemini backend (vertex_ai/ does) are not named
+        and not model.split(":", 1)[-1].startswith(("vertex_ai/", "gemini/"))
+    ]
+    if others:
+        reader.warn(
+            scope,
+            ("context_cache_config",),
+            "cache-not-gemini",
+            "context_cache_config applies to Gemini models only; these agents' calls are not"
+            f" cached: {', '.join(others)}.",
+            "Nothing to fix if that is expected; caching applies to the Gemini agents only.",
+        )
 
 
 def build_app(spec: AppSpec | None, agent: Any, *, default_name: str) -> Any:
