@@ -423,3 +423,20 @@ async def test_a_reload_shows_the_warnings_of_the_new_agent(
         " `anwser` in agent 'bot'.\n"
         "  hint: Did you mean `{answer}`?\n"
     )
+
+
+async def test_an_edited_app_yaml_applies_to_the_next_turn_of_the_same_session(
+    bot: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plugin = "plugins:\n  - name: GlobalInstructionPlugin\n    args: {global_instruction: %s}\n"
+    app = write(bot / "app.yaml", plugin % "Be polite.")
+    model = ScriptedModel([{"text": "One."}, {"text": "Two."}])
+    changes = ScriptedChanges()
+    terse = edit(changes, app, plugin % "Be terse.")
+    assert await dev(bot, ["hi", terse, "again"], changes, model=model) == 0
+    _, err = capsys.readouterr()
+    assert "reloaded: 1 file changed (app.yaml)" in err
+    assert model.requests[0].system_instruction.startswith("Be polite.\n\nBe brief.")
+    assert model.requests[1].system_instruction.startswith("Be terse.\n\nBe brief.")
+    assert texts(model, 1)[:2] == ["hi", "One."]  # the same session goes on
+    assert changes.watched is not None and app in changes.watched
