@@ -35,6 +35,11 @@ class FakeGemini:
     skew: float = 0.0
     lock: threading.Lock = field(default_factory=threading.Lock)
     url: str = ""
+    root: str = ""
+    # Vertex AI's layout: routes under /v1/ and caches named under the project's location
+    # (``projects/P/locations/L/cachedContents/ID``); the Gemini API's by default.
+    version: str = "v1beta"
+    parent: str = ""
 
     def now(self) -> float:
         return time.time() + self.skew
@@ -42,10 +47,10 @@ class FakeGemini:
     def handle(self, method: str, path: str, body: Any) -> tuple[int, dict[str, Any]]:
         with self.lock:
             self.calls.append(Call(method, path, body))
-            route = path.removeprefix("/v1beta/")
-            if route == "cachedContents" and method == "POST":
+            route = path.removeprefix(f"/{self.version}/")
+            if route == f"{self.parent}cachedContents" and method == "POST":
                 return self._create(body)
-            if route.startswith("cachedContents/"):
+            if route.startswith(f"{self.parent}cachedContents/"):
                 return self._resource(method, route, body)
             if route.endswith(":generateContent") and method == "POST":
                 return self._generate(body)
@@ -58,7 +63,7 @@ class FakeGemini:
     def _create(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         ttl = float(str(body.get("ttl", "3600s")).removesuffix("s"))
         self.created += 1
-        name = f"cachedContents/c{self.created}"
+        name = f"{self.parent}cachedContents/c{self.created}"
         stored = {**body, "name": name, "expires": self.now() + ttl}
         self.caches[name] = stored
         return 200, self._view(stored)
@@ -143,7 +148,8 @@ def serve(fake: FakeGemini) -> Iterator[FakeGemini]:
             pass
 
     httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    fake.url = f"http://127.0.0.1:{httpd.server_address[1]}/v1beta"
+    fake.root = f"http://127.0.0.1:{httpd.server_address[1]}"
+    fake.url = f"{fake.root}/{fake.version}"
     thread = threading.Thread(target=httpd.serve_forever, args=(0.01,), daemon=True)
     thread.start()
     try:

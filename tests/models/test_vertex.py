@@ -591,3 +591,75 @@ def test_metadata_server_credentials(server: FakeServer, tmp_path: Path) -> None
     assert any(
         p.startswith("/computeMetadata/v1/instance/service-accounts/default/token") for p in asked
     )
+
+
+def lookup(order_id: str) -> dict[str, str]:
+    """Looks up an order."""
+    return {"order_id": order_id, "status": "shipped"}
+
+
+async def test_tools_on_vertex(
+    vertex_env: Path, server: FakeServer, token_server: FakeServer
+) -> None:
+    from yadk import LlmAgent, Runner
+
+    token_server.reply(token("tok-1"))
+    call = {"functionCall": {"name": "lookup", "args": {"order_id": "A1"}}}
+    server.reply({"candidates": [{"content": {"role": "model", "parts": [call]}}]})
+    server.reply(text_answer("Order A1 has shipped."))
+    agent = LlmAgent(name="desk", model=Gemini(MODEL, retries=0), tools=[lookup])
+    runner = Runner(agent=agent, app_name="shop")
+    session = await runner.session_service.create_session(app_name="shop", user_id="u")
+    texts = [
+        part.text
+        async for event in runner.run_async(user_id="u", session_id=session.id, new_message="A1?")
+        if event.author == "desk"
+        for part in (event.content.parts if event.content else [])
+        if part.text
+    ]
+    assert texts == ["Order A1 has shipped."]
+    first, second = server.requests
+    assert first.path == second.path == f"{PROJECT_PATH}/{MODEL}:generateContent"
+    [declaration] = first.body["tools"][0]["functionDeclarations"]
+    assert declaration["name"] == "lookup"
+    answered = second.body["contents"][-1]["parts"][0]["functionResponse"]
+    assert answered["name"] == "lookup"
+    assert answered["response"] == {"order_id": "A1", "status": "shipped"}
+    assert {r.headers["authorization"] for r in server.requests} == {"Bearer tok-1"}
+
+
+async def test_context_caching_on_vertex(
+    vertex_env: Path, token_server: FakeServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.models.fake_gemini_cache import FakeGemini, serve
+
+    from yadk import LlmAgent, Runner
+    from yadk.apps import App, ContextCacheConfig
+
+    token_server.reply(token("tok-1"))
+    parent = "projects/proj-1/locations/us-central1/"
+    for fake in serve(FakeGemini(version="v1", parent=parent)):
+        monkeypatch.setenv("GOOGLE_VERTEX_BASE_URL", fake.root)
+        agent = LlmAgent(
+            name="desk",
+            model=Gemini(MODEL, retries=0),
+            instruction="Refunds need the order number. " * 400,
+            tools=[lookup],
+        )
+        config = ContextCacheConfig(cache_intervals=5, ttl_seconds=600, min_tokens=1000)
+        runner = Runner(app=App(name="shop", root_agent=agent, context_cache_config=config))
+        session = await runner.session_service.create_session(app_name="shop", user_id="u")
+        for text in ("q1", "q2"):
+            async for event in runner.run_async(
+                user_id="u", session_id=session.id, new_message=text
+            ):
+                assert event.error_code is None, event.error_message
+        generate = f"POST publishers/google/models/{MODEL}:generateContent"
+        assert [f"{c.method} {c.path.removeprefix('/v1/' + parent)}" for c in fake.calls] == [
+            generate,
+            "POST cachedContents",
+            generate,
+        ]
+        created = fake.calls[1].body
+        assert created["model"] == f"{parent}publishers/google/models/{MODEL}"
+        assert fake.calls[2].body["cachedContent"] == f"{parent}cachedContents/c1"
