@@ -90,8 +90,7 @@ async def _answer(
             await run.stored.wait()
             view = service.view_of(run, done=False)
         else:
-            await run.finished.wait()
-            view = await service.task(app, run.task_id)
+            view = await service.finished_view(run)
         task = await _task_json(service, app, view, call, params)
         return json_response(result_body(call.id, wrap("task", task, call.version)))
     if call.action == "stream":
@@ -204,7 +203,7 @@ async def _run_frames(
             if parts:
                 yield out("artifactUpdate", artifact_update(view, parts, version, append=appended))
                 appended = True
-        final = await service.task(run.app, run.task_id)
+        final = await service.finished_view(run)
         yield out("statusUpdate", status_update(final, version))
     except RpcError as exc:
         yield frame(error_body(call.id, exc))

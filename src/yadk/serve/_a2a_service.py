@@ -16,7 +16,7 @@ from typing import Any, Final
 
 from yadk._contexts import RunConfig
 from yadk.a2a._parts import PartError, parts_from_a2a
-from yadk.errors import AlreadyExistsError
+from yadk.errors import AlreadyExistsError, SessionNotFoundError
 from yadk.events import Event
 from yadk.runner import Runner
 from yadk.serve._a2a_rpc import (
@@ -64,6 +64,8 @@ class TaskRun:
         self.stored = asyncio.Event()  # the message is in the session: GetTask finds the task
         self.finished = asyncio.Event()
         self.cancel_requested = False
+        self.error: str | None = None  # what stopped the invocation other than an error event
+        self.resumed = False  # the task began in an earlier message: its past is in the store
         self.job: asyncio.Task[None] | None = None
 
     def listen(self) -> asyncio.Queue[Event | None]:
@@ -173,6 +175,7 @@ class A2AService:
                 )
             content = _resume_content(parts, view)
             context_id = view.context_id
+            resumed = True
         else:
             context_id = context_id or str(uuid.uuid4())
             if len(context_id) > MAX_CONTEXT_ID:
@@ -180,14 +183,12 @@ class A2AService:
                     INVALID_PARAMS,
                     f"Invalid params: message.contextId is longer than {MAX_CONTEXT_ID} characters",
                 )
-            await self._ensure_session(app, context_id)
             task_id = new_task_id(context_id)
             content = Content(role="user", parts=parts)
-        return await self._start(runner, app, context_id, task_id, content)
+            resumed = False
+        return await self._start(runner, app, context_id, task_id, content, resumed)
 
-    async def _ensure_session(self, app: str, context_id: str) -> None:
-        if await self.session(app, context_id) is not None:
-            return
+    async def _create_session(self, app: str, context_id: str) -> None:
         try:
             await self.served.sessions.create_session(
                 app_name=app, user_id=user_of(context_id), session_id=context_id
@@ -196,7 +197,13 @@ class A2AService:
             pass  # another request of the same context created it meanwhile
 
     async def _start(
-        self, runner: Runner, app: str, context_id: str, task_id: str, content: Content
+        self,
+        runner: Runner,
+        app: str,
+        context_id: str,
+        task_id: str,
+        content: Content,
+        resumed: bool,
     ) -> TaskRun:
         key = (app, user_of(context_id), context_id)
         try:
@@ -208,6 +215,7 @@ class A2AService:
                 " finish (GetTask), or send in another context.",
             ) from None
         run = TaskRun(app, task_id, context_id)
+        run.resumed = resumed
         self.runs[task_id] = run
         run.job = asyncio.create_task(self._drive(run, runner, content, key))
         return run
@@ -216,20 +224,30 @@ class A2AService:
         self, run: TaskRun, runner: Runner, content: Content, key: tuple[str, str, str]
     ) -> None:
         try:
-            stream = runner.run_async(
-                user_id=key[1],
-                session_id=key[2],
-                new_message=content,
-                state_delta={TASK_KEY: run.task_id},
-                run_config=RunConfig(),
-            )
-            async for event in stream:
-                run.publish(event)
+            for attempt in range(2):
+                stream = runner.run_async(
+                    user_id=key[1],
+                    session_id=key[2],
+                    new_message=content,
+                    state_delta={TASK_KEY: run.task_id},
+                    run_config=RunConfig(),
+                )
+                try:
+                    async for event in stream:
+                        run.publish(event)
+                    break
+                except SessionNotFoundError:
+                    # A new context: its session is made on its first message (no read of the
+                    # store before each message of a context that exists).
+                    if attempt or run.events:
+                        raise
+                    await self._create_session(run.app, run.context_id)
         except asyncio.CancelledError:
             if run.cancel_requested:
                 await self._mark_canceled(run)
-        except Exception:
+        except Exception as exc:
             logger.exception("A2A task %s of app %s failed", run.task_id, run.app)
+            run.error = f"{type(exc).__name__}: {exc}"
         finally:
             self.runs.pop(run.task_id, None)
             try:
@@ -278,6 +296,19 @@ class A2AService:
                 stopped = TaskRun(app, view.id, view.context_id)
                 await self._mark_canceled(stopped, session)
         return await self.task(app, view.id)
+
+    async def finished_view(self, run: TaskRun) -> TaskView:
+        """The task once its run has ended: from the run's own events when the task began with
+        this message (no store read), else from the store."""
+        await run.finished.wait()
+        if run.resumed or run.cancel_requested:
+            view = await self.task(run.app, run.task_id)
+        else:
+            view = self.view_of(run, done=True)
+        if run.error is not None and view.state not in TERMINAL:
+            view.state = "failed"
+            view.status_parts = [Part(text=f"The agent's invocation stopped: {run.error}")]
+        return view
 
     def view_of(self, run: TaskRun, *, done: bool) -> TaskView:
         """The task as its own run's events show it (a task started by this message)."""
