@@ -345,12 +345,13 @@ def _add_validate(commands: argparse._SubParsersAction[argparse.ArgumentParser])
         "validate",
         summary="check configs and skills, reporting every problem at once",
         description=(
-            "Check agent configs, Python agent folders (agent.py defining root_agent)\n"
-            "and skill folders. Every problem is reported as\n"
-            "path:line:col: severity rule: message (with a hint). User code is not\n"
-            "imported unless --import is given (a Python agent folder only when the\n"
-            "project trusts its package). A folder is searched at any depth for agent\n"
-            "folders and skills, skipping hidden folders and what .gitignore lists."
+            "Check agent configs (and an agent folder's app.yaml), Python agent\n"
+            "folders (agent.py defining root_agent) and skill folders. Every problem\n"
+            "is reported as path:line:col: severity rule: message (with a hint).\n"
+            "User code is not imported unless --import is given (a Python agent\n"
+            "folder only when the project trusts its package). A folder is searched\n"
+            "at any depth for agent folders and skills, skipping hidden folders and\n"
+            "what .gitignore lists."
         ),
         epilog=(
             "exit status: 0 clean, 1 problems found (warnings only with --strict), 2 usage error\n"
