@@ -151,3 +151,32 @@ def node_as_tool(k: Any) -> Scenario:
         tools=[triage, discount],
     )
     return Scenario(desk, messages=["Ada: my screen is broken, I paid 250"])
+
+
+@scenario
+def dynamic_human_input(k: Any) -> Scenario:
+    def draft(node_input: str, ctx: Any) -> str:
+        ctx.state["drafts"] = ctx.state.get("drafts", 0) + 1
+        return "draft of " + node_input
+
+    @k.node(rerun_on_resume=True)
+    def approve(node_input: str, ctx: Any):  # type: ignore[no-untyped-def]
+        answer = ctx.resume_inputs.get("ok")
+        if answer is None:
+            yield k.RequestInput(interrupt_id="ok", message="Approve " + node_input + "?")
+            return
+        yield k.Event(output=f"{node_input}: {answer}")
+
+    @k.node(rerun_on_resume=True)
+    async def orchestrate(ctx: Any, node_input: str):  # type: ignore[no-untyped-def]
+        drafted = await ctx.run_node(draft, node_input=node_input)
+        verdict = await ctx.run_node(approve, node_input=drafted)
+        yield k.Event(output=f"final {verdict}")
+
+    def publish(node_input: str) -> str:
+        return "published " + node_input
+
+    return Scenario(
+        k.Workflow(name="dyn", edges=[(k.START, orchestrate, publish)]),
+        messages=["essay", "yes"],
+    )

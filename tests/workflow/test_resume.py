@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from tests.workflow.kit import run_turns, summarize
@@ -20,6 +21,7 @@ from yadk.sessions import (
     SqliteSessionService,
     open_session_service,
 )
+from yadk.workflow import START, NodeContext, RequestInput, Workflow, node
 
 ROOT = Path(__file__).parent.parent.parent
 
@@ -112,3 +114,57 @@ async def test_node_info_and_route_on_the_wire_and_in_the_store(tmp_path: Path) 
     assert wire["output"] == "draft of essay"
     back = event_from_json(json.loads(json.dumps(wire)))
     assert back.node_info == draft.node_info and back.output == draft.output
+
+
+def _dynamic_flow() -> Any:
+    """An orchestrator that runs a draft and two questions with ctx.run_node."""
+
+    def draft(node_input: str, ctx: NodeContext) -> str:
+        ctx.state["drafts"] = ctx.state.get("drafts", 0) + 1
+        return "draft of " + node_input
+
+    @node(rerun_on_resume=True)
+    def ask(node_input: str, ctx: NodeContext):  # type: ignore[no-untyped-def]
+        answer = ctx.resume_inputs.get(node_input)
+        if answer is None:
+            yield RequestInput(interrupt_id=node_input, message=node_input + "?")
+            return
+        yield answer
+
+    @node(rerun_on_resume=True)
+    async def orchestrate(ctx: NodeContext, node_input: str):  # type: ignore[no-untyped-def]
+        text = await ctx.run_node(draft, node_input)
+        first = await ctx.run_node(ask, "approve")
+        second = await ctx.run_node(ask, "title")
+        yield f"{text}: {first}, titled {second}"
+
+    return Workflow(name="dyn", edges=[(START, orchestrate)])
+
+
+async def test_a_node_run_with_run_node_asks_and_resumes_from_sqlite(tmp_path: Path) -> None:
+    """Each answer comes to a fresh runner and store: the orchestrator runs again, the runs that
+    completed before the question are not run again (one draft), the waiting one gets the
+    answer."""
+    db = str(tmp_path / "s.db")
+    turns, _, session_id = await run_turns(
+        _dynamic_flow(), ["essay"], session_service=SqliteSessionService(db)
+    )
+    assert turns[0][-1].get_function_calls()[0].args["message"] == "approve?"
+    for answer, expected in (("yes", "title?"), ("Tides", None)):
+        service = SqliteSessionService(db)
+        runner = Runner(app_name="app", agent=_dynamic_flow(), session_service=service)
+        events = [
+            e
+            async for e in runner.run_async(user_id="u", session_id=session_id, new_message=answer)
+            if e.author != "user"
+        ]
+        if expected is not None:
+            assert events[-1].get_function_calls()[0].args["message"] == expected
+    assert [(summarize(e)["path"], e.output) for e in events] == [
+        ("dyn@1/orchestrate@1/ask@2", "Tides"),
+        ("dyn@1/orchestrate@1", "draft of essay: yes, titled Tides"),
+    ]
+    session = await SqliteSessionService(db).get_session(
+        app_name="app", user_id="u", session_id=session_id
+    )
+    assert session is not None and session.state == {"drafts": 1}

@@ -23,6 +23,7 @@ class NodeContext(Context):
     __slots__ = (
         "_attempt_count",
         "_author",
+        "_node_input",
         "_node_path",
         "_output_claimed",
         "_output_for",
@@ -42,12 +43,14 @@ class NodeContext(Context):
         resume_inputs: Mapping[str, Any] | None = None,
         state_schema: type[BaseModel] | None = None,
         output_for: list[str] | None = None,
+        node_input: Any = None,
     ) -> None:
         super().__init__(invocation_context, event_actions=EventActions())
         # The runs this node's output is the output of (its own path first), and whether a
         # child run with ``use_as_output`` has given it its output.
         self._output_for = output_for if output_for is not None else [node_path]
         self._output_claimed = False
+        self._node_input = node_input
         self._state_schema = state_schema
         if state_schema is not None:
             self._state = self._checked_state(self._event_actions)
@@ -72,6 +75,15 @@ class NodeContext(Context):
         """The runs this node's output is the output of: its own path, then the enclosing
         workflows' it ends."""
         return self._output_for
+
+    @property
+    def node_input(self) -> Any:
+        """The input this run received."""
+        return self._node_input
+
+    def parent_inputs(self) -> dict[str, Any]:
+        """The inputs of the runs that started this one with ``run_node`` (by run path)."""
+        return self._runtime.parent_inputs(self._node_path)
 
     @property
     def output_claimed(self) -> bool:
@@ -125,8 +137,9 @@ class NodeContext(Context):
         event is left out). ``use_sub_branch``: the child runs on the branch
         ``<branch>.<name>@<n>``, so agents in it see only their own conversation there;
         ``override_branch`` names the branch outright. ``override_isolation_scope`` and
-        ``raise_on_wait`` are accepted as google-adk takes them; a child that asks the user a
-        question is an error (only nodes of the graph may wait)."""
+        ``raise_on_wait`` are accepted as google-adk takes them. A child that asks the user a
+        question raises through this node, which then waits too and runs again on the answer
+        (children that completed return their recorded outputs then)."""
         return await self._runtime.run_dynamic(
             self,
             node,

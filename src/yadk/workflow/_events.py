@@ -153,7 +153,9 @@ def request_event(request: RequestInput, ctx: NodeContext, node_input: Any) -> E
             ],
         ),
         long_running_tool_ids={request.interrupt_id},
-        custom_metadata={"yadk_workflow": input_record(ctx.node_path, node_input)},
+        custom_metadata={
+            "yadk_workflow": input_record(ctx.node_path, node_input, ctx.parent_inputs())
+        },
     )
 
 

@@ -9,7 +9,7 @@ restart, from any session store.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from yadk.events import Event
@@ -18,7 +18,7 @@ from yadk.types import Content
 from yadk.workflow._params import as_output
 from yadk.workflow._request_input import REQUEST_INPUT_FUNCTION_CALL_NAME
 
-__all__ = ["ResumePoint", "find_resume", "input_record"]
+__all__ = ["ResumePoint", "completed_outputs", "find_resume", "input_record"]
 
 _KEY = "yadk_workflow"
 
@@ -31,16 +31,35 @@ class ResumePoint:
     interrupt_id: str
     answer: Any
     node_input: Any
+    # The inputs of the nodes that ran the waiting node with ``ctx.run_node`` (by run path):
+    # they run again to reach it.
+    inputs: dict[str, Any] = field(default_factory=dict)
 
 
-def input_record(path: str, node_input: Any) -> dict[str, Any]:
-    if isinstance(node_input, Content):
-        return {"path": path, "content": node_input.model_dump(mode="json", exclude_none=True)}
+def input_record(
+    path: str, node_input: Any, parents: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """What resuming the node at ``path`` needs: its input, and its dynamic parents' inputs."""
+    record = {"path": path, **_entry(node_input)}
+    if parents:
+        record["parents"] = {key: _entry(value) for key, value in parents.items()}
+    return record
+
+
+def _entry(value: Any) -> dict[str, Any]:
+    if isinstance(value, Content):
+        return {"content": value.model_dump(mode="json", exclude_none=True)}
     try:
-        json.dumps(as_output(node_input))
-        return {"path": path, "input": as_output(node_input)}
+        json.dumps(as_output(value))
+        return {"input": as_output(value)}
     except (TypeError, ValueError):
-        return {"path": path, "input": str(node_input)}
+        return {"input": str(value)}
+
+
+def _read_entry(entry: dict[str, Any]) -> Any:
+    if "content" in entry:
+        return Content.model_validate(entry["content"])
+    return entry.get("input")
 
 
 def find_resume(session: Session, *, root_path: str, message: Content | None) -> ResumePoint | None:
@@ -80,11 +99,52 @@ def find_resume(session: Session, *, root_path: str, message: Content | None) ->
                 from yadk.workflow._schemas import check_answer
 
                 answer = check_answer(confirmation_answer(call.id, answer), schema)
-            node_input: Any = record.get("input")
-            if "content" in record:
-                node_input = Content.model_validate(record["content"])
-            return ResumePoint(str(record["path"]), call.id, answer, node_input)
+            parents = {key: _read_entry(value) for key, value in record.get("parents", {}).items()}
+            return ResumePoint(str(record["path"]), call.id, answer, _read_entry(record), parents)
     return None
+
+
+def completed_outputs(session: Session, *, root_path: str) -> dict[str, Any]:
+    """The outputs of the node runs (by run path) of the workflow run being resumed: the
+    invocations since it started, each resume after a question of it. A node run at run time
+    (``ctx.run_node``) that completed before the question is not run again: its output is
+    taken from here, as google-adk does."""
+    events = session.events
+    blocks = _invocations(events)
+    if blocks:
+        blocks.pop()  # the invocation now running
+    outputs: dict[str, Any] = {}
+    for index in range(len(blocks) - 1, -1, -1):
+        block = blocks[index]
+        for event in reversed(block):
+            info = event.node_info
+            if (
+                event.output is not None
+                and info is not None
+                and info.path in (info.output_for or ())
+            ):
+                outputs.setdefault(info.path, event.output)
+        if index == 0 or not any(_asked(e, root_path) for e in blocks[index - 1]):
+            break  # this invocation started the workflow run, not a resume of it
+    return outputs
+
+
+def _invocations(events: list[Event]) -> list[list[Event]]:
+    """The session's events in runs of one invocation id each."""
+    blocks: list[list[Event]] = []
+    for event in events:
+        if blocks and blocks[-1][-1].invocation_id == event.invocation_id:
+            blocks[-1].append(event)
+        else:
+            blocks.append([event])
+    return blocks
+
+
+def _asked(event: Event, root_path: str) -> bool:
+    record = (event.custom_metadata or {}).get(_KEY)
+    if not isinstance(record, dict):
+        return False
+    return str(record.get("path", "")).startswith(root_path + "/")
 
 
 def _answers(events: list[Event]) -> dict[str, Any]:

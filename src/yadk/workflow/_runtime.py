@@ -87,10 +87,23 @@ class Runtime:
     """Everything one invocation of a workflow shares: the event stream, the back-off sleep,
     the point to resume at, and the counters of nodes scheduled at run time."""
 
-    def __init__(self, *, sink: Sink, sleep: Sleep, resume: ResumePoint | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        sink: Sink,
+        sleep: Sleep,
+        resume: ResumePoint | None = None,
+        completed: dict[str, Any] | None = None,
+    ) -> None:
         self.sink = sink
         self.sleep = sleep
         self.resume = resume
+        # Resuming: the outputs of the runs that completed before the question (by path), and
+        # the path of the run that asked it.
+        self._completed = completed or {}
+        self._asked_at = resume.path if resume is not None else None
+        # The inputs of the runs that started each ``run_node`` child (by the child's path).
+        self._lineage: dict[str, dict[str, Any]] = {}
         self._dynamic_counters: dict[str, int] = {}
         self._dynamic_nodes: dict[int, BaseNode] = {}
         self._dynamic_keep: list[Any] = []
@@ -170,7 +183,10 @@ class Runtime:
             run.counters[name] = int(run_id)
             self._complete(run, name, NodeResult(output=resume.answer, has_output=True))
             return True
-        run.triggers.append((name, resume.node_input if leaf else None))
+        if leaf:
+            run.triggers.append((name, resume.node_input))
+        else:  # a nested workflow (it seeds itself), or a node that ran the waiting one
+            run.triggers.append((name, resume.inputs.get(f"{run.path}/{segment}")))
         return True
 
     def _trigger(self, run: _GraphRun, target: str, value: Any, source: str) -> None:
@@ -310,6 +326,7 @@ class Runtime:
                 resume_inputs=resume_inputs,
                 state_schema=node.state_schema or state_schema,
                 output_for=own_output_for,
+                node_input=node_input,
             )
             try:
                 run = self._attempt(node, ctx, node_input, own_output_for)
@@ -322,6 +339,10 @@ class Runtime:
                 return await run
             except NodeFailed:
                 raise
+            except ChildWaiting:
+                # A node it ran with ctx.run_node asked the user: it waits too, and runs again
+                # when the answer comes (the children that completed are not run again).
+                return await self._flush(ctx, NodeResult(interrupted=True))
             except NodeInputError as exc:
                 raise NodeFailed(exc.error, path=parent_path, author=author) from exc
             except Exception as exc:
@@ -481,6 +502,14 @@ class Runtime:
             self._dynamic_counters[key] = run
         else:
             run = run_id
+        path = f"{ctx.node_path}/{node.name}@{run}"
+        if path in self._completed and path != self._asked_at:
+            return self._completed[path]  # completed before the question: not run again
+        if path == self._asked_at and self.resume is not None and not node.rerun_on_resume:
+            answer = self.resume.answer  # the answer is its output
+            self.resume = None
+            return answer
+        self._lineage[path] = {ctx.node_path: ctx.node_input}
         ic = ctx.invocation_context
         branch = ic.branch if override_branch is None else override_branch
         if use_sub_branch:
@@ -503,11 +532,26 @@ class Runtime:
             state_schema=ctx.state_schema,
         )
         if result.interrupted:
-            raise WorkflowConfigurationError(
-                f"Node {node.name!r} asked for input while run by ctx.run_node(); only nodes of"
-                " the graph may wait for the user."
-            )
+            raise ChildWaiting(path)
         return result.output
+
+    def parent_inputs(self, path: str) -> dict[str, Any]:
+        """The inputs of every run that started a run on ``path`` with ``run_node``."""
+        found: dict[str, Any] = {}
+        prefix = path
+        while prefix:
+            found.update(self._lineage.get(prefix, {}))
+            prefix = prefix.rpartition("/")[0]
+        return found
+
+
+class ChildWaiting(Exception):
+    """Raised by ``ctx.run_node`` when the node it ran asks the user a question: the node that
+    ran it waits too (let it propagate; a node that catches it never resumes)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        super().__init__(f"{path} is waiting for the user's answer")
 
 
 def _report(

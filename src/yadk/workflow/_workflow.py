@@ -15,7 +15,7 @@ from yadk.events import Event
 from yadk.tools import BaseTool
 from yadk.workflow._errors import WorkflowDataError
 from yadk.workflow._graph import Graph, parse_edges
-from yadk.workflow._resume import find_resume
+from yadk.workflow._resume import completed_outputs, find_resume
 from yadk.workflow._retry import RetryConfig
 from yadk.workflow._runtime import NodeFailed, Runtime, error_event
 from yadk.workflow._schemas import check_state_params
@@ -105,7 +105,12 @@ class Workflow(BaseAgent):
             yield error_event(ctx, exc, path=path, author=self.name)
             return
         sink = Sink()
-        runtime = Runtime(sink=sink, sleep=self.retry_sleep or asyncio.sleep, resume=resume)
+        runtime = Runtime(
+            sink=sink,
+            sleep=self.retry_sleep or asyncio.sleep,
+            resume=resume,
+            completed=completed_outputs(ctx.session, root_path=path) if resume else None,
+        )
 
         graph = runtime.run_graph(
             self,
