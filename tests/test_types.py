@@ -94,3 +94,15 @@ def test_thought_signature_round_trips_as_base64() -> None:
     part = Part.model_validate({"text": "t", "thoughtSignature": "c2ln"})
     assert part.thought_signature == b"sig"
     assert part.to_dict() == {"text": "t", "thought_signature": "c2ln"}
+
+
+def test_event_ids_are_random_version_4_uuids_in_their_text_form() -> None:
+    import uuid
+
+    from yadk.events import Event, new_event_id
+
+    ids = [new_event_id() for _ in range(2000)] + [Event(author="a").id for _ in range(10)]
+    assert len(set(ids)) == len(ids)
+    for text in ids:
+        parsed = uuid.UUID(text)
+        assert (parsed.version, parsed.variant, str(parsed)) == (4, uuid.RFC_4122, text)

@@ -6,8 +6,8 @@ objects to every reader instead of deep-copying them, which keeps session reads 
 
 from __future__ import annotations
 
+import os
 import time
-import uuid
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -18,7 +18,13 @@ __all__ = ["CacheMetadata", "Event", "EventActions", "EventCompaction", "NodeInf
 
 
 def new_event_id() -> str:
-    return str(uuid.uuid4())
+    """A random (version 4) UUID in its text form, as ``str(uuid.uuid4())`` gives it, built
+    without the ``UUID`` object (an event is made per model answer, tool call and node run)."""
+    raw = bytearray(os.urandom(16))
+    raw[6] = (raw[6] & 0x0F) | 0x40  # version 4
+    raw[8] = (raw[8] & 0x3F) | 0x80  # RFC 4122 variant
+    h = raw.hex()
+    return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
 class EventCompaction(BaseModel):
