@@ -173,13 +173,40 @@ def record_invalid() -> dict[str, str]:
     return messages
 
 
+# YAML workflow folders (tests/workflow/configs/<name>): the messages each is run with, and the
+# texts its LLM agents answer.
+YAML_CASES: dict[str, dict[str, Any]] = {
+    "adk_desk": {
+        "messages": ["How do I reset it?", "Broken screen", "A refund for A-7", "yes"],
+        "texts": ["You can reset it from the login page."],
+    }
+}
+
+
+async def record_yaml(name: str) -> dict[str, Any]:
+    from google.adk.agents.config_agent_utils import from_config
+
+    case = YAML_CASES[name]
+    sys.path.insert(0, str(HERE / "configs"))
+    agent = from_config(str(HERE / "configs" / name / "root_agent.yaml"))
+    for each in agent.graph.nodes:
+        if isinstance(each, LlmAgent):
+            each.model = model(case["texts"])
+    scenario = SimpleNamespace(agent=agent, messages=case["messages"], state={})
+    SCENARIOS[f"yaml_{name}"] = lambda _kit: scenario
+    return await record(f"yaml_{name}")
+
+
 async def main(names: list[str]) -> None:
     out = HERE / "recorded"
     out.mkdir(exist_ok=True)
     invalid = json.dumps(record_invalid(), indent=1, sort_keys=True) + "\n"
     (out / "invalid_graphs.json").write_text(invalid)
-    for name in names or list(SCENARIOS):
-        fixture = await record(name)
+    for name in names or [*SCENARIOS, *(f"yaml_{n}" for n in YAML_CASES)]:
+        if name.startswith("yaml_"):
+            fixture = await record_yaml(name.removeprefix("yaml_"))
+        else:
+            fixture = await record(name)
         (out / f"{name}.json").write_text(json.dumps(fixture, indent=1, sort_keys=True) + "\n")
         print(f"recorded {name}")
 

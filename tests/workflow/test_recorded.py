@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +15,9 @@ import tests.workflow.scenarios_dynamic  # noqa: F401  (registers its scenarios)
 from tests.workflow.kit import KIT, run_turns, summarize
 from tests.workflow.scenarios import INVALID, SCENARIOS
 
+from yadk import LlmAgent
+from yadk.adk_compat import disable, enable
+from yadk.config import load_agent
 from yadk.workflow import Workflow, WorkflowConfigurationError
 
 RECORDED = Path(__file__).parent / "recorded"
@@ -74,3 +79,38 @@ def test_graphs_google_adk_refuses_are_refused_with_its_message(name: str) -> No
         spec = INVALID[name](KIT)
         Workflow(name="bad", **(spec if isinstance(spec, dict) else {"edges": spec}))
     assert str(raised.value) == messages[name]
+
+
+# YAML workflow folders written for google-adk (tests/workflow/configs/<name>), as record_adk.py
+# runs them: the messages, and the texts the LLM agents answer.
+YAML_CASES = {
+    "adk_desk": {
+        "messages": ["How do I reset it?", "Broken screen", "A refund for A-7", "yes"],
+        "texts": ["You can reset it from the login page."],
+    }
+}
+
+
+@pytest.mark.parametrize("name", sorted(YAML_CASES))
+async def test_yaml_workflows_written_for_google_adk_run_as_in_google_adk(
+    name: str, tmp_path: Path
+) -> None:
+    fixture = json.loads((RECORDED / f"yaml_{name}.json").read_text())
+    case = YAML_CASES[name]
+    folder = tmp_path / name
+    shutil.copytree(Path(__file__).parent / "configs" / name, folder)
+    try:
+        agent = load_agent(folder)  # its Python imports google.adk: served by the shim
+    finally:
+        disable()
+        enable()
+        for module in [m for m in sys.modules if m.split(".")[0] == name]:
+            del sys.modules[module]
+    for each in agent.graph_agents():
+        if isinstance(each, LlmAgent):
+            each.model = KIT.model(case["texts"])
+    turns, state, _ = await run_turns(agent, case["messages"])
+    assert len(turns) == len(fixture["turns"])
+    for got, want in zip(turns, fixture["turns"], strict=True):
+        assert _random_ids([summarize(e) for e in got]) == _random_ids(_expected(want))
+    assert state == fixture["final_state"]
