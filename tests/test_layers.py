@@ -9,6 +9,8 @@ never run. An import from a lower layer to a higher one is a violation, unless i
 from __future__ import annotations
 
 import ast
+import functools
+from collections.abc import Iterator
 from pathlib import Path
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "yadk"
@@ -61,24 +63,32 @@ def _own_package(file: Path) -> str:
     return relative.parts[0]
 
 
-def _type_only_lines(tree: ast.Module) -> set[int]:
-    lines: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            for child in node.body:
-                lines.update(range(child.lineno, (child.end_lineno or child.lineno) + 1))
-    return lines
+_BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
+
+
+def _statements(nodes: list[ast.AST]) -> Iterator[ast.AST]:
+    """Every statement in ``nodes`` and in the blocks they hold (imports are statements, so
+    expressions need no visit), leaving out the body of an ``if TYPE_CHECKING:``."""
+    for node in nodes:
+        yield node
+        for name in _BODIES:
+            if (
+                name == "body"
+                and isinstance(node, ast.If)
+                and "TYPE_CHECKING" in ast.unparse(node.test)
+            ):
+                continue  # type-only imports never run
+            yield from _statements(getattr(node, name, None) or [])
 
 
 def _imports(file: Path) -> list[tuple[int, str]]:
     """(line, imported module) for each import in ``file`` that may run."""
     tree = ast.parse(file.read_text(encoding="utf-8"))
-    skip = _type_only_lines(tree)
     found: list[tuple[int, str]] = []
     package = ".".join(("yadk", *file.relative_to(SRC).with_suffix("").parts[:-1]))
-    for node in ast.walk(tree):
-        if getattr(node, "lineno", None) in skip:
-            continue
+    for node in _statements(tree.body):
+        if isinstance(node, (ast.Assign, ast.Expr)) and isinstance(node.value, ast.Call):
+            node = node.value  # a lazy facade: `__getattr__, __dir__ = lazy_facade(...)`
         if isinstance(node, ast.Import):
             found.extend((node.lineno, alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -89,7 +99,7 @@ def _imports(file: Path) -> list[tuple[int, str]]:
             if base != "yadk":  # `from yadk import _yaml` imports the names, not the facade
                 found.append((node.lineno, base))
             found.extend((node.lineno, f"{base}.{alias.name}") for alias in node.names)
-        elif isinstance(node, ast.Call) and ast.unparse(node.func) == "lazy_facade":
+        elif isinstance(node, ast.Call) and getattr(node.func, "id", None) == "lazy_facade":
             for arg in node.args:
                 if isinstance(arg, ast.Dict):
                     found.extend(
@@ -100,6 +110,7 @@ def _imports(file: Path) -> list[tuple[int, str]]:
     return found
 
 
+@functools.cache  # the tests only read it
 def _edges() -> dict[tuple[str, str], list[str]]:
     edges: dict[tuple[str, str], list[str]] = {}
     for file in sorted(SRC.rglob("*.py")):

@@ -148,8 +148,9 @@ async def test_a_long_read_parses_on_a_worker_thread(
     writer, reader = two_services
     session = await writer.create_session(app_name="app", user_id="u", session_id="s")
     held = await reader.get_session(app_name="app", user_id="u", session_id="s")
-    long_text = "x" * 400
-    for n in range(450):
+    long_text = "x" * 2_000
+    assert 40 * len(long_text) > _codec.OFF_LOOP_BYTES
+    for n in range(40):
         await writer.append_event(session, _said(f"m{n} {long_text}"))
 
     seen: list[tuple[int, bool]] = []  # (rows parsed, on the loop's thread)
@@ -166,14 +167,14 @@ async def test_a_long_read_parses_on_a_worker_thread(
             got = await reader.get_session(app_name="app", user_id="u", session_id="s")
         elif read == "recent":
             got = await reader.get_session(
-                app_name="app", user_id="u", session_id="s", num_recent_events=450
+                app_name="app", user_id="u", session_id="s", num_recent_events=40
             )
         else:
             assert held is not None and await reader.refresh_session(held)
             got = held
         assert got is not None
-        assert _texts(got.events) == [f"m{n} {long_text}" for n in range(450)]
-        assert seen == [(450, False)]
+        assert _texts(got.events) == [f"m{n} {long_text}" for n in range(40)]
+        assert seen == [(40, False)]
         seen.clear()
         await writer.append_event(session, _said("one more"))
         assert await reader.refresh_session(got)
