@@ -180,3 +180,28 @@ def dynamic_human_input(k: Any) -> Scenario:
         k.Workflow(name="dyn", edges=[(k.START, orchestrate, publish)]),
         messages=["essay", "yes"],
     )
+
+
+@scenario
+def parallel_worker_asks(k: Any) -> Scenario:
+    def items(node_input: str) -> list[str]:
+        return ["tea", "cake", "jam"]
+
+    @k.node(parallel_worker=True, rerun_on_resume=True)
+    def price(node_input: str, ctx: Any):  # type: ignore[no-untyped-def]
+        if node_input != "cake":
+            yield k.Event(output=f"{node_input}: 2")
+            return
+        answer = ctx.resume_inputs.get("cake_price")
+        if answer is None:
+            yield k.RequestInput(interrupt_id="cake_price", message="Price of cake?")
+            return
+        yield k.Event(output=f"cake: {answer}")
+
+    def total(node_input: list[str]) -> str:
+        return "; ".join(node_input)
+
+    return Scenario(
+        k.Workflow(name="prices", edges=[(k.START, items, price, total)]),
+        messages=["price the list", "5"],
+    )

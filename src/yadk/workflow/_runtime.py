@@ -452,6 +452,11 @@ class Runtime:
         bound = asyncio.Semaphore(node.max_parallel_workers or max(1, len(items)))
 
         async def one(index: int, item: Any) -> NodeResult:
+            path = f"{ctx.node_path}/{node.node.name}@{index + 1}"
+            if path in self._completed and path != self._asked_at:
+                # Resuming after one item's question: the items done before are not redone.
+                return NodeResult(output=self._completed[path], has_output=True)
+            self._lineage[path] = {ctx.node_path: node_input}
             async with bound:
                 return await self.run_node(
                     node.node,
