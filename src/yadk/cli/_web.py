@@ -47,9 +47,11 @@ def execute(args: argparse.Namespace) -> int:
     port = listener.getsockname()[1]
 
     from yadk.serve._app import DEFAULT_DB
+    from yadk.serve._devtraces import start_web_tracing
     from yadk.serve._webapp import create_web_app
     from yadk.stores import open_stores
 
+    tracing = start_web_tracing()
     stores = open_stores(local_store(args.db, DEFAULT_DB))
     try:
         app = create_web_app(
@@ -61,6 +63,7 @@ def execute(args: argparse.Namespace) -> int:
             memory_service=stores.memory,
             token=args.token,
             model=model,
+            tracing=tracing,
         )
         shown = f"[{args.host}]" if ":" in args.host else args.host
         url = f"http://{shown}:{port}/"
@@ -70,6 +73,8 @@ def execute(args: argparse.Namespace) -> int:
             print(f"{PROG}: open {opened} (the token stays in the browser tab)", flush=True)
         where = mask_url(stores.where) if stores.where else "memory"
         print(f"{PROG}: sessions in {where}; press Ctrl-C to stop", flush=True)
+        if tracing.ring is None:
+            print(f"{PROG}: {tracing.hint}", flush=True)
         if not args.no_browser:
             # After the server starts accepting: the socket already listens, so the browser's
             # first request waits in the backlog rather than failing.

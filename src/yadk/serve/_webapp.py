@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from yadk.serve._devguard import HostOriginGuard, allowed_hosts
 from yadk.serve._devrequests import RequestRecorder
 from yadk.serve._devsessions import web_session_routes
+from yadk.serve._devtraces import WebTracing, trace_routes
 from yadk.serve._devui import WebPage, dev_routes
 
 if TYPE_CHECKING:
@@ -87,20 +88,24 @@ def create_web_app(
     memory_service: BaseMemoryService | None = None,
     token: str | None = None,
     model: BaseLlm | None = None,
+    tracing: WebTracing | None = None,
     **create_app_options: Any,
 ) -> Any:
     """The ASGI app of ``yadk web``: the agents at ``path`` served with reload, and the UI at
     ``/``. Only requests addressed to ``host``:``port`` (or, for loopback, its other names)
-    and sent by its own pages are answered."""
+    and sent by its own pages are answered. ``tracing`` holds the spans the Trace view shows
+    (``start_web_tracing()``; none by default)."""
     from fastapi import APIRouter
 
     from yadk.serve import create_app
 
     recorder = RequestRecorder()
+    traces = trace_routes(tracing if tracing is not None else WebTracing(None))
 
     def router(served: Served) -> APIRouter:
         routes = dev_routes(ServedApps(served), recorder)
         routes += web_session_routes(lambda: served.sessions, lambda: served.apps.names)
+        routes += traces
         return APIRouter(routes=list(routes))
 
     api = create_app(
