@@ -5,7 +5,6 @@ real ``yadk web`` on 127.0.0.1 against what google-adk 2.13's dev server answers
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import urllib.error
