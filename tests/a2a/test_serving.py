@@ -4,6 +4,7 @@ errors, and tasks surviving a restart."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +15,7 @@ import pytest
 from tests.serve.live import BOUND, Live, live_server
 
 from yadk.artifacts import InMemoryArtifactService
+from yadk.cli import main
 from yadk.sessions import SqliteSessionService
 
 SERVED = Path(__file__).with_name("served")
@@ -279,3 +281,19 @@ def test_tasks_survive_a_restart_on_sqlite(agents: Path, tmp_path: Path) -> None
         )["result"]
         assert resumed["status"]["state"] == "completed"
         assert answer_text(resumed).endswith("Approved after the restart.")
+
+
+def test_yadk_card_prints_the_card_the_server_publishes(
+    live: Live, agents: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    endpoint = f"{live.url}/a2a/capital"
+    assert main(["card", str(agents / "capital"), "--url", endpoint]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    served = httpx.get(f"{endpoint}/.well-known/agent-card.json", timeout=BOUND).json()
+    assert printed == served
+    (agents / "capital" / "agent.json").write_text('{"name": "mine"}', encoding="utf-8")
+    assert main(["card", str(agents / "capital")]) == 0
+    assert json.loads(capsys.readouterr().out) == {"name": "mine"}
+    (agents / "capital" / "agent.json").write_text("[1,", encoding="utf-8")
+    assert main(["card", str(agents / "capital")]) == 1
+    assert "agent.json:1:4: the agent card is not valid JSON" in capsys.readouterr().err

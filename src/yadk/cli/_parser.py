@@ -446,9 +446,10 @@ def _add_card(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
         "card",
         summary="print the A2A agent card of an agent",
         description=(
-            "Print the A2A agent card (JSON) of an agent and its sub-agents. Skill examples\n"
-            "come from the agents' static few-shot example lists; example providers are\n"
-            "skipped, as they need a query."
+            "Print the A2A agent card (JSON) of an agent and its sub-agents, as `yadk serve`\n"
+            "publishes it (an agent.json in the agent's folder is printed as it is). Skill\n"
+            "examples come from the agents' static few-shot example lists; example providers\n"
+            "are skipped, as they need a query."
         ),
         epilog="example:\n  yadk card configs/support_desk --url https://agents.example.com/a2a/desk",
     )
@@ -458,8 +459,9 @@ def _add_card(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> 
     parser.add_argument(
         "--url",
         metavar="URL",
-        default="http://localhost:80/a2a",
-        help="the JSON-RPC URL the agent is served at (default: http://localhost:80/a2a)",
+        default=None,
+        help="the JSON-RPC URL the agent is served at (default:"
+        " http://127.0.0.1:8000/a2a/FOLDER, as `yadk serve` serves it)",
     )
     parser.add_argument(
         "--card-version",

@@ -46,7 +46,7 @@ DEFAULT_PAGE = 50
 
 
 def a2a_routes(
-    served: Served, *, version: str, on_stop: Callable[[Callable[[], Awaitable[None]]], None]
+    served: Served, *, on_stop: Callable[[Callable[[], Awaitable[None]]], None]
 ) -> APIRouter:
     router = APIRouter(tags=["a2a"])
     service = A2AService(served)
@@ -58,7 +58,7 @@ def a2a_routes(
         call: RpcCall | None = None
         try:
             call = read_call(await request.body(), request.headers.get("a2a-version"))
-            return await _answer(service, app_name, call, request, version)
+            return await _answer(service, app_name, call, request)
         except RpcError as exc:
             request_id = call.id if call is not None else exc.request_id
             return json_response(error_body(request_id, exc))
@@ -68,21 +68,19 @@ def a2a_routes(
 
     @router.get("/a2a/{app_name}/.well-known/agent-card.json")
     async def a2a_card(app_name: str, request: Request) -> Response:
-        return json_response(await app_card(served, app_name, request, version=version))
+        return json_response(await app_card(served, app_name, request))
 
     return router
 
 
-async def _answer(
-    service: A2AService, app: str, call: RpcCall, request: Request, version: str
-) -> Response:
+async def _answer(service: A2AService, app: str, call: RpcCall, request: Request) -> Response:
     params = call.params
     if call.action == "push":
         raise RpcError(
             PUSH_NOT_SUPPORTED, "Push Notification is not supported: this agent does not push."
         )
     if call.action == "card":
-        card = await app_card(service.served, app, request, version=version)
+        card = await app_card(service.served, app, request)
         return json_response(result_body(call.id, card))
     if call.action == "send":
         run = await service.send(app, params)

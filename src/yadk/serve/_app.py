@@ -176,7 +176,7 @@ def create_app(
     # come most often, first, so a turn is not matched against every other pattern before its own.
     for factory in (
         run_routes,
-        lambda s: a2a_routes(s, version=__version__, on_stop=stoppers.append),
+        lambda s: a2a_routes(s, on_stop=stoppers.append),
         lambda s: meta_routes(s, version=__version__),
         session_routes,
         artifact_routes,

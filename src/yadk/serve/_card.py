@@ -14,15 +14,30 @@ package, which sits above it.
 from __future__ import annotations
 
 import inspect
+import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
-__all__ = ["DEFAULT_RPC_URL", "agent_card_examples", "build_agent_card"]
+__all__ = [
+    "CARD_FILE",
+    "CARD_VERSION",
+    "DEFAULT_RPC_URL",
+    "MAX_CARD_FILE",
+    "CardFileError",
+    "agent_card_examples",
+    "build_agent_card",
+    "read_card_file",
+    "served_card",
+]
 
 logger = logging.getLogger("yadk.serve.card")
 
 DEFAULT_RPC_URL = "http://localhost:80/a2a"
+CARD_VERSION = "0.0.1"  # the agent's version in a card, as google-adk's builder defaults it
+CARD_FILE = "agent.json"  # in an app folder: the card published instead of the built one
+MAX_CARD_FILE = 1 << 20
 
 _WORKFLOWS = {
     "SequentialAgent": "sequential_workflow",
@@ -92,6 +107,50 @@ def build_agent_card(
         "url": rpc_url.rstrip("/"),
         "version": version,
     }
+
+
+def served_card(agent: Any, url: str, *, version: str) -> dict[str, Any]:
+    """The card an agent served at ``url`` publishes (``yadk serve``, ``yadk card``): the
+    0.3 fields (``url``, ``preferredTransport``, ``protocolVersion``) for 0.3 clients and
+    ``supportedInterfaces`` for 1.0 clients, both naming the one JSON-RPC endpoint."""
+    url = url.rstrip("/")
+    card = build_agent_card(agent, rpc_url=url, version=version)
+    card["capabilities"] = {
+        "streaming": True,
+        "pushNotifications": False,
+        "extendedAgentCard": False,
+    }
+    card["supportedInterfaces"] = [
+        {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"},
+        {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "0.3"},
+    ]
+    return card
+
+
+class CardFileError(ValueError):
+    """An ``agent.json`` that cannot be published (the message names the file and place)."""
+
+
+def read_card_file(file: Path) -> dict[str, Any]:
+    """The card an app folder's ``agent.json`` holds (at most ``MAX_CARD_FILE`` bytes)."""
+    with file.open("rb") as handle:
+        data = handle.read(MAX_CARD_FILE + 1)
+    if len(data) > MAX_CARD_FILE:
+        raise CardFileError(
+            f"{file}: the agent card is larger than {MAX_CARD_FILE >> 20} MiB; shorten it."
+        )
+    try:
+        card = json.loads(data)
+    except json.JSONDecodeError as exc:
+        raise CardFileError(
+            f"{file}:{exc.lineno}:{exc.colno}: the agent card is not valid JSON ({exc.msg});"
+            " fix the file, or remove it to publish the card built from the agent."
+        ) from None
+    except UnicodeDecodeError:
+        raise CardFileError(f"{file}:1:1: the agent card is not UTF-8 text") from None
+    if not isinstance(card, dict):
+        raise CardFileError(f"{file}:1:1: the agent card must be a JSON object")
+    return card
 
 
 def _skill(

@@ -56,7 +56,7 @@ def meta_routes(served: Served, *, version: str) -> APIRouter:
                     f" ({', '.join(names)})",
                 )
             app = names[0]
-        return json_response(await app_card(served, app, request, version=version))
+        return json_response(await app_card(served, app, request))
 
     @router.get(
         "/dev/events",
