@@ -13,7 +13,9 @@ the store). The rules are google-adk 2.13's, so a compacted session gives the sa
 
 from __future__ import annotations
 
+import functools
 import math
+import weakref
 from bisect import bisect_right
 from collections.abc import Iterable
 
@@ -74,19 +76,43 @@ def compacted_events(events: list[Event], agent_name: str = "") -> list[Event]:
         compaction = event.actions.compaction
         if compaction is not None:
             if index in kept:
-                summary = Event(
-                    timestamp=compaction.end_timestamp,
-                    author=agent_name or "model",
-                    content=compaction.compacted_content,
-                    branch=event.branch,
-                    invocation_id=event.invocation_id,
-                    actions=event.actions,
-                )
+                summary = _summary_event(event, agent_name or "model")
                 items.append((compaction.end_timestamp, index, summary))
         elif not covered(event.timestamp):
             items.append((event.timestamp, index, event))
     items.sort(key=lambda item: (item[0], item[1]))
     return _recover_calls([event for _, _, event in items], events)
+
+
+# The event each summary stands as in a request, built once per compaction event and agent
+# (a history is compacted again each time a summary lands). Keyed by the compaction event's id,
+# checked by a weak reference to it.
+_SUMMARIES: dict[tuple[int, str], tuple[weakref.ref[Event], Event]] = {}
+
+
+def _summary_event(event: Event, author: str) -> Event:
+    key = (id(event), author)
+    known = _SUMMARIES.get(key)
+    if known is not None and known[0]() is event:
+        return known[1]
+    compaction = event.actions.compaction
+    assert compaction is not None
+    summary = Event(
+        timestamp=compaction.end_timestamp,
+        author=author,
+        content=compaction.compacted_content,
+        branch=event.branch,
+        invocation_id=event.invocation_id,
+        actions=event.actions,
+    )
+    _SUMMARIES[key] = (weakref.ref(event, functools.partial(_forget, key)), summary)
+    return summary
+
+
+def _forget(key: tuple[int, str], dead: weakref.ref[Event]) -> None:
+    known = _SUMMARIES.get(key)
+    if known is not None and known[0] is dead:
+        del _SUMMARIES[key]
 
 
 def _recover_calls(events: list[Event], source: list[Event]) -> list[Event]:

@@ -102,18 +102,23 @@ def _sliding_window(events: list[Event], interval: int, overlap: int) -> list[Ev
     if _new_invocations_at_the_end(events, last_end) < interval:
         return []  # the common case, decided by the events since the last summary alone
     latest: dict[str, float] = {}  # invocation -> its latest timestamp, in order of appearance
-    for event in events:
-        if event.invocation_id and event.actions.compaction is None:
-            latest[event.invocation_id] = max(latest.get(event.invocation_id, 0.0), event.timestamp)
+    firsts: dict[str, int] = {}  # invocation -> the index of its first event
+    for index, event in enumerate(events):
+        invocation = event.invocation_id
+        if not invocation:
+            continue
+        firsts.setdefault(invocation, index)
+        if event.actions.compaction is None:
+            known = latest.get(invocation)
+            latest[invocation] = event.timestamp if known is None else max(known, event.timestamp)
     invocations = list(latest)
     new = [i for i in invocations if latest[i] > last_end]
     if len(new) < interval:
         return []
     start = invocations[max(0, invocations.index(new[0]) - overlap)]
     end = new[-1]
-    last = max(i for i, e in enumerate(events) if e.invocation_id == end)
-    first = next(i for i, e in enumerate(events) if e.invocation_id == start)
-    return [e for e in events[first : last + 1] if e.actions.compaction is None]
+    last = next(i for i in range(len(events) - 1, -1, -1) if events[i].invocation_id == end)
+    return [e for e in events[firsts[start] : last + 1] if e.actions.compaction is None]
 
 
 def _new_invocations_at_the_end(events: list[Event], last_end: float) -> int:
