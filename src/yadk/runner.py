@@ -9,7 +9,7 @@ import dataclasses
 import logging
 import sys
 from collections import OrderedDict
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Callable
 from typing import Any
 
 from yadk._contexts import AppSettings, InvocationContext, RunConfig, new_invocation_id
@@ -424,9 +424,16 @@ def _trace_for(ctx: InvocationContext, root_agent: BaseAgent) -> InvocationTrace
     has loaded OpenTelemetry, so an untraced process never imports it (yadk.telemetry)."""
     if ctx.run_config.tracer_provider is None and "opentelemetry.trace" not in sys.modules:
         return None
-    from yadk.telemetry import invocation_trace
+    decide = _decider[0]
+    if decide is None:
+        from yadk.telemetry import invocation_trace
 
-    return invocation_trace(ctx, root_agent)
+        decide = _decider[0] = invocation_trace
+    return decide(ctx, root_agent)
+
+
+# yadk.telemetry's invocation_trace, once imported (an import statement per invocation costs).
+_decider: list[Callable[[InvocationContext, BaseAgent], InvocationTrace | None] | None] = [None]
 
 
 async def _one(event: Event) -> AsyncGenerator[Event, None]:

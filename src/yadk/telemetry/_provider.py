@@ -33,14 +33,17 @@ def _sdk() -> Any:
 
 def ensure_tracer_provider() -> Any:
     """The SDK ``TracerProvider`` yadk's spans go to: the global one, set up now (service name
-    from ``OTEL_SERVICE_NAME``, else ``yadk``) when the process has none. None when the
-    application's provider is not the SDK's."""
+    from ``OTEL_SERVICE_NAME`` or ``OTEL_RESOURCE_ATTRIBUTES``, else ``yadk``) when the process
+    has none. None when the application's provider is not the SDK's."""
     sdk_trace = _sdk()
     provider = trace.get_tracer_provider()
     if isinstance(provider, ProxyTracerProvider):
         from opentelemetry.sdk.resources import Resource
 
-        attributes = {} if os.environ.get("OTEL_SERVICE_NAME") else {"service.name": SERVICE_NAME}
+        named = os.environ.get("OTEL_SERVICE_NAME") or "service.name=" in os.environ.get(
+            "OTEL_RESOURCE_ATTRIBUTES", ""
+        )
+        attributes = {} if named else {"service.name": SERVICE_NAME}
         trace.set_tracer_provider(sdk_trace.TracerProvider(resource=Resource.create(attributes)))
         provider = trace.get_tracer_provider()
     return provider if isinstance(provider, sdk_trace.TracerProvider) else None

@@ -44,6 +44,43 @@ def _provider(model: Any, name: str) -> str:
     return "gcp.gemini" if name.startswith("gemini") else "unknown"
 
 
+def start_root(tracer: Tracer, ctx: InvocationContext, entry: Any) -> Span:
+    """The invocation's span, under the caller's current span if any (a server request's), else
+    the root of a trace of its own."""
+    return tracer.start_span(
+        f"invoke_workflow {entry.name}",
+        attributes={
+            "gen_ai.operation.name": "invoke_workflow",
+            "gen_ai.conversation.id": ctx.session.id,
+            "gen_ai.workflow.name": entry.name,
+        },
+    )
+
+
+# The JSON of each tool set's definitions, by the tools' identities: an agent sends the same
+# tools call after call, and building their declarations is the costliest part of a model span.
+_definitions: dict[tuple[Any, ...], tuple[tuple[Any, ...], str | None]] = {}
+_MAX_DEFINITIONS = 256
+
+
+def _tool_definitions(request: Any, *, with_parameters: bool) -> str | None:
+    tools = tuple(request.tools_dict.values())
+    key = (with_parameters, *map(id, tools))
+    cached = _definitions.get(key)
+    if cached is not None and all(a is b for a, b in zip(cached[0], tools, strict=True)):
+        return cached[1]
+    declarations = request.function_declarations
+    text = (
+        messages.to_json(messages.tool_definitions(declarations, with_parameters=with_parameters))
+        if declarations
+        else None
+    )
+    if len(_definitions) >= _MAX_DEFINITIONS:
+        _definitions.clear()
+    _definitions[key] = (tools, text)  # the tools kept alive with their ids, so no id is reused
+    return text
+
+
 class _ModelSpan:
     __slots__ = ("details", "span")
 
@@ -66,23 +103,15 @@ class OtelInvocationTrace:
     )
 
     def __init__(
-        self, tracer: Tracer, *, ctx: InvocationContext, entry: Any, capture: Capture
+        self, tracer: Tracer, root: Span, *, ctx: InvocationContext, entry: Any, capture: Capture
     ) -> None:
         self._tracer = tracer
+        self.root = root
         self.capture = capture
         self.conversation_id = ctx.session.id
         self.invocation_id = ctx.invocation_id
         self.entry = entry
         self._node_events: dict[Any, list[str]] = {}
-        # Under the caller's current span, if any (a server request's), else a trace of its own.
-        self.root = tracer.start_span(
-            f"invoke_workflow {entry.name}",
-            attributes={
-                "gen_ai.operation.name": "invoke_workflow",
-                "gen_ai.conversation.id": self.conversation_id,
-                "gen_ai.workflow.name": entry.name,
-            },
-        )
 
     def _start(self, name: str, parent: Any, attributes: dict[str, Any]) -> Span:
         return self._tracer.start_span(
@@ -164,14 +193,10 @@ class OtelInvocationTrace:
                 if isinstance(value, int | float) and not isinstance(value, bool):
                     span.set_attribute(attribute, value)
             capture = self.capture
-            declarations = request.function_declarations
-            if declarations:
-                span.set_attribute(
-                    "gen_ai.tool.definitions",
-                    messages.to_json(
-                        messages.tool_definitions(declarations, with_parameters=capture.on_spans)
-                    ),
-                )
+            if request.tools_dict:
+                definitions = _tool_definitions(request, with_parameters=capture.on_spans)
+                if definitions is not None:
+                    span.set_attribute("gen_ai.tool.definitions", definitions)
             if capture.any:
                 details = {
                     "gen_ai.input.messages": messages.to_json(
