@@ -302,9 +302,9 @@ CallbackContext = Context
 class ToolContext(Context):
     """The context a tool receives: a ``Context`` plus the id of the call it answers, and
     ``events``: events the tool's own run produced (a workflow called as a tool), handed up
-    before the event with its response."""
+    before the event with its response; ``waiting``: the run asked the user a question."""
 
-    __slots__ = ("events", "function_call_id")
+    __slots__ = ("events", "function_call_id", "waiting")
 
     def __init__(
         self,
@@ -316,3 +316,5 @@ class ToolContext(Context):
         super().__init__(invocation_context, event_actions=event_actions)
         self.function_call_id = function_call_id
         self.events: list[Event] = []
+        # Set by a tool whose run asked the user a question: it answers when the user does.
+        self.waiting = False

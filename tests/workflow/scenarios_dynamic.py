@@ -205,3 +205,23 @@ def parallel_worker_asks(k: Any) -> Scenario:
         k.Workflow(name="prices", edges=[(k.START, items, price, total)]),
         messages=["price the list", "5"],
     )
+
+
+@scenario
+def node_as_tool_asks(k: Any) -> Scenario:
+    @k.node(rerun_on_resume=True)
+    def buy(item: str, ctx: Any):  # type: ignore[no-untyped-def]
+        """Buys an item once the user agrees."""
+        answer = ctx.resume_inputs.get("agree")
+        if answer is None:
+            yield k.RequestInput(interrupt_id="agree", message=f"Buy {item}?")
+            return
+        yield k.Event(output={"bought": item if answer == "yes" else None})
+
+    shop = k.LlmAgent(
+        name="shop",
+        model=k.model([{"call": "buy", "args": {"item": "tea"}}, "Bought the tea."]),
+        instruction="Buy what the user asks for.",
+        tools=[buy],
+    )
+    return Scenario(shop, messages=["buy tea", "yes"])

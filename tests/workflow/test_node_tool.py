@@ -5,6 +5,7 @@ cannot be tools. The event sequence is compared with google-adk in test_recorded
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +14,10 @@ from tests.workflow.kit import model, run_turns
 
 from yadk import LlmAgent
 from yadk.errors import AgentDefinitionError
-from yadk.workflow import START, NodeContext, NodeTool, Workflow, node
+from yadk.runner import Runner
+from yadk.sessions import SqliteSessionService
+from yadk.types import Content, FunctionResponse, Part
+from yadk.workflow import START, NodeContext, NodeTool, RequestInput, Workflow, node
 
 
 class Query(BaseModel):
@@ -119,3 +123,65 @@ async def test_state_written_in_a_call_is_read_by_the_next_node_and_kept() -> No
     turns, state, _ = await run_turns(agent, ["hi"])
     assert [e.output for e in turns[0] if e.output is not None] == ["first", "seen=go"]
     assert state == {"seen": "go"}
+
+
+async def test_a_workflow_called_as_a_tool_asks_and_a_fresh_runner_resumes_it(
+    tmp_path: Path,
+) -> None:
+    """The question waits in the session store: a new runner on a new store answers it, the
+    workflow goes on inside the tool, the call gets its response, the model its turn."""
+
+    def quote(node_input: str) -> str:
+        return f"{node_input} costs 12"
+
+    @node(rerun_on_resume=True)
+    def agree(node_input: str, ctx: NodeContext):  # type: ignore[no-untyped-def]
+        answer = ctx.resume_inputs.get("ok")
+        if answer is None:
+            yield RequestInput(interrupt_id="ok", message=node_input + ". Buy?")
+            return
+        yield f"{node_input}: {answer}"
+
+    def build() -> LlmAgent:
+        flow = Workflow(name="buying", edges=[(START, quote, agree)], input_schema=str)
+        return LlmAgent(
+            name="shop",
+            model=model([{"call": "buying", "args": {"request": "tea"}}, "Done."]),
+            tools=[flow],
+        )
+
+    db = str(tmp_path / "s.db")
+    turns, _, session_id = await run_turns(
+        build(), ["buy tea"], session_service=SqliteSessionService(db)
+    )
+    [question] = turns[0][-1].get_function_calls()
+    assert (question.name, question.args["message"]) == ("adk_request_input", "tea costs 12. Buy?")
+    agent = build()
+    agent.model = model(["Done."])  # type: ignore[assignment]
+    answer = Content(
+        role="user",
+        parts=[
+            Part(
+                function_response=FunctionResponse(
+                    id="ok", name="adk_request_input", response={"result": "yes"}
+                )
+            )
+        ],
+    )
+    runner = Runner(app_name="app", agent=agent, session_service=SqliteSessionService(db))
+    events = [
+        e
+        async for e in runner.run_async(user_id="u", session_id=session_id, new_message=answer)
+        if e.author != "user"
+    ]
+    call_id = turns[0][0].get_function_calls()[0].id
+    assert [(e.node_info.path if e.node_info else None, e.output) for e in events[:1]] == [
+        (f"shop@1/buying@{call_id}/agree@1", "tea costs 12: yes")
+    ]
+    [response] = events[1].get_function_responses()
+    assert (response.id, response.name, response.response) == (
+        call_id,
+        "buying",
+        {"result": "tea costs 12: yes"},
+    )
+    assert events[-1].text == "Done."

@@ -42,6 +42,16 @@ async def run_llm_flow(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerato
                 yield event
             if ended[0] or ctx.end_invocation or ctx.counter.failed:
                 return
+    if ctx.user_content is not None:
+        # A tool whose run asked the user (a workflow called as a tool) takes the answer first.
+        for unit in agent.tool_units():
+            answer_waiting = getattr(unit, "answer_waiting", None)
+            if answer_waiting is None:
+                continue
+            async for event in answer_waiting(agent.name, ctx):
+                yield event
+            if ctx.end_invocation or ctx.counter.failed:
+                return
     while True:
         last: Event | None = None
         async for event in _step(agent, ctx):
@@ -427,6 +437,8 @@ async def _call_tool(
             if traced is not None:
                 traced.error = exc
             result = await _tool_failed(call, tool, args, tool_context, exc)
+        if tool_context.waiting:
+            return None  # its run asked the user: the response comes with the answer
     altered = None
     if plugins is not None:
         altered = await plugins.run(

@@ -11,26 +11,31 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pydantic
 
-from yadk._contexts import ToolContext
+from yadk._contexts import InvocationContext, ToolContext
 from yadk.agents import BaseAgent
 from yadk.events import Event
 from yadk.models import FunctionDeclaration
 from yadk.tools import BaseTool
+from yadk.types import Content, FunctionResponse, Part
 from yadk.workflow._adapters import WorkflowNode
 from yadk.workflow._base_node import START, BaseNode
 from yadk.workflow._build import build_node
-from yadk.workflow._errors import WorkflowDataError
 from yadk.workflow._function_node import FunctionNode, NodeInputError
-from yadk.workflow._params import MISSING
+from yadk.workflow._params import MISSING, as_output
+from yadk.workflow._request_input import REQUEST_INPUT_FUNCTION_CALL_NAME
+from yadk.workflow._resume import ResumePoint, completed_outputs, find_resume
 from yadk.workflow._runtime import NodeFailed, Runtime
 from yadk.workflow._schemas import check_data
 from yadk.workflow._sink import Sink
 
 __all__ = ["NodeTool"]
+
+_KEY = "yadk_node_tool"  # the event metadata of a question asked by a node called as a tool
 
 _UNRESOLVED = object()  # a node whose input the model cannot be told how to give
 
@@ -83,29 +88,101 @@ class NodeTool(BaseTool):
         return schema
 
     async def run_async(self, *, args: dict[str, Any], tool_context: ToolContext) -> Any:
+        node_input = self._node_input(args)
+        if isinstance(node_input, _BadArguments):
+            return _argument_error(self.name, node_input.detail)
+        output = await self._run(tool_context, node_input, args, resume=None)
+        if tool_context.waiting:
+            return None
+        return {"result": None} if output is None else output
+
+    def _node_input(self, args: dict[str, Any]) -> Any:
         parameters = self._parameters()
         node_input: Any = args
         if parameters is not None and "request" in parameters.get("properties", {}):
             if self._input is not None and "request" not in args:
-                return _argument_error(self.name, 'Missing required argument "request".')
+                return _BadArguments('Missing required argument "request".')
             node_input = args.get("request")
         if self._input is not None and not isinstance(self._input, dict):
             try:
                 node_input = check_data(self._input, node_input)
             except ValueError as exc:
-                return _argument_error(self.name, exc)
-        output = await self._run(tool_context, node_input)
-        return {"result": None} if output is None else output
+                return _BadArguments(exc)
+        return node_input
 
-    async def _run(self, tool_context: ToolContext, node_input: Any) -> Any:
+    async def answer_waiting(self, agent_name: str, ic: InvocationContext) -> AsyncIterator[Event]:
+        """When the user's message answers a question this tool's run asked (the model's call
+        of it is still unanswered): the run goes on with the answer, its events, then the
+        call's function response, come out before the agent's next model call."""
+        content = ic.user_content
+        answers = {
+            p.function_response.id
+            for p in (content.parts if content is not None else [])
+            if p.function_response is not None
+            and p.function_response.id
+            and p.function_response.name == REQUEST_INPUT_FUNCTION_CALL_NAME
+        }
+        if not answers:
+            return
+        asked = _question(ic.session.events, agent_name, self.name, answers)
+        if asked is None:
+            return
+        resume = find_resume(ic.session, root_path=asked["parent"], message=content)
+        if resume is None:
+            return
+        tool_context = ToolContext(ic, function_call_id=asked["call_id"])
+        args = dict(asked["args"])
+        node_input = self._node_input(args)
+        output = await self._run(tool_context, node_input, args, resume=resume)
+        for event in tool_context.events:
+            yield event
+        if tool_context.waiting:
+            ic.end_invocation = True  # it asked again: the invocation waits for that answer
+            return
+        result = {"result": None} if output is None else output
+        yield Event(
+            invocation_id=ic.invocation_id,
+            author=agent_name,
+            branch=ic.branch,
+            content=Content(
+                role="user",
+                parts=[
+                    Part(
+                        function_response=FunctionResponse(
+                            id=asked["call_id"],
+                            name=self.name,
+                            response=as_output(
+                                result if isinstance(result, dict) else {"result": result}
+                            ),
+                        )
+                    )
+                ],
+            ),
+            actions=tool_context.actions,
+        )
+
+    async def _run(
+        self,
+        tool_context: ToolContext,
+        node_input: Any,
+        args: dict[str, Any],
+        *,
+        resume: ResumePoint | None,
+    ) -> Any:
         ic = tool_context.invocation_context
         call_id = tool_context.function_call_id
+        parent = ic.node_path or ic.agent.name
         sink = Sink()
-        runtime = Runtime(sink=sink, sleep=asyncio.sleep)
+        runtime = Runtime(
+            sink=sink,
+            sleep=asyncio.sleep,
+            resume=resume,
+            completed=completed_outputs(ic.session, root_path=parent) if resume else None,
+        )
         run = runtime.run_node(
             self.node,
             ic=ic,
-            parent_path=ic.node_path or ic.agent.name,
+            parent_path=parent,
             run_id=call_id or 1,
             author=self.name,
             node_input=node_input,
@@ -126,11 +203,42 @@ class NodeTool(BaseTool):
             raise exc.error from None
         result = outcome[0]
         if result.interrupted:
-            raise WorkflowDataError(
-                f"Node {self.node.name!r} asked the user for input while called as a tool;"
-                " a node called as a tool cannot wait for the user in yadk."
-            )
+            # It asked the user: the question remembers the call it belongs to.
+            tool_context.waiting = True
+            record = {
+                "agent": ic.agent.name,
+                "tool": self.name,
+                "call_id": call_id,
+                "args": as_output(args),
+                "parent": parent,
+            }
+            for event in events:
+                if any(
+                    c.name == REQUEST_INPUT_FUNCTION_CALL_NAME for c in event.get_function_calls()
+                ):
+                    event.custom_metadata = {**(event.custom_metadata or {}), _KEY: record}
+            return None
         return result.output
+
+
+class _BadArguments:
+    def __init__(self, detail: Any) -> None:
+        self.detail = detail
+
+
+def _question(
+    events: list[Event], agent_name: str, tool_name: str, answers: set[str]
+) -> dict[str, Any] | None:
+    """The record of this tool's question that ``answers`` answer, in the last invocation."""
+    for event in reversed(events):
+        record = (event.custom_metadata or {}).get(_KEY)
+        if not isinstance(record, dict):
+            continue
+        if record.get("agent") != agent_name or record.get("tool") != tool_name:
+            continue
+        if any(c.id in answers for c in event.get_function_calls()):
+            return record
+    return None
 
 
 def _input_schema(node: BaseNode) -> Any:
