@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -94,3 +95,68 @@ def test_the_tool_itself_names_file_line_and_parameter(agent: Path) -> None:
     assert (error.parameter, error.line) == ("sock", connect.__code__.co_firstlineno)
     assert str(error) == f"{__file__}:{error.line}: {MESSAGE} {HINT}"
     assert "arbitrary_types_allowed" not in str(error) and "errors.pydantic.dev" not in str(error)
+
+
+CODE_AGENT = """\
+from yadk import LlmAgent
+from yadk.tools import AgentTool
+
+from .tools import connect, ship
+
+helper = LlmAgent(name="helper", model="scripted:s.yaml", instruction="hi", tools=[connect])
+root_agent = LlmAgent(
+    name="shop_code", model="scripted:s.yaml", instruction="hi", tools=[ship, AgentTool(helper)]
+)
+"""
+
+
+@pytest.fixture
+def code_agent(tmp_path: Path) -> Path:
+    folder = tmp_path / "shop_code"
+    folder.mkdir()
+    (folder / "tools.py").write_text(TOOLS)
+    (folder / "s.yaml").write_text("turns:\n  - text: hi\n")
+    (folder / "__init__.py").write_text("from . import agent  # noqa: F401\n")
+    (folder / "agent.py").write_text(CODE_AGENT)
+    return folder
+
+
+def test_a_python_agents_tools_are_checked_at_the_def_line_too(
+    code_agent: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from yadk.cli import main
+
+    monkeypatch.chdir(code_agent.parent)
+    assert main(["--trust", "shop_code", "validate", "--import", "shop_code"]) == 1
+    assert capsys.readouterr() == (
+        f"shop_code/tools.py:21:1: error tool-declaration: {MESSAGE}\n  hint: {HINT}\n"
+        "1 error in 1 agent\n",
+        "",
+    )
+
+
+def test_running_a_python_agent_gives_the_same_message_and_points_at_validate_import(
+    code_agent: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from yadk.cli import main
+
+    monkeypatch.chdir(code_agent.parent)
+    assert main(["run", "shop_code", "hi", "--db", ":memory:"]) == 1
+    assert capsys.readouterr() == (
+        "",
+        f"shop_code/tools.py:21:1: error tool-declaration: {MESSAGE}\n  hint: {HINT}\n"
+        "yadk run: error: shop_code was not loaded: 1 problem (run 'yadk validate --import"
+        " shop_code' to check it)\n",
+    )
+
+
+def test_a_factory_annotation_is_named_by_its_dotted_name() -> None:
+    def hold(lock: threading.Lock) -> dict[str, str]:
+        return {}
+
+    with pytest.raises(ToolDeclarationError) as caught:
+        FunctionTool(hold).declaration()
+    assert caught.value.problem == (
+        f"Tool `hold`: parameter `lock` has type `{threading.Lock.__module__}."
+        f"{threading.Lock.__qualname__}`, which cannot become a JSON schema for the model."
+    )

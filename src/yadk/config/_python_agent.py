@@ -91,6 +91,49 @@ def _anchor_scripted_models(root: Any, folder: Path) -> None:
         pending.extend(getattr(agent, "sub_agents", None) or ())
 
 
+def _check_declarations(root: Any) -> None:
+    """Build every function tool's declaration in the agent tree now, as a config's are at load:
+    a parameter that cannot become a schema is an error at the function's ``def`` line (the
+    message the first model call would give), every such tool at once."""
+    from yadk.agents import BaseAgent
+    from yadk.errors import AgentDefinitionError, ToolDeclarationError
+    from yadk.tools import FunctionTool
+
+    diagnostics: list[Diagnostic] = []
+    pending, seen = [root], set()
+    while pending:
+        agent = pending.pop()
+        if id(agent) in seen:
+            continue
+        seen.add(id(agent))
+        pending.extend(getattr(agent, "sub_agents", None) or ())
+        try:
+            units = agent.tool_units() if hasattr(agent, "tool_units") else []
+        except AgentDefinitionError:
+            continue  # reported when the agent runs, as before
+        for unit in units:
+            if isinstance(getattr(unit, "agent", None), BaseAgent):
+                pending.append(unit.agent)  # an AgentTool's agent
+            if not isinstance(unit, FunctionTool):
+                continue
+            try:
+                unit.check_declaration()
+            except ToolDeclarationError as exc:
+                diagnostics.append(
+                    Diagnostic(
+                        exc.file or "",
+                        exc.line,
+                        1,
+                        "tool-declaration",
+                        "error",
+                        exc.problem,
+                        exc.hint,
+                    )
+                )
+    if diagnostics:
+        raise ConfigError(diagnostics, "\n".join(d.format() for d in diagnostics))
+
+
 def _read(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8")
@@ -152,6 +195,7 @@ def load_python_agent(file: Path) -> tuple[Any, set[str], Any]:
             "Build it with yadk's API: `from yadk import LlmAgent` (google-adk's arguments).",
         )
     _anchor_scripted_models(agent, folder)
+    _check_declarations(agent)
     prefixes = (str(folder) + os.sep, os.path.realpath(folder) + os.sep)
     modules = {
         name

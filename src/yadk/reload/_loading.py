@@ -64,6 +64,9 @@ def check_models(root: BaseAgent, *, hint: str = "") -> None:
             raise AgentLoadError(f"agent {agent.name!r}: {exc.message}{extra}") from None
 
 
+_IMPORT_RULES = frozenset({"import-failed", "tool-declaration"})
+
+
 def load_failure(path: Path, error: YadkError) -> AgentLoadError:
     """The ``AgentLoadError`` for a config that did not load: every diagnostic of a
     ``ConfigError`` as details, and one line pointing at ``yadk validate``."""
@@ -72,9 +75,11 @@ def load_failure(path: Path, error: YadkError) -> AgentLoadError:
     if not isinstance(error, ConfigError):
         return AgentLoadError(f"{path} was not loaded: {error.message}")
     count = len(error.diagnostics) or 1
+    # Problems only importing the code shows: validate finds them with --import.
+    flag = "--import " if any(d.rule in _IMPORT_RULES for d in error.diagnostics) else ""
     return AgentLoadError(
         f"{path} was not loaded: {count} problem{'s' if count != 1 else ''}"
-        f" (run 'yadk validate {path}' to check it)",
+        f" (run 'yadk validate {flag}{path}' to check it)",
         diagnostics=error.diagnostics,
         details=[d.format() for d in error.diagnostics] or [error.message],
     )

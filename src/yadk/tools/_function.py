@@ -189,6 +189,8 @@ def _type_name(annotation: Any) -> str:
             if module == "builtins"
             else f"{module}.{annotation.__qualname__}"
         )
+    if inspect.isroutine(annotation):  # a factory function such as threading.Lock
+        return f"{annotation.__module__ or 'builtins'}.{annotation.__qualname__}"
     return str(annotation).replace("typing.", "")
 
 
