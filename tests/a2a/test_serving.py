@@ -6,19 +6,23 @@ from __future__ import annotations
 
 import json
 import shutil
+import socket
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from tests.serve.live import BOUND, Live, live_server
+import uvicorn
+from tests.serve.live import BOUND, Live, live_server, wait_for
 
 from yadk.artifacts import InMemoryArtifactService
 from yadk.cli import main
-from yadk.sessions import SqliteSessionService
+from yadk.sessions import InMemorySessionService, SqliteSessionService
 
 SERVED = Path(__file__).with_name("served")
+ECHO = Path(__file__).parents[1] / "serve" / "agents"
 V1 = {"A2A-Version": "1.0"}
 
 
@@ -297,3 +301,112 @@ def test_yadk_card_prints_the_card_the_server_publishes(
     (agents / "capital" / "agent.json").write_text("[1,", encoding="utf-8")
     assert main(["card", str(agents / "capital")]) == 1
     assert "agent.json:1:4: the agent card is not valid JSON" in capsys.readouterr().err
+
+
+def test_saved_files_are_artifacts_data_parts_round_trip_and_errors_fail_the_task() -> None:
+    with live_server(ECHO) as live:
+        saved = rpc(
+            live, "echo", "SendMessage", {"message": message_1_0("remember milk")}, headers=V1
+        )
+        task = saved["result"]["task"]
+        assert task["status"]["state"] == "TASK_STATE_COMPLETED"
+        assert [(a["name"], a["parts"]) for a in task["artifacts"]] == [
+            ("response", [{"text": "noted"}]),
+            ("note.txt", [{"text": "milk"}]),
+        ]
+        parts = [{"text": "hello"}, {"data": {"k": [1, 2]}}]
+        sent = {"messageId": "m-2", "role": "ROLE_USER", "parts": parts}
+        echoed = rpc(live, "echo", "SendMessage", {"message": sent}, headers=V1)["result"]["task"]
+        assert echoed["history"][0]["parts"] == parts
+        assert answer_text(echoed) == "echo: hello"
+        old = rpc(live, "echo", "tasks/get", {"id": echoed["id"]})["result"]
+        assert old["history"][0]["parts"] == [
+            {"kind": "text", "text": "hello"},
+            {"kind": "data", "data": {"k": [1, 2]}},
+        ]
+        failed = rpc(live, "echo", "SendMessage", {"message": message_1_0("boom")}, headers=V1)
+        status = failed["result"]["task"]["status"]
+        assert status["state"] == "TASK_STATE_FAILED"
+        assert "the model broke" in status["message"]["parts"][0]["text"]
+
+
+def test_a_busy_context_and_a_finished_subscription_are_errors(agents: Path) -> None:
+    with live_server(agents, busy_wait=0.05) as live:
+        first = rpc(
+            live,
+            "slow",
+            "SendMessage",
+            {
+                "message": message_1_0("take your time", contextId="c-1"),
+                "configuration": {"returnImmediately": True},
+            },
+            headers=V1,
+        )["result"]["task"]
+        busy = rpc(
+            live,
+            "slow",
+            "SendMessage",
+            {"message": message_1_0("me too", contextId="c-1")},
+            headers=V1,
+        )
+        assert busy["error"]["code"] == -32603
+        assert "Context 'c-1' is busy" in busy["error"]["message"]
+        rpc(live, "slow", "CancelTask", {"id": first["id"]}, headers=V1)
+        ended = rpc(live, "slow", "SubscribeToTask", {"id": first["id"]}, headers=V1)
+        assert ended["error"]["code"] == -32004
+
+
+def test_list_tasks_across_contexts_filters_and_pages(live: Live) -> None:
+    for text in ("France?", "Japan?", "France?"):
+        rpc(live, "capital", "SendMessage", {"message": message_1_0(text)}, headers=V1)
+    everything = rpc(live, "capital", "ListTasks", {}, headers=V1)["result"]
+    assert everything["totalSize"] == 3
+    assert len({t["contextId"] for t in everything["tasks"]}) == 3
+    page = rpc(live, "capital", "ListTasks", {"pageSize": 2}, headers=V1)["result"]
+    assert len(page["tasks"]) == 2
+    rest = rpc(
+        live,
+        "capital",
+        "ListTasks",
+        {"pageSize": 2, "pageToken": page["nextPageToken"]},
+        headers=V1,
+    )["result"]
+    assert len(rest["tasks"]) == 1
+    assert rest["nextPageToken"] == ""
+    done = {"status": "TASK_STATE_COMPLETED"}
+    assert rpc(live, "capital", "ListTasks", done, headers=V1)["result"]["totalSize"] == 3
+    waiting = {"status": "TASK_STATE_INPUT_REQUIRED"}
+    assert rpc(live, "capital", "ListTasks", waiting, headers=V1)["result"]["tasks"] == []
+    bad = rpc(live, "capital", "ListTasks", {"pageSize": 1000}, headers=V1)
+    assert bad["error"]["code"] == -32602
+
+
+def test_yadk_web_answers_a2a_too(agents: Path) -> None:
+    from yadk.serve._webapp import create_web_app
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    port = int(listener.getsockname()[1])
+    app = create_web_app(
+        agents,
+        host="127.0.0.1",
+        port=port,
+        session_service=InMemorySessionService(),
+        artifact_service=InMemoryArtifactService(),
+    )
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", ws="none"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    try:
+        wait_for(lambda: server.started, what="the web server starting")
+        url = f"http://127.0.0.1:{port}/a2a/capital"
+        card = httpx.get(f"{url}/.well-known/agent-card.json", timeout=BOUND).json()
+        assert card["supportedInterfaces"][0]["url"] == url
+        body = {"jsonrpc": "2.0", "id": 1, "method": "message/send"}
+        body["params"] = {"message": message_0_3("France?")}
+        task = httpx.post(url, json=body, timeout=BOUND).json()["result"]
+        assert answer_text(task) == "The capital of France is Paris."
+    finally:
+        server.should_exit = True
+        thread.join(timeout=BOUND)
+        listener.close()
