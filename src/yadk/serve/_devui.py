@@ -35,7 +35,7 @@ __all__ = ["WEB_DIR", "DevApps", "WebPage", "dev_routes"]
 WEB_DIR = Path(__file__).parent / "web"
 ASSETS = frozenset({"app.js", "api.js", "agent.js", "boot.js", "chat.js", "dom.js", "events.js"})
 ASSETS |= {"graph.js"}
-ASSETS |= {"pending.js", "reload.js", "request.js", "state.js", "style.css", "usage.js"}
+ASSETS |= {"pending.js", "reload.js", "request.js", "state.js", "style.css", "trace.js", "usage.js"}
 _TYPES = {".js": b"text/javascript; charset=utf-8", ".css": b"text/css; charset=utf-8"}
 
 

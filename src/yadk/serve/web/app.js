@@ -10,6 +10,7 @@ import { PendingView, pendingCalls } from "./pending.js";
 import { ReloadView } from "./reload.js";
 import { RequestPanel } from "./request.js";
 import { StatePanel } from "./state.js";
+import { TracePanel } from "./trace.js";
 import { UsagePanel } from "./usage.js";
 
 const $ = (id) => document.getElementById(id);
@@ -18,10 +19,11 @@ const enc = encodeURIComponent;
 const ui = {
   app: $("app"), user: $("user"), sessions: $("session-list"), message: $("message"), send: $("send"),
   chat: new Chat($("messages")),
-  events: new Events($("panel-events")),
+  events: new Events($("panel-events"), (event) => openTrace(event)),
   state: new StatePanel($("panel-state"), (delta) => applyState(delta)),
   request: new RequestPanel($("panel-request"), (id) => api(`${requestsPath()}/${enc(id)}`)),
   usage: new UsagePanel($("panel-usage")),
+  trace: new TracePanel($("panel-trace")),
   agent: new AgentPanel($("panel-agent")),
   reload: new ReloadView($("reload"), $("diagnostics"), $("diagnostic-list")),
   pending: new PendingView($("pending"), (call, response) => answer(call, response)),
@@ -166,6 +168,18 @@ async function refreshPanels(session) {
   } catch (error) {
     ui.usage.unavailable(error.message);
   }
+  try {
+    const traces = await api(`${devSessionPath(session)}/traces`);
+    if (session === current.session) ui.trace.show(traces);
+  } catch (error) {
+    ui.trace.unavailable(error.message);
+  }
+}
+
+// An event's "trace" button: the Trace tab, opened at the invocation that produced the event.
+function openTrace(event) {
+  $("tab-trace").click();
+  ui.trace.open(event);
 }
 
 async function refreshSession() {

@@ -26,21 +26,26 @@ function badges(event) {
   return found;
 }
 
-function row(event) {
+function row(event, onTrace) {
+  const trace = onTrace && event.invocationId
+    ? h("button", { type: "button", class: "trace-link", title: "Open this event's invocation in the Trace tab", "aria-label": `trace of ${event.author || "event"} event`, onclick: () => onTrace(event) }, "trace")
+    : null;
   return h("li", { "data-event-id": event.id || "" },
     lazyDetails([h("time", {}, time(event.timestamp)), h("span", { class: "author" }, event.author || "?"), ...badges(event)],
-      () => jsonBlock(event)));
+      () => jsonBlock(event)), trace);
 }
 
-function rows(events) {
+function rows(events, onTrace) {
   const fragment = document.createDocumentFragment();
-  for (const event of events) fragment.append(row(event));
+  for (const event of events) fragment.append(row(event, onTrace));
   return fragment;
 }
 
 export class Events {
-  constructor(root) {
+  // onTrace(event): opens the trace of the event's invocation.
+  constructor(root, onTrace = null) {
     this.root = root;
+    this.onTrace = onTrace;
     this.events = [];
     this.first = 0; // index of the oldest event in the page
     this.pinned = true; // keep the newest event in view until the user scrolls up
@@ -58,7 +63,7 @@ export class Events {
     }
     this.first = Math.max(0, events.length - PAGE);
     this.list = h("ol", { class: "timeline", "aria-label": `${events.length} events`, "data-total": String(events.length) });
-    this.list.append(rows(events.slice(this.first)));
+    this.list.append(rows(events.slice(this.first), this.onTrace));
     this.more = h("button", { type: "button", class: "more", onclick: () => this.earlier() });
     this.root.replaceChildren(this.more, this.list);
     this.label();
@@ -71,7 +76,7 @@ export class Events {
     if (!this.list || !this.first) return;
     const start = Math.max(0, this.first - PAGE);
     const height = this.root.scrollHeight;
-    this.list.prepend(rows(this.events.slice(start, this.first)));
+    this.list.prepend(rows(this.events.slice(start, this.first), this.onTrace));
     this.first = start;
     this.root.scrollTop += this.root.scrollHeight - height;
     this.label();
