@@ -329,3 +329,20 @@ def test_with_tracing_off_the_routes_answer_empty_and_say_why(
         "hint": FORCED_OFF_HINT,
         "invocations": [],
     }
+
+
+def test_the_docs_state_the_ring_s_bounds_routes_and_the_off_line() -> None:
+    root = Path(__file__).parents[2] / "docs"
+    web, tracing = (root / "web.md").read_text(), (root / "tracing.md").read_text()
+    ring = TraceRing()
+    bounds = f"{ring.max_traces} invocations, {ring.max_spans:,} spans and about {ring.max_bytes >> 20} MB"
+    assert bounds in " ".join(web.split())
+    assert (
+        f"at most {ring.max_traces} invocations, {ring.max_spans:,} spans, about {ring.max_bytes >> 20} MB"
+        in " ".join(tracing.split())
+    )
+    assert f"yadk web: {INSTALL_HINT}" in " ".join(web.split())
+    for route in trace_routes(WebTracing(None)):
+        assert route.path.replace("{session}", "{id}").replace("{event}", "{event_id}") in web
+    assert "(web/trace.png)" in web and "(web/trace.png)" in tracing
+    assert (root / "web" / "trace.png").is_file()

@@ -29,7 +29,11 @@ class Forecaster(BaseLlm):
         answered = [p.function_response for p in last.parts if p.function_response]
         if answered:
             result = answered[0].response or {}
-            text = f"It is {result['weather']} in {result['city']}." if "weather" in result else "The weather service failed."
+            text = (
+                f"It is {result['weather']} in {result['city']}."
+                if "weather" in result
+                else "The weather service failed."
+            )
             part = Part(text=text)
         else:
             words = "".join(p.text or "" for p in last.parts).rstrip("?.! ").split()
