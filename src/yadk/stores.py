@@ -30,9 +30,9 @@ from yadk.sessions import (
     BaseSessionService,
     InMemorySessionService,
     PostgresSessionService,
+    SqliteSessionService,
     open_session_service,
 )
-from yadk.sessions._sqlite import SqliteSessionService
 
 __all__ = ["MEMORY", "Stores", "open_stores"]
 

@@ -8,15 +8,17 @@ import contextlib
 import json
 import logging
 import socket
+import ssl
 import threading
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+import certifi
 import httpx
 import pytest
 
 from yadk.errors import ModelError
-from yadk.models import LlmRequest, OpenAIChat, override_allow_model_requests
+from yadk.models import LlmRequest, OpenAIChat, _client, override_allow_model_requests
 from yadk.models._client import SHARDS, client_for, close_clients, in_flight
 from yadk.models._http import Call, _backoff
 from yadk.models._rest import HttpSettings, RetryOptions
@@ -452,3 +454,23 @@ async def test_wrong_retry_options_are_model_errors(
         await ask_with(local(server), {"http_options": {"retry_options": options}})
     assert caught.value.message == message
     assert server.requests == []
+
+
+async def test_clients_share_one_tls_context_for_the_certificate_settings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("SSL_CERT_DIR", raising=False)
+    monkeypatch.delenv("SSL_CERT_FILE", raising=False)
+    default = _client._ssl_context(None, None)
+    assert _client._ssl_context(None, None) is default  # built once, not per client
+    assert default.verify_mode == ssl.CERT_REQUIRED and default.check_hostname
+    asked: list[tuple[str | None, str | None]] = []
+
+    def recording(cert_file: str | None, cert_dir: str | None) -> ssl.SSLContext:
+        asked.append((cert_file, cert_dir))
+        return default
+
+    monkeypatch.setattr(_client, "_ssl_context", recording)
+    monkeypatch.setenv("SSL_CERT_FILE", certifi.where())
+    await _client._new_client(None).aclose()
+    assert asked == [(certifi.where(), None)]  # the settings of the moment pick the context

@@ -12,8 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from yadk._model_names import supports_search_with_functions
-from yadk.tools import AgentTool
-from yadk.tools._gemini_builtins import GoogleSearchTool, google_search
+from yadk.tools import AgentTool, GoogleSearchTool, google_search
 
 if TYPE_CHECKING:
     from yadk.agents._base_agent import BaseAgent

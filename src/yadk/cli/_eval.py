@@ -112,7 +112,7 @@ def save_evalcase(
 
 def _default_evalsets(agent: Path) -> Path:
     """With no EVALSET, the agent's folder: ``adk eval`` users keep eval sets beside the agent."""
-    from yadk.eval._discovery import find_eval_files
+    from yadk.eval import find_eval_files
 
     folder = agent if agent.is_dir() else agent.parent
     if not find_eval_files(folder):

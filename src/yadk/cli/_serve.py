@@ -25,7 +25,7 @@ from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError, listen, local_st
 from yadk.cli._otel import start_otel
 
 if TYPE_CHECKING:
-    from yadk.serve._limits import Limits
+    from yadk.serve import Limits
 
 __all__ = ["TOKEN_ENV", "execute", "is_loopback"]
 
@@ -152,7 +152,7 @@ def _serve(
 
 
 def _limits(args: argparse.Namespace) -> Limits:
-    from yadk.serve._limits import Limits
+    from yadk.serve import Limits
 
     for option in ("header_timeout", "body_timeout", "idle_timeout", "send_timeout"):
         if not getattr(args, option) > 0:
@@ -214,8 +214,7 @@ def _check_workers(args: argparse.Namespace, db: str) -> None:
 
 def _build_app(options: dict[str, Any]) -> Any:
     from yadk.errors import ConfigError, YadkError
-    from yadk.serve import create_app
-    from yadk.serve._limits import Limits
+    from yadk.serve import Limits, create_app
 
     try:
         return create_app(

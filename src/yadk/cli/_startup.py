@@ -31,7 +31,7 @@ def load_for_conversation(
     warnings printed on stderr; a CommandError says what stops it. ``given_keys`` are the
     state keys the caller sets (``--state``, a replay file)."""
     from yadk.errors import AgentLoadError
-    from yadk.reload._loading import load
+    from yadk.reload import load
 
     try:
         loaded = load(

@@ -56,7 +56,7 @@ def _targets(paths: Sequence[str]) -> list[Path]:
     """Files as given; a folder becomes every agent folder and skill under it, plus the eval
     files outside those (a folder holding no agent or skill stays itself, so that validation
     reports what it holds, or that it holds nothing)."""
-    from yadk.eval._discovery import find_eval_files
+    from yadk.eval import find_eval_files
 
     targets: list[Path] = []
     for text in paths:

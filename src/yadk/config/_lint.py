@@ -92,7 +92,7 @@ def _placeholders(
     given: set[str],
     missing: list[tuple[Path, int, int]],
 ) -> None:
-    from yadk.templating._placeholders import find_placeholders
+    from yadk.templating import find_placeholders
 
     known, declared = _written_keys(trees)
     unread = _unread_code_agents(trees)

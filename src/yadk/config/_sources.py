@@ -23,7 +23,7 @@ def attach_sources(trees: Sequence[AgentRecord], diagnostics: Sequence[Diagnosti
     that a lint warning is about gets that warning's hint (e.g. its "did you mean")."""
     from yadk.agents import LlmAgent
     from yadk.agents._placeholder_sources import PlaceholderSource, attach_placeholder_sources
-    from yadk.templating._placeholders import find_placeholders
+    from yadk.templating import find_placeholders
 
     hints = {
         (d.path, d.line, d.column): d.hint

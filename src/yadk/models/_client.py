@@ -13,7 +13,9 @@ with the fewest calls in flight (the first on a tie), so calls one after another
 same warm connection.
 
 Proxies come from the environment (``HTTPS_PROXY``, ``NO_PROXY``, ...), except that loopback
-servers are always reached directly. A backend given its own ``http_client`` uses it as is and
+servers are always reached directly. Every client verifies TLS with one shared ``SSLContext``
+(the certificates of ``SSL_CERT_FILE``/``SSL_CERT_DIR``, else certifi's), built once for those
+settings: loading a CA bundle is a file read and parse that need not be paid per client. A backend given its own ``http_client`` uses it as is and
 never closes it; one given a ``transport`` gets a client of its own over that transport.
 """
 
@@ -21,6 +23,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import os
+import ssl
 import weakref
 from collections.abc import AsyncGenerator, Iterator
 from dataclasses import dataclass
@@ -81,9 +86,17 @@ async def pick_client(
     return client if client is not None else await client_for(transport)
 
 
+@functools.cache
+def _ssl_context(cert_file: str | None, cert_dir: str | None) -> ssl.SSLContext:
+    """httpx's default verifying context for these ``SSL_CERT_FILE``/``SSL_CERT_DIR`` values
+    (which it reads from the environment itself)."""
+    return httpx.create_ssl_context(trust_env=True)
+
+
 def _new_client(transport: httpx.AsyncBaseTransport | None) -> httpx.AsyncClient:
     return httpx.AsyncClient(
         transport=transport,
+        verify=_ssl_context(os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR")),
         limits=httpx.Limits(
             max_connections=MAX_CONNECTIONS // SHARDS,
             max_keepalive_connections=_MAX_KEEPALIVE,

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from yadk.skills._checks import check_frontmatter, normalize_name, plainly_valid
 from yadk.skills._skill_md import ParsedSkillMd, Severity, find_skill_md, parse_skill_md
-from yadk.templating._placeholders import find_placeholders
+from yadk.templating import find_placeholders
 
 if TYPE_CHECKING:
     from yadk.skills._models import Skill
