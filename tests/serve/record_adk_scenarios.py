@@ -34,6 +34,17 @@ MESSAGES = {
 }
 
 
+def event_fields() -> dict[str, list[str]]:
+    """The wire names of every field of google-adk's Event and EventActions (what its
+    api_server may send for an event)."""
+    from google.adk.events import Event, EventActions
+
+    return {
+        "event": sorted(f.alias or name for name, f in Event.model_fields.items()),
+        "actions": sorted(f.alias or name for name, f in EventActions.model_fields.items()),
+    }
+
+
 def main() -> int:
     work = Path(tempfile.mkdtemp())
     agents = work / "agents"
@@ -73,6 +84,7 @@ def main() -> int:
             }
     finally:
         shutil.rmtree(work, ignore_errors=True)
+    recorded["fields"] = event_fields()
     text = json.dumps(recorded, indent=2, sort_keys=True, ensure_ascii=False)
     OUT.write_text(text + "\n", encoding="utf-8")
     return 0

@@ -75,10 +75,11 @@ COMPARED = ["grounded", "loop", "pipeline", "refusal", "transfer", "waiter"]
 
 
 def test_the_recording_covers_the_scenarios() -> None:
-    assert sorted(RUNS) == sorted([*COMPARED, "failing"])
-    actions = {k for run in RUNS.values() for e in run["stored"] for k in e["actions"]}
+    assert sorted(RUNS) == sorted([*COMPARED, "failing", "fields"])
+    runs = [RUNS[app] for app in COMPARED]
+    actions = {k for run in runs for e in run["stored"] for k in e["actions"]}
     assert {"escalate", "skipSummarization", "transferToAgent"} <= actions
-    fields = {k for run in RUNS.values() for e in run["stored"] for k in e}
+    fields = {k for run in runs for e in run["stored"] for k in e}
     assert {"errorCode", "errorMessage", "finishReason", "longRunningToolIds"} <= fields
 
 
@@ -126,3 +127,49 @@ async def test_a_raising_tool_answers_the_model_where_google_adk_ends_the_invoca
     assert events[2]["content"]["parts"] == [{"text": "Sorry."}]
     assert len(events) == 3 and len(stored) == 4
     assert not any("errorCode" in e for e in stored)
+
+
+# Fields of google-adk 2.13's events that yadk serve never sends, and why; docs/serve.md lists
+# them. Every other field google-adk's Event and EventActions have, yadk's have too. A field
+# added to yadk's events comes off this list.
+_LIVE = "live mode: /run_live is not served"
+NOT_SENT = {
+    "environmentId": "Gemini's Interactions API, which yadk's backends do not call",
+    "goAway": _LIVE,
+    "inputTranscription": _LIVE,
+    "interactionId": "Gemini's Interactions API, which yadk's backends do not call",
+    "interactionStatus": _LIVE,
+    "interrupted": _LIVE,
+    "isolationScope": "google-adk's Task API (delegated task agents)",
+    "liveSessionId": _LIVE,
+    "liveSessionResumptionUpdate": _LIVE,
+    "outputTranscription": _LIVE,
+    "turnCompleteReason": _LIVE,
+    "voiceActivity": _LIVE,
+}
+NOT_SENT_ACTIONS = {
+    "agentState": "resumable apps' checkpoint events: yadk resumes from the events themselves",
+    "endOfAgent": "resumable apps' checkpoint events: yadk resumes from the events themselves",
+    "renderUiWidgets": "ToolContext.render_ui_widget is not provided",
+    "rewindBeforeInvocationId": "rewinding a session (Runner.rewind_async) is not provided",
+    "setModelResponse": "output_schema with tools: yadk sends the schema with the tools",
+    "transferReason": "transfer_to_agent takes no reason",
+}
+
+
+def test_every_field_google_adks_events_have_is_sent_or_listed() -> None:
+    from pydantic.alias_generators import to_camel
+
+    from yadk.events import Event, EventActions
+    from yadk.serve._wire import event_json
+
+    fields = RUNS["fields"]
+    sent = {to_camel(name) for name in Event.model_fields}
+    sent_actions = set(event_json(Event(author="a"))["actions"]) | {
+        to_camel(name) for name in EventActions.model_fields
+    }
+    assert sorted(set(fields["event"]) - sent) == sorted(NOT_SENT)
+    assert sorted(set(fields["actions"]) - sent_actions) == sorted(NOT_SENT_ACTIONS)
+    assert not sent - set(fields["event"]), "yadk sends a field google-adk does not have"
+    docs = (Path(__file__).parents[2] / "docs" / "serve.md").read_text(encoding="utf-8")
+    assert all(f"`{name}`" in docs for name in [*NOT_SENT, *NOT_SENT_ACTIONS])
