@@ -23,6 +23,7 @@ from yadk.sessions import InMemorySessionService, SqliteSessionService
 
 SERVED = Path(__file__).with_name("served")
 ECHO = Path(__file__).parents[1] / "serve" / "agents"
+WORKFLOWS = Path(__file__).parents[1] / "workflow" / "configs"
 V1 = {"A2A-Version": "1.0"}
 
 
@@ -410,3 +411,38 @@ def test_yadk_web_answers_a2a_too(agents: Path) -> None:
         server.should_exit = True
         thread.join(timeout=BOUND)
         listener.close()
+
+
+def test_a_workflow_question_is_input_required_and_the_answer_resumes_it(tmp_path: Path) -> None:
+    shutil.copytree(WORKFLOWS, tmp_path / "wf", ignore=shutil.ignore_patterns("__pycache__"))
+    with live_server(tmp_path / "wf") as live:
+        refund = message_0_3("I want a refund for order 7")
+        asked = rpc(live, "adk_desk", "message/send", {"message": refund})["result"]
+        assert asked["status"]["state"] == "input-required"
+        (call,) = asked["status"]["message"]["parts"]
+        assert call["data"]["name"] == "adk_request_input"
+        assert call["data"]["args"]["message"] == "Approve? (I want a refund for order 7)"
+        yes = message_0_3("yes", taskId=asked["id"])
+        done = rpc(live, "adk_desk", "message/send", {"message": yes})["result"]
+        assert done["status"]["state"] == "completed"
+        assert done["artifacts"][0]["parts"] == [{"kind": "text", "text": "Refund sent."}]
+
+
+def test_replicas_sharing_a_store_share_the_tasks(agents: Path, tmp_path: Path) -> None:
+    db = tmp_path / "shared.db"
+    with live_server(agents, session_service=SqliteSessionService(db)) as one:
+        asked = rpc(one, "approval", "message/send", {"message": message_0_3("reimburse")})
+        task_id = asked["result"]["id"]
+        # The second replica's scripted model has its own script: it only answers.
+        (agents / "approval" / "turns.yaml").write_text(
+            "turns:\n  - text: Approved by the other replica.\n", encoding="utf-8"
+        )
+        with live_server(agents, session_service=SqliteSessionService(db)) as two:
+            seen = rpc(two, "approval", "tasks/get", {"id": task_id})["result"]
+            assert seen["status"]["state"] == "input-required"
+            reply = message_0_3("approved", taskId=task_id)
+            done = rpc(two, "approval", "message/send", {"message": reply})["result"]
+            assert done["status"]["state"] == "completed"
+            assert answer_text(done).endswith("Approved by the other replica.")
+            back = rpc(one, "approval", "GetTask", {"id": task_id}, headers=V1)["result"]
+            assert back["status"]["state"] == "TASK_STATE_COMPLETED"

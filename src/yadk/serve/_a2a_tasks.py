@@ -15,12 +15,14 @@ from __future__ import annotations
 import base64
 import binascii
 import dataclasses
+import json
 import uuid
 from typing import Final, Literal
 
+from yadk.a2a._parts import DATA_END, DATA_MIME_TYPE, DATA_START
 from yadk.events import Event
 from yadk.sessions import Session
-from yadk.types import FunctionCall, Part
+from yadk.types import Blob, FunctionCall, Part
 
 __all__ = [
     "CANCEL_KEY",
@@ -136,12 +138,15 @@ def task_view(
     saved: dict[str, int] = {}
     for event in agent_events:
         saved.update(event.actions.artifact_delta)
+    answer = [p for e in agent_events for p in answer_parts(e)]
+    if not answer and state == "completed":
+        answer = _last_output(agent_events)
     return TaskView(
         id=task_id,
         context_id=context_id,
         state=state,
         status_parts=status_parts,
-        answer=[p for e in agent_events for p in answer_parts(e)],
+        answer=answer,
         history=_history(events),
         timestamp=events[-1].timestamp,
         pending=pending,
@@ -161,6 +166,21 @@ def answer_parts(event: Event) -> list[Part]:
         if not p.thought
         and (p.text is not None or p.inline_data is not None or p.file_data is not None)
     ]
+
+
+def _last_output(events: list[Event]) -> list[Part]:
+    """A workflow that answers with node outputs only: its last output is the answer (a text,
+    or a data part for any other JSON value)."""
+    for event in reversed(events):
+        if event.output is None:
+            continue
+        if isinstance(event.output, str):
+            return [Part(text=event.output)]
+        payload = json.dumps(event.output, ensure_ascii=False, default=str).encode()
+        return [
+            Part(inline_data=Blob(mime_type=DATA_MIME_TYPE, data=DATA_START + payload + DATA_END))
+        ]
+    return []
 
 
 def _pending_calls(events: list[Event], invocation: str) -> list[FunctionCall]:
