@@ -47,12 +47,19 @@ def _invocation(
     from opentelemetry.trace import set_span_in_context
 
     tracer = provider.get_tracer("test")
-    root = tracer.start_span("invoke_workflow w", attributes={"gen_ai.conversation.id": session})
+    root = tracer.start_span(
+        "invoke_workflow w",
+        attributes={"gen_ai.operation.name": "invoke_workflow", "gen_ai.conversation.id": session},
+    )
     for i in range(children):
         child = tracer.start_span(
             f"generate_content m{i}",
             context=set_span_in_context(root),
-            attributes={"gcp.vertex.agent.event_id": f"{session}-e{i}", "big": text},
+            attributes={
+                "gen_ai.operation.name": "generate_content",
+                "gcp.vertex.agent.event_id": f"{session}-e{i}",
+                "big": text,
+            },
         )
         child.end()
     root.end()
@@ -97,6 +104,33 @@ def test_a_trace_larger_than_the_ring_keeps_its_first_spans_and_counts_the_rest(
     (kept,) = ring.invocations("big")
     assert len(kept["spans"]) == 3 and kept["dropped"] == 3
     assert ring.stats()["spans"] == 3
+
+
+def test_web_requests_without_an_invocation_never_push_invocations_out() -> None:
+    from opentelemetry.trace import set_span_in_context
+
+    ring = TraceRing(max_traces=2)
+    provider = _provider(ring)
+    tracer = provider.get_tracer("test")
+    # a request that runs an invocation: its first span to end is the server's own
+    request = tracer.start_span("POST /run", attributes={"http.route": "/run"})
+    inside = set_span_in_context(request)
+    tracer.start_span("fastapi.dependencies", context=inside).end()
+    invocation = tracer.start_span(
+        "invoke_workflow w",
+        context=inside,
+        attributes={"gen_ai.operation.name": "invoke_workflow", "gen_ai.conversation.id": "s1"},
+    )
+    invocation.end()
+    request.end()
+    for _ in range(300):  # the page's other requests: no span of yadk's
+        tracer.start_span("GET /apps/{app}/users/{user}/sessions/{session}").end()
+    assert [s.name for s in ring.session_spans("s1")] == [
+        "fastapi.dependencies",
+        "invoke_workflow w",
+        "POST /run",
+    ]
+    assert ring.stats()["traces"] == 1
 
 
 def test_a_ring_needs_room() -> None:

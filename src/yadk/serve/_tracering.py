@@ -26,6 +26,11 @@ DETAILS_EVENT = "gen_ai.client.inference.operation.details"
 EVENT_ID = "gcp.vertex.agent.event_id"
 INVOCATION_ID = "gcp.vertex.agent.invocation_id"
 CONVERSATION_ID = "gen_ai.conversation.id"
+OPERATION = "gen_ai.operation.name"  # on every span yadk makes
+# Spans of traces yadk has no span in yet (web requests), held aside: at most this many traces,
+# and this many spans of each.
+_WAITING_TRACES = 64
+_WAITING_SPANS = 16
 # The spans google-adk's per-event trace route answers with (by their event id).
 _EVENT_SPANS = ("call_llm", "send_data", "execute_tool", "generate_content")
 _SPAN_OVERHEAD = 400  # bytes a span's record holds besides its attribute values, roughly
@@ -149,6 +154,7 @@ class TraceRing(SpanProcessor):
         self.max_spans = max_spans
         self.max_bytes = max_bytes
         self._traces: OrderedDict[int, _Trace] = OrderedDict()
+        self._waiting: OrderedDict[int, list[SpanRecord]] = OrderedDict()
         self._spans = 0
         self._bytes = 0
         self._lock = threading.Lock()
@@ -165,9 +171,29 @@ class TraceRing(SpanProcessor):
     def _add(self, record: SpanRecord) -> None:
         found = self._traces.get(record.trace_id)
         if found is None:
+            if OPERATION not in record.attributes:
+                self._wait(record)
+                return
             found = self._traces[record.trace_id] = _Trace(record.trace_id)
+            for early in self._waiting.pop(record.trace_id, ()):
+                self._keep(found, early)
         else:
             self._traces.move_to_end(record.trace_id)
+        self._keep(found, record)
+
+    def _wait(self, record: SpanRecord) -> None:
+        """A span of a trace that has no span of yadk's yet (a web request's, which may or may
+        not run an invocation): held aside, so the page's own requests never push invocations
+        out of the ring; moved into it with the trace's first span of yadk's."""
+        waiting = self._waiting.get(record.trace_id)
+        if waiting is None:
+            waiting = self._waiting[record.trace_id] = []
+            while len(self._waiting) > _WAITING_TRACES:
+                self._waiting.popitem(last=False)
+        if len(waiting) < _WAITING_SPANS:
+            waiting.append(record)
+
+    def _keep(self, found: _Trace, record: SpanRecord) -> None:
         attributes = record.attributes
         if found.conversation_id is None and isinstance(attributes.get(CONVERSATION_ID), str):
             found.conversation_id = attributes[CONVERSATION_ID]
