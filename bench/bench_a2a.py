@@ -67,29 +67,7 @@ async def a2a_client(
 class A2AConnection(Connection):
     """The keep-alive client of bench_serve, sending ``A2A-Version: 1.0``."""
 
-    async def _post(self, path: str, body: dict[str, object]) -> tuple[int, bytes]:
-        if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
-        assert self.reader is not None
-        data = json.dumps(body).encode()
-        head = (
-            f"POST {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nA2A-Version: 1.0\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
-        )
-        self.writer.write(head.encode() + data)
-        status_line = await self.reader.readline()
-        if not status_line:
-            raise ConnectionResetError("the server closed the connection")
-        status = int(status_line.split()[1])
-        length = 0
-        while True:
-            line = await self.reader.readline()
-            if line in (b"\r\n", b""):
-                break
-            name, _, value = line.decode("latin-1").partition(":")
-            if name.lower() == "content-length":
-                length = int(value)
-        return status, await self.reader.readexactly(length)
+    extra_headers = "A2A-Version: 1.0\r\n"
 
 
 async def load(client, port: int, clients: int, turns: int, first: int) -> dict[str, float]:  # type: ignore[no-untyped-def]

@@ -121,6 +121,8 @@ class Server:
 class Connection:
     """A minimal HTTP/1.1 keep-alive client: JSON requests, Content-Length responses."""
 
+    extra_headers = ""  # header lines ("Name: value\r\n") sent with every request
+
     def __init__(self, host: str, port: int) -> None:
         self.host, self.port = host, port
         self.reader: asyncio.StreamReader | None = None
@@ -146,7 +148,8 @@ class Connection:
         data = json.dumps(body).encode()
         head = (
             f"POST {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
+            f"{self.extra_headers}Content-Type: application/json\r\n"
+            f"Content-Length: {len(data)}\r\n\r\n"
         )
         self.writer.write(head.encode() + data)
         status_line = await self.reader.readline()

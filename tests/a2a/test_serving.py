@@ -446,3 +446,47 @@ def test_replicas_sharing_a_store_share_the_tasks(agents: Path, tmp_path: Path) 
             assert answer_text(done).endswith("Approved by the other replica.")
             back = rpc(one, "approval", "GetTask", {"id": task_id}, headers=V1)["result"]
             assert back["status"]["state"] == "TASK_STATE_COMPLETED"
+
+
+@pytest.mark.postgres
+def test_tasks_live_in_postgresql_across_replicas(agents: Path, postgres_url: str) -> None:
+    with live_server(agents, session_service=None, db=postgres_url) as one:
+        done = rpc(one, "capital", "SendMessage", {"message": message_1_0("France?")}, headers=V1)
+        asked = rpc(one, "approval", "message/send", {"message": message_0_3("reimburse")})
+        (agents / "approval" / "turns.yaml").write_text(
+            "turns:\n  - text: Approved on PostgreSQL.\n", encoding="utf-8"
+        )
+        with live_server(agents, session_service=None, db=postgres_url) as two:
+            task = done["result"]["task"]
+            assert rpc(two, "capital", "GetTask", {"id": task["id"]}, headers=V1)["result"] == task
+            reply = message_0_3("approved", taskId=asked["result"]["id"])
+            resumed = rpc(two, "approval", "message/send", {"message": reply})["result"]
+            assert resumed["status"]["state"] == "completed"
+            assert answer_text(resumed).endswith("Approved on PostgreSQL.")
+
+
+def sse_results(live: Live, app: str, method: str, params: dict[str, Any]) -> list[Any]:
+    body = {"jsonrpc": "2.0", "id": "s1", "method": method, "params": params}
+    with httpx.stream("POST", f"{live.url}/a2a/{app}", json=body, timeout=BOUND) as reply:
+        assert reply.headers["content-type"].startswith("text/event-stream")
+        lines = [line for line in reply.iter_lines() if line.startswith("data: ")]
+    return [json.loads(line[6:])["result"] for line in lines]
+
+
+def test_0_3_streams_mark_the_last_update_final_and_a_waiting_task_streams_its_snapshot(
+    live: Live,
+) -> None:
+    events = sse_results(live, "approval", "message/stream", {"message": message_0_3("reimburse")})
+    assert [e["kind"] for e in events] == [
+        "task",
+        "status-update",
+        "artifact-update",
+        "status-update",
+    ]
+    assert [e.get("final") for e in events[1::2]] == [False, True]
+    assert events[-1]["status"]["state"] == "input-required"
+    (snapshot,) = sse_results(live, "approval", "tasks/resubscribe", {"id": events[0]["id"]})
+    assert snapshot["kind"] == "task"
+    assert snapshot["status"]["state"] == "input-required"
+    card = rpc(live, "approval", "agent/getAuthenticatedExtendedCard", {})["result"]
+    assert card["name"] == "approval"
