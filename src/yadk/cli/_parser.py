@@ -752,9 +752,11 @@ def _add_web(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> N
             "tree with file and line, and a notice for every reload (with the diagnostics of\n"
             "a broken edit while the last good agent keeps answering), a form to answer a\n"
             "long-running tool's pending call, and sessions to download as `yadk sessions\n"
-            "export` writes them or as an eval case for `yadk eval`. Prints the URL and\n"
-            "opens a browser. Only requests addressed to the printed host and sent by the\n"
-            "page itself are answered (DNS-rebinding and CSRF protection)."
+            "export` writes them or as an eval case for `yadk eval`. With yadk[otel]\n"
+            "installed, each turn's OpenTelemetry spans show as a waterfall in the Trace\n"
+            "tab (YADK_TRACING=0 turns that off). Prints the URL and opens a browser. Only\n"
+            "requests addressed to the printed host and sent by the page itself are\n"
+            "answered (DNS-rebinding and CSRF protection)."
         ),
         epilog=(
             "examples:\n"
