@@ -53,8 +53,9 @@ def test_an_event_opens_its_invocation_as_a_waterfall_with_tokens_errors_and_con
     events.nth(3).locator("button.trace-link").click()
     assert page.page.get_by_role("tab", name="Trace").get_attribute("aria-selected") == "true"
     panel = page.page.get_by_role("tabpanel", name="Trace")
-    assert panel.locator("details.trace").count() == 2
     opened = panel.locator("details.trace[open]")
+    opened.wait_for()  # the tab asks for the spans when it is shown
+    assert panel.locator("details.trace").count() == 2
     assert opened.count() == 1
     assert opened.get_attribute("aria-label") == "trace of turn 1"
     summary = opened.locator("summary").first.inner_text()
@@ -143,3 +144,24 @@ def test_with_tracing_off_the_trace_tab_says_how_to_turn_it_on(
     page.page.wait_for_selector("body[data-loaded='1']", timeout=30000)
     panel = page.tab("Trace")
     assert "YADK_TRACING" in panel.locator(".trace-off").inner_text()
+
+
+def test_an_event_from_before_the_server_started_says_its_trace_is_not_kept(
+    forecast: Path, web_at: Callable[..., WebServer], tab: Callable[..., Page]
+) -> None:
+    first = web_at(forecast)
+    page = tab()
+    page.open(first.url)
+    page.send("Weather in Paris?")
+    page.answer("It is sunny in Paris.")
+    page.page.context.close()  # before its server goes: its event stream would fail
+    first.stop()  # the ring goes with the process; the session stays in the SQLite file
+
+    second = web_at(forecast)
+    page = tab()
+    page.open(second.url)
+    events = page.page.locator("#panel-events .timeline > li")
+    events.nth(3).wait_for()
+    events.nth(3).locator("button.trace-link").click()
+    missing = page.page.get_by_role("tabpanel", name="Trace").locator(".trace-missing")
+    assert "No trace kept for invocation" in missing.inner_text()

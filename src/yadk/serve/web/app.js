@@ -59,6 +59,7 @@ function setupTabs() {
       $(other.getAttribute("aria-controls")).hidden = !on;
     }
     if (tab.id === "tab-events") ui.events.reveal();
+    if (tab.id === "tab-trace") loadTraces();
     tab.focus();
   };
   tabs.forEach((tab, i) => {
@@ -168,17 +169,27 @@ async function refreshPanels(session) {
   } catch (error) {
     ui.usage.unavailable(error.message);
   }
-  try {
-    const traces = await api(`${devSessionPath(session)}/traces`);
-    if (session === current.session) ui.trace.show(traces);
-  } catch (error) {
-    ui.trace.unavailable(error.message);
-  }
+  if (!$("panel-trace").hidden) await loadTraces();
+}
+
+// The Trace tab asks for the session's spans only while it is shown: when it is selected, and
+// after each turn while it stays open. One request per session object (each refresh makes one).
+let tracesLoad = { session: null, done: null };
+function loadTraces() {
+  const session = current.session;
+  if (!session) return Promise.resolve();
+  if (tracesLoad.session === session) return tracesLoad.done;
+  const done = api(`${devSessionPath(session)}/traces`).then(
+    (traces) => { if (session === current.session) ui.trace.show(traces); },
+    (error) => ui.trace.unavailable(error.message));
+  tracesLoad = { session, done };
+  return done;
 }
 
 // An event's "trace" button: the Trace tab, opened at the invocation that produced the event.
-function openTrace(event) {
+async function openTrace(event) {
   $("tab-trace").click();
+  await loadTraces();
   ui.trace.open(event);
 }
 

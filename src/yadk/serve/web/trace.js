@@ -134,11 +134,13 @@ export class TracePanel {
   constructor(root) {
     this.root = root;
     this.invocations = [];
+    this.enabled = false;
   }
 
   // answer: {"enabled", "hint", "invocations": [{traceId, invocationId, eventIds, spans}]}.
   show(answer) {
     this.invocations = answer.invocations;
+    this.enabled = answer.enabled;
     if (!answer.enabled) {
       this.root.replaceChildren(h("p", { class: "empty trace-off" }, answer.hint));
       return;
@@ -158,6 +160,7 @@ export class TracePanel {
     const index = this.invocations.findIndex((inv) => (event.invocationId && inv.invocationId === event.invocationId) || inv.eventIds.includes(event.id));
     const sections = [...this.root.querySelectorAll("details.trace")];
     for (const old of this.root.querySelectorAll(".trace-missing")) old.remove();
+    if (!this.enabled) return false; // the tab already says how to turn tracing on
     if (index < 0 || !sections[index]) {
       this.root.prepend(h("p", { class: "empty trace-missing" }, `No trace kept for invocation ${event.invocationId || event.id}: it ran before tracing started or is older than the turns yadk web keeps.`));
       return false;
