@@ -196,3 +196,42 @@ def test_validate_and_the_registry_agree_on_what_runs(name: str) -> None:
 
 def test_resource_names_are_left_to_the_service() -> None:
     assert unknown_to_its_family("gemini:projects/p/locations/l/endpoints/123") is None
+
+
+def test_a_python_agents_literal_model_names_are_checked_by_the_same_rules(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "pa"
+    folder.mkdir()
+    (folder / "agent.py").write_text(
+        "from yadk import LlmAgent\n"
+        "from yadk.agents import SequentialAgent\n\n"
+        'first = LlmAgent(name="first", model="gemni-2.5-flash", instruction="hi")\n'
+        'second = LlmAgent(name="second", model=MODEL, instruction="hi")\n'
+        "root_agent = SequentialAgent(\n"
+        '    name="pa", sub_agents=[first, second, LlmAgent(name="third", model="gpt-4o-mni")]\n'
+        ")\n"
+        'other = Client(model="anything-at-all")\n'
+    )
+    found = [
+        (d.line, d.column, d.severity, d.rule, d.message, d.hint) for d in validate_paths([folder])
+    ]
+    assert found == [
+        (
+            4,
+            38,
+            "error",
+            "no-model-backend",
+            "No model backend serves `gemni-2.5-flash`.",
+            "Did you mean `gemini-2.5-flash`? " + HINT_TAIL,
+        ),
+        (
+            7,
+            72,
+            "warning",
+            "unknown-model",
+            "`gpt-4o-mni` is not an OpenAI model yadk knows; it will be sent as is, and the"
+            " service may refuse it.",
+            "Did you mean `gpt-4o-mini`?",
+        ),
+    ]

@@ -23,10 +23,12 @@ from yadk._model_names import (
     unknown_to_its_family,
 )
 from yadk.config._context import AgentRecord, Reporter
+from yadk.config._diagnostics import Severity
 
 __all__ = [
     "BACKEND_KEYS",
     "ENVIRONMENT_RULES",
+    "NameCheck",
     "check_model_names",
     "check_models",
     "key_problem",
@@ -90,7 +92,7 @@ def check_models(reporter: Reporter, trees: Sequence[AgentRecord]) -> None:
 def check_model_names(reporter: Reporter, trees: Sequence[AgentRecord]) -> None:
     """Report ``model:`` names no backend serves (an error) or that a backend takes by pattern
     but does not know (a warning). Skipped when ``--model`` replaces every model."""
-    names = _NameCheck(reporter)
+    names = NameCheck(reporter)
     pending = list(trees)
     while pending:
         record = pending.pop()
@@ -99,7 +101,7 @@ def check_model_names(reporter: Reporter, trees: Sequence[AgentRecord]) -> None:
         pending.extend(record.children)
 
 
-class _NameCheck:
+class NameCheck:
     """Checks ``model:`` names against the backends; plugins are looked up only when a name
     no built-in backend serves comes up (listing them reads every installed package's
     metadata; loading them imports their code)."""
@@ -116,27 +118,34 @@ class _NameCheck:
         return self._plugins
 
     def check(self, record: AgentRecord, model: str) -> None:
-        if "${" in model or model.startswith("scripted:"):
-            return  # resolved at run time / checked as a file
         assert record.scope is not None
+        found = self.problem(model)
+        if found is None:
+            return
+        severity, rule, message, hint = found
+        report = self.reporter.error if severity == "error" else self.reporter.warn
+        report(record.scope, ("model",), rule, message, hint)
+
+    def problem(self, model: str) -> tuple[Severity, str, str, str] | None:
+        """(severity, rule, message, hint) for a model name no backend serves (an error) or
+        that a backend takes by pattern but does not know (a warning); None when it runs."""
+        if "${" in model or model.startswith("scripted:"):
+            return None  # resolved at run time / checked as a file
         providers = [*BUILTIN_PROVIDERS, *self.plugins()] if ":" in model else BUILTIN_PROVIDERS
         backend = backend_for(model, providers)
         litellm = "/" in model and ":" not in model and not model.startswith("projects/")
         problem = litellm_problem(model) if backend == "litellm" or litellm else None
         if problem is not None and not self._a_plugin_serves(model):
-            self.reporter.error(
-                record.scope,
-                ("model",),
+            return (
+                "error",
                 "no-model-backend",
                 f"No model backend serves `{model}`.",
                 f"{problem} See the LiteLLM provider table in docs/models.md.",
             )
-            return
         if backend is None and not self._a_plugin_serves(model):
             close = did_you_mean(model, providers)
-            self.reporter.error(
-                record.scope,
-                ("model",),
+            return (
+                "error",
                 "no-model-backend",
                 f"No model backend serves `{model}`.",
                 (f"Did you mean `{close}`? " if close else "")
@@ -145,19 +154,16 @@ class _NameCheck:
                 " OpenAI-compatible server); model plugins add providers through the"
                 " 'yadk.models' entry-point group.",
             )
-            return
         warning = unknown_to_its_family(model)
-        if warning is not None:
-            close = did_you_mean(model.partition(":")[2] or model)
-            self.reporter.warn(
-                record.scope,
-                ("model",),
-                "unknown-model",
-                warning,
-                f"Did you mean `{close}`?"
-                if close
-                else "Check the name against the service's list of models.",
-            )
+        if warning is None:
+            return None
+        close = did_you_mean(model.partition(":")[2] or model)
+        hint = (
+            f"Did you mean `{close}`?"
+            if close
+            else "Check the name against the service's list of models."
+        )
+        return "warning", "unknown-model", warning, hint
 
     def _a_plugin_serves(self, model: str) -> bool:
         if ":" in model or not self.plugins():

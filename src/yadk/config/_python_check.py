@@ -75,6 +75,7 @@ def _check(reporter: Reporter, file: Path, *, import_code: bool, trust_reported:
             "Define the agent as `root_agent = LlmAgent(...)` (from yadk import LlmAgent),"
             " or add a root_agent.yaml to the folder.",
         )
+    _check_model_names(reporter, file, tree)
     if not import_code or reporter.errors != before:
         return
     package = file.parent.name
@@ -107,6 +108,37 @@ def _check(reporter: Reporter, file: Path, *, import_code: bool, trust_reported:
         )
         return
     _imported(reporter, file, (line, column))
+
+
+_AGENT_CLASSES = frozenset({"Agent", "LlmAgent"})
+
+
+def _check_model_names(reporter: Reporter, file: Path, tree: ast.Module) -> None:
+    """``LlmAgent(model="...")`` with a literal name: the checks a config's ``model:`` gets
+    (the rules the model registry resolves names by), at the literal."""
+    from yadk.config._model_checks import NameCheck
+
+    names = NameCheck(reporter)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        func = node.func
+        called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        if called not in _AGENT_CLASSES:
+            continue
+        for keyword in node.keywords:
+            value = keyword.value
+            if keyword.arg != "model" or not isinstance(value, ast.Constant):
+                continue
+            if not isinstance(value.value, str):
+                continue
+            found = names.problem(value.value)
+            if found is not None:
+                severity, rule, message, hint = found
+                reporter.report(
+                    file, value.lineno, value.col_offset + 1, rule, message, hint,
+                    severity=severity,
+                )  # fmt: skip
 
 
 def _imported(reporter: Reporter, file: Path, where: tuple[int, int]) -> None:
