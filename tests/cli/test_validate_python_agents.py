@@ -89,7 +89,7 @@ def test_import_checks_trusted_agents_and_says_which_it_did_not_import(project: 
         STATIC[: STATIC.index("agents/syntax")]
         + "agents/broken/agent.py:3:1: error import-failed: Importing `broken.agent` failed:"
         " AgentDefinitionError: Invalid LlmAgent 'b': tools: 42 is not a tool: expected a"
-        " function, a BaseTool or a BaseToolset\n"
+        " function, a BaseTool, a BaseToolset, a Workflow or a workflow node\n"
         "  hint: Fix the error in the agent's code.\n"
         "agents/pipe/agent.py:5:89: warning placeholder-unknown-key: `{drafts}` reads state key"
         " `drafts`, which nothing writes: no agent's output_key, no tool or callback.\n"
