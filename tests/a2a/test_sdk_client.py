@@ -34,12 +34,23 @@ from yadk.sessions import SqliteSessionService
 SERVED = Path(__file__).with_name("served")
 
 
-@pytest.fixture
-def live(tmp_path: Path) -> Iterator[Live]:
-    shutil.copytree(SERVED, tmp_path / "served", ignore=shutil.ignore_patterns("__pycache__"))
-    store = SqliteSessionService(tmp_path / "sessions.db")
-    with live_server(tmp_path / "served", session_service=store) as running:
+def serve(root: Path) -> Iterator[Live]:
+    shutil.copytree(SERVED, root / "served", ignore=shutil.ignore_patterns("__pycache__"))
+    store = SqliteSessionService(root / "sessions.db")
+    with live_server(root / "served", session_service=store) as running:
         yield running
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+    """One server for the tests of the agents whose scripts repeat (capital, slow)."""
+    yield from serve(tmp_path_factory.mktemp("sdk"))
+
+
+@pytest.fixture
+def own(tmp_path: Path) -> Iterator[Live]:
+    """A server of the test's own: the approval agent's script is used up as it runs."""
+    yield from serve(tmp_path)
 
 
 async def card_of(live: Live, app: str, version: str) -> AgentCard:
@@ -121,8 +132,8 @@ async def test_stream(live: Live, version: str) -> None:
 
 
 @pytest.mark.parametrize("version", ["1.0", "0.3"])
-async def test_input_required_then_resume(live: Live, version: str) -> None:
-    card = await card_of(live, "approval", version)
+async def test_input_required_then_resume(own: Live, version: str) -> None:
+    card = await card_of(own, "approval", version)
     asked = (await send(card, message("reimburse my taxi"), streaming=False))[-1].task
     assert asked.status.state == TaskState.TASK_STATE_INPUT_REQUIRED
     assert asked.status.message.parts[0].text == "I need a manager's approval first."

@@ -34,6 +34,17 @@ def agents(tmp_path: Path) -> Path:
     return target
 
 
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
+    """One server for the tests that only add tasks of their own (capital, slow, errors)."""
+    root = tmp_path_factory.mktemp("shared")
+    shutil.copytree(SERVED, root / "served", ignore=shutil.ignore_patterns("__pycache__"))
+    with live_server(
+        root / "served", session_service=SqliteSessionService(root / "sessions.db")
+    ) as running:
+        yield running
+
+
 @pytest.fixture
 def live(agents: Path, tmp_path: Path) -> Iterator[Live]:
     with live_server(
@@ -81,9 +92,9 @@ def answer_text(task: dict[str, Any]) -> str:
     return " ".join(p["text"] for a in task.get("artifacts", []) for p in a["parts"] if "text" in p)
 
 
-def test_the_card_names_the_real_endpoint_in_both_versions(live: Live) -> None:
-    card = httpx.get(f"{live.url}/a2a/capital/.well-known/agent-card.json", timeout=BOUND).json()
-    endpoint = f"{live.url}/a2a/capital"
+def test_the_card_names_the_real_endpoint_in_both_versions(shared: Live) -> None:
+    card = httpx.get(f"{shared.url}/a2a/capital/.well-known/agent-card.json", timeout=BOUND).json()
+    endpoint = f"{shared.url}/a2a/capital"
     assert card["name"] == "capital"
     assert card["description"] == "Answers questions about capital cities."
     assert card["url"] == endpoint
@@ -95,7 +106,7 @@ def test_the_card_names_the_real_endpoint_in_both_versions(live: Live) -> None:
     assert card["capabilities"]["streaming"] is True
     assert card["capabilities"]["pushNotifications"] is False
     assert [s["name"] for s in card["skills"]] == ["model"]
-    extended = rpc(live, "capital", "GetExtendedAgentCard", {}, headers=V1)["result"]
+    extended = rpc(shared, "capital", "GetExtendedAgentCard", {}, headers=V1)["result"]
     assert extended == card
 
 
@@ -126,17 +137,17 @@ def test_a_broken_agent_json_names_the_file_and_the_place(agents: Path) -> None:
         assert "agent.json:2:3: the agent card is not valid JSON" in reply.json()["detail"]
 
 
-def test_send_message_1_0_completes_a_task_that_get_task_reads_back(live: Live) -> None:
-    sent = rpc(live, "capital", "SendMessage", {"message": message_1_0("France?")}, headers=V1)
+def test_send_message_1_0_completes_a_task_that_get_task_reads_back(shared: Live) -> None:
+    sent = rpc(shared, "capital", "SendMessage", {"message": message_1_0("France?")}, headers=V1)
     task = sent["result"]["task"]
     assert task["status"]["state"] == "TASK_STATE_COMPLETED"
     assert answer_text(task) == "The capital of France is Paris."
     assert [m["role"] for m in task["history"]] == ["ROLE_USER", "ROLE_AGENT"]
-    got = rpc(live, "capital", "GetTask", {"id": task["id"]}, headers=V1)["result"]
+    got = rpc(shared, "capital", "GetTask", {"id": task["id"]}, headers=V1)["result"]
     assert got == task
-    short = rpc(live, "capital", "GetTask", {"id": task["id"], "historyLength": 1}, headers=V1)
+    short = rpc(shared, "capital", "GetTask", {"id": task["id"], "historyLength": 1}, headers=V1)
     assert [m["role"] for m in short["result"]["history"]] == ["ROLE_AGENT"]
-    old = rpc(live, "capital", "tasks/get", {"id": task["id"]})["result"]
+    old = rpc(shared, "capital", "tasks/get", {"id": task["id"]})["result"]
     assert old["kind"] == "task"
     assert old["status"]["state"] == "completed"
     assert old["artifacts"][0]["parts"] == [
@@ -144,17 +155,17 @@ def test_send_message_1_0_completes_a_task_that_get_task_reads_back(live: Live) 
     ]
 
 
-def test_the_context_is_the_session_of_the_a2a_user(live: Live) -> None:
-    first = rpc(live, "capital", "message/send", {"message": message_0_3("France?")})["result"]
+def test_the_context_is_the_session_of_the_a2a_user(shared: Live) -> None:
+    first = rpc(shared, "capital", "message/send", {"message": message_0_3("France?")})["result"]
     context = first["contextId"]
     second = rpc(
-        live, "capital", "message/send", {"message": message_0_3("Japan?", contextId=context)}
+        shared, "capital", "message/send", {"message": message_0_3("Japan?", contextId=context)}
     )["result"]
     assert second["contextId"] == context
     assert second["id"] != first["id"]
     assert answer_text(second) == "The capital of Japan is Tokyo."
     session = httpx.get(
-        f"{live.url}/apps/capital/users/A2A_USER_{context}/sessions/{context}", timeout=BOUND
+        f"{shared.url}/apps/capital/users/A2A_USER_{context}/sessions/{context}", timeout=BOUND
     ).json()
     texts = [e["content"]["parts"][0]["text"] for e in session["events"] if e.get("content")]
     assert texts == [
@@ -163,7 +174,7 @@ def test_the_context_is_the_session_of_the_a2a_user(live: Live) -> None:
         "Japan?",
         "The capital of Japan is Tokyo.",
     ]
-    listed = rpc(live, "capital", "ListTasks", {"contextId": context}, headers=V1)["result"]
+    listed = rpc(shared, "capital", "ListTasks", {"contextId": context}, headers=V1)["result"]
     assert [t["id"] for t in listed["tasks"]] == [second["id"], first["id"]]
     assert listed["totalSize"] == 2
 
@@ -194,20 +205,20 @@ def test_a_long_running_tool_stops_the_task_in_input_required_and_the_next_messa
     assert "is completed" in again["error"]["message"]
 
 
-def test_cancel_task_cancels_the_invocation(live: Live) -> None:
+def test_cancel_task_cancels_the_invocation(shared: Live) -> None:
     started = rpc(
-        live,
+        shared,
         "slow",
         "SendMessage",
         {"message": message_1_0("take your time"), "configuration": {"returnImmediately": True}},
         headers=V1,
     )["result"]["task"]
     assert started["status"]["state"] in ("TASK_STATE_SUBMITTED", "TASK_STATE_WORKING")
-    canceled = rpc(live, "slow", "CancelTask", {"id": started["id"]}, headers=V1)["result"]
+    canceled = rpc(shared, "slow", "CancelTask", {"id": started["id"]}, headers=V1)["result"]
     assert canceled["status"]["state"] == "TASK_STATE_CANCELED"
-    got = rpc(live, "slow", "GetTask", {"id": started["id"]}, headers=V1)["result"]
+    got = rpc(shared, "slow", "GetTask", {"id": started["id"]}, headers=V1)["result"]
     assert got["status"]["state"] == "TASK_STATE_CANCELED"
-    twice = rpc(live, "slow", "CancelTask", {"id": started["id"]}, headers=V1)
+    twice = rpc(shared, "slow", "CancelTask", {"id": started["id"]}, headers=V1)
     assert twice["error"]["code"] == -32002
 
 
@@ -228,15 +239,15 @@ def test_cancel_task_cancels_the_invocation(live: Live) -> None:
     ],
 )
 def test_errors_are_json_rpc_errors(
-    live: Live, method: str, params: dict[str, Any], headers: dict[str, str], code: int
+    shared: Live, method: str, params: dict[str, Any], headers: dict[str, str], code: int
 ) -> None:
-    reply = rpc(live, "capital", method, params, headers=headers)
+    reply = rpc(shared, "capital", method, params, headers=headers)
     assert reply["error"]["code"] == code, reply
     assert reply["error"]["message"]
 
 
-def test_malformed_requests(live: Live) -> None:
-    url = f"{live.url}/a2a/capital"
+def test_malformed_requests(shared: Live) -> None:
+    url = f"{shared.url}/a2a/capital"
     parse = httpx.post(url, content=b"{not json", timeout=BOUND).json()
     assert parse["error"]["code"] == -32700
     assert parse["id"] is None
@@ -248,7 +259,7 @@ def test_malformed_requests(live: Live) -> None:
         "id": 7,
         "error": {"code": -32600, "message": "Invalid request: 'jsonrpc' must be exactly '2.0'"},
     }
-    missing = httpx.post(f"{live.url}/a2a/nobody", json={}, timeout=BOUND)
+    missing = httpx.post(f"{shared.url}/a2a/nobody", json={}, timeout=BOUND)
     assert missing.status_code == 404
 
 
