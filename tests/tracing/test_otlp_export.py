@@ -5,14 +5,17 @@ opentelemetry-proto."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
@@ -25,6 +28,7 @@ class Receiver(ThreadingHTTPServer):
     def __init__(self) -> None:
         super().__init__(("127.0.0.1", 0), _Handler)
         self.requests: list[tuple[str, ExportTraceServiceRequest]] = []
+        self.arrived = threading.Event()
 
     @property
     def endpoint(self) -> str:
@@ -48,6 +52,7 @@ class _Handler(BaseHTTPRequestHandler):
         request = ExportTraceServiceRequest()
         request.ParseFromString(body)
         self.server.requests.append((self.path, request))
+        self.server.arrived.set()
         self.send_response(200)
         self.send_header("Content-Type", "application/x-protobuf")
         self.send_header("Content-Length", "0")
@@ -178,3 +183,97 @@ def test_yadk_tracing_0_keeps_the_run_untraced(receiver: Receiver, tmp_path: Pat
     )
     assert done.returncode == 0, done.stderr
     assert receiver.requests == []
+
+
+def _wait_until_up(client: httpx.Client) -> None:
+    """--workers prints its address before the workers answer: poll /health until one does."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            client.get("/health").raise_for_status()
+            return
+        except httpx.TransportError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
+def _free_port() -> int:
+    """A port free now (uvicorn's workers bind the port again, so --port 0 would not be the
+    port the command prints)."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@pytest.mark.parametrize(("command", "workers"), [("serve", "1"), ("serve", "2"), ("web", "1")])
+def test_yadk_serve_otel_exports_each_served_invocation(
+    receiver: Receiver, tmp_path: Path, command: str, workers: str
+) -> None:
+    """A long-running server exports in the background (batched): the spans of a /run arrive
+    without the server stopping; with --workers, from the worker that ran it."""
+    agent = agent_folder(tmp_path)
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("OTEL_", "YADK_"))}
+    environment.update(
+        OTEL_EXPORTER_OTLP_ENDPOINT=receiver.endpoint,
+        OTEL_BSP_SCHEDULE_DELAY="50",  # ms: the batch goes out soon after the turn
+        PYTHONUNBUFFERED="1",
+    )
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "yadk.cli",
+            command,
+            str(agent),
+            "--port",
+            str(_free_port()) if workers != "1" else "0",
+            "--db",
+            str(tmp_path / "sessions.db"),
+            *(["--workers", workers] if command == "serve" else ["--no-browser"]),
+            "--otel",
+        ],
+        cwd=tmp_path,
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        url = None
+        for line in process.stdout:
+            found = re.search(r"(http://127\.0\.0\.1:\d+)", line)
+            if found:
+                url = found.group(1)
+                break
+        assert url is not None, f"yadk {command} printed no address"
+        with httpx.Client(base_url=url, timeout=60) as client:
+            _wait_until_up(client)
+            client.post("/apps/weather/users/u/sessions/s1").raise_for_status()
+            answer = client.post(
+                "/run",
+                json={
+                    "app_name": "weather",
+                    "user_id": "u",
+                    "session_id": "s1",
+                    "new_message": {"role": "user", "parts": [{"text": "weather?"}]},
+                },
+            )
+            answer.raise_for_status()
+        names: set[str] = set()
+        while True:  # the batches arrive in the background: wait for the invocation's span
+            receiver.arrived.clear()
+            names = {span.name for span in receiver.spans()}
+            if "invoke_workflow weather" in names:
+                break
+            assert receiver.arrived.wait(timeout=60), names
+        assert {"invoke_agent weather", "execute_tool get_weather"} <= names
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        if process.stdout is not None:
+            process.stdout.close()

@@ -17,6 +17,7 @@ from yadk.agents._callbacks import run_callbacks
 from yadk.agents._code_images import save_generated_images
 from yadk.agents._contents import CLIENT_CALL_ID_PREFIX
 from yadk.agents._request import build_request
+from yadk.agents._tool_spans import TracedCall, in_tool_span, run_attached
 from yadk.errors import BudgetExceededError, ModelCallLimitError, ModelError, ToolExecutionError
 from yadk.events import Event, EventActions, new_event_id
 from yadk.models import BaseLlm, LlmRequest, LlmResponse
@@ -382,25 +383,15 @@ async def _run_one_call(
     trace = tool_context.invocation_context.trace
     if trace is None:
         return await _call_tool(agent, call, tool, tool_context, None)
-    span = trace.start_tool(
-        agent, tool, call, tool_context.invocation_context, response_event_id=event_id
+    return await in_tool_span(
+        trace,
+        agent,
+        call,
+        tool,
+        tool_context,
+        event_id,
+        lambda traced: _call_tool(agent, call, tool, tool_context, traced),
     )
-    traced = _TracedCall(span)
-    try:
-        result = await _call_tool(agent, call, tool, tool_context, traced)
-    except Exception as exc:
-        trace.end_tool(span, None, exc, error_type=None)
-        raise
-    trace.end_tool(span, result, traced.error, error_type=None)
-    return result
-
-
-@dataclasses.dataclass
-class _TracedCall:
-    """A traced tool call: its span, and the exception the tool raised (reported to the model)."""
-
-    span: Any
-    error: Exception | None = None
 
 
 async def _call_tool(
@@ -408,7 +399,7 @@ async def _call_tool(
     call: FunctionCall,
     tool: BaseTool,
     tool_context: ToolContext,
-    traced: _TracedCall | None,
+    traced: TracedCall | None,
 ) -> dict[str, Any] | None:
     """The callbacks and the tool; a tool that raises is reported to the model (and, traced,
     kept on ``traced``)."""
@@ -432,7 +423,7 @@ async def _call_tool(
             if traced is None:
                 result = await tool.run_async(args=args, tool_context=tool_context)
             else:
-                result = await _traced_run(tool, args, tool_context, traced.span)
+                result = await run_attached(tool, args, tool_context, traced.span)
         except Exception as exc:
             if traced is not None:
                 traced.error = exc
@@ -464,20 +455,6 @@ async def _call_tool(
     if not isinstance(result, dict):
         result = {"result": result}
     return _jsonable(result)
-
-
-async def _traced_run(
-    tool: BaseTool, args: dict[str, Any], tool_context: ToolContext, span: Any
-) -> Any:
-    """The tool run with its span current, for what reads the ambient context (an HTTP client's
-    instrumentation, an AgentTool's runner): attached around one ``await``, in this task."""
-    ic = tool_context.invocation_context
-    assert ic.trace is not None
-    token = ic.trace.attach(span)
-    try:
-        return await tool.run_async(args=args, tool_context=tool_context)
-    finally:
-        ic.trace.detach(token)
 
 
 async def _tool_failed(
