@@ -52,7 +52,7 @@ LIMITS: Final[dict[str, int]] = {
     "skill_md": 1 * _MIB,  # SKILL.md
     "resource": 4 * _MIB,  # a skill reference, asset or script
     "pyproject": 1 * _MIB,  # pyproject.toml, for the [tool.yadk] trust table
-    "agent_card": 1 * _MIB,  # a remote A2A agent's card (agent_card: card.json)
+    "agent_card": 1 * _MIB,  # an A2A card: agent_card: card.json, an app folder's agent.json
     # Files named on the command line. Documented in docs/cli.md ("Input limits").
     "artifact": 32 * _MIB,  # yadk run --artifact NAME=FILE
     "replay": 8 * _MIB,  # yadk run --replay FILE

@@ -134,7 +134,15 @@ def test_a_broken_agent_json_names_the_file_and_the_place(agents: Path) -> None:
     with live_server(agents) as live:
         reply = httpx.get(f"{live.url}/a2a/capital/.well-known/agent-card.json", timeout=BOUND)
         assert reply.status_code == 500
-        assert "agent.json:2:3: the agent card is not valid JSON" in reply.json()["detail"]
+        detail = reply.json()["detail"]
+        assert "agent.json:2:3: the agent card cannot be published: not valid JSON" in detail
+    (agents / "capital" / "agent.json").unlink()
+    (agents / "capital" / "agent.json").symlink_to(agents.parent / "elsewhere.json")
+    (agents.parent / "elsewhere.json").write_text('{"name": "outside"}', encoding="utf-8")
+    with live_server(agents) as live:
+        reply = httpx.get(f"{live.url}/a2a/capital/.well-known/agent-card.json", timeout=BOUND)
+        assert reply.status_code == 500
+        assert "is outside the folder" in reply.json()["detail"]
 
 
 def test_send_message_1_0_completes_a_task_that_get_task_reads_back(shared: Live) -> None:
@@ -312,7 +320,9 @@ def test_yadk_card_prints_the_card_the_server_publishes(
     assert json.loads(capsys.readouterr().out) == {"name": "mine"}
     (agents / "capital" / "agent.json").write_text("[1,", encoding="utf-8")
     assert main(["card", str(agents / "capital")]) == 1
-    assert "agent.json:1:4: the agent card is not valid JSON" in capsys.readouterr().err
+    assert "agent.json:1:4: the agent card cannot be published: not valid JSON" in (
+        capsys.readouterr().err
+    )
 
 
 def test_saved_files_are_artifacts_data_parts_round_trip_and_errors_fail_the_task() -> None:

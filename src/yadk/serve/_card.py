@@ -14,7 +14,6 @@ package, which sits above it.
 from __future__ import annotations
 
 import inspect
-import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
@@ -24,7 +23,6 @@ __all__ = [
     "CARD_FILE",
     "CARD_VERSION",
     "DEFAULT_RPC_URL",
-    "MAX_CARD_FILE",
     "CardFileError",
     "agent_card_examples",
     "build_agent_card",
@@ -37,7 +35,6 @@ logger = logging.getLogger("yadk.serve.card")
 DEFAULT_RPC_URL = "http://localhost:80/a2a"
 CARD_VERSION = "0.0.1"  # the agent's version in a card, as google-adk's builder defaults it
 CARD_FILE = "agent.json"  # in an app folder: the card published instead of the built one
-MAX_CARD_FILE = 1 << 20
 
 _WORKFLOWS = {
     "SequentialAgent": "sequential_workflow",
@@ -132,22 +129,19 @@ class CardFileError(ValueError):
 
 
 def read_card_file(file: Path) -> dict[str, Any]:
-    """The card an app folder's ``agent.json`` holds (at most ``MAX_CARD_FILE`` bytes)."""
-    with file.open("rb") as handle:
-        data = handle.read(MAX_CARD_FILE + 1)
-    if len(data) > MAX_CARD_FILE:
-        raise CardFileError(
-            f"{file}: the agent card is larger than {MAX_CARD_FILE >> 20} MiB; shorten it."
-        )
+    """The card an app folder's ``agent.json`` holds, read as every file a config names is
+    (inside the folder, symlinks resolved; a regular UTF-8 file of at most 1 MiB)."""
+    from yadk._files import FileProblem, read_json
+
     try:
-        card = json.loads(data)
-    except json.JSONDecodeError as exc:
+        card = read_json(file, kind="agent_card", root=file.parent)
+    except FileProblem as exc:
+        where = f"{file}:{exc.line}:{exc.column}" if exc.line else str(file)
+        reason = exc.reason if exc.line else exc.message
         raise CardFileError(
-            f"{file}:{exc.lineno}:{exc.colno}: the agent card is not valid JSON ({exc.msg});"
-            " fix the file, or remove it to publish the card built from the agent."
+            f"{where}: the agent card cannot be published: {reason}. Fix the file, or remove it"
+            " to publish the card built from the agent."
         ) from None
-    except UnicodeDecodeError:
-        raise CardFileError(f"{file}:1:1: the agent card is not UTF-8 text") from None
     if not isinstance(card, dict):
         raise CardFileError(f"{file}:1:1: the agent card must be a JSON object")
     return card
