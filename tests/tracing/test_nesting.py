@@ -72,3 +72,22 @@ async def test_spans_of_a_yaml_agent_name_its_file_and_line(tmp_path: Path) -> N
     assert located["execute_tool look"] == f"{folder / 'root_agent.yaml'}:5"
     assert located["invoke_agent clerk"] == f"{folder / 'clerk.yaml'}:1"
     assert located["execute_tool transfer_to_agent"] is None  # built in, declared nowhere
+
+
+async def test_a_tool_execution_errors_reason_is_its_error_type() -> None:
+    from yadk.tools import ToolErrorType, ToolExecutionError
+
+    def fetch(url: str) -> dict[str, str]:
+        """Fetches a page."""
+        raise ToolExecutionError("the page timed out", error_type=ToolErrorType.TIMEOUT)
+
+    agent = KIT.LlmAgent(
+        name="reader",
+        model=KIT.model("reader", [("call", "fetch", {"url": "u"}, "c1"), "it failed"]),
+        tools=[fetch],
+    )
+    spans = await _run(agent)
+    (tool,) = [s for s in spans if s.name == "execute_tool fetch"]  # type: ignore[attr-defined]
+    assert tool.attributes["error.type"] == "TIMEOUT"  # type: ignore[attr-defined]
+    assert tool.status.description == "TIMEOUT"  # type: ignore[attr-defined]
+    assert [e.attributes["exception.type"] for e in tool.events] == ["TIMEOUT"]  # type: ignore[attr-defined]

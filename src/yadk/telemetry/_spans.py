@@ -81,6 +81,15 @@ def _tool_definitions(request: Any, *, with_parameters: bool) -> str | None:
     return text
 
 
+def _error_type(error: Exception) -> str:
+    """``error.type``: the reason a ``ToolExecutionError`` carries (``TIMEOUT``, ...), as
+    google-adk prefers an error's own ``error_type``; else the exception's class."""
+    reason = getattr(error, "error_type", None)
+    if reason is not None:
+        return str(getattr(reason, "value", reason))
+    return type(error).__name__
+
+
 class _ModelSpan:
     __slots__ = ("details", "span")
 
@@ -289,7 +298,7 @@ class OtelInvocationTrace:
 
     def _finish(self, span: Span, error: BaseException | None) -> None:
         if isinstance(error, Exception):  # not a consumer that stopped reading (GeneratorExit)
-            kind = type(error).__name__
+            kind = _error_type(error)
             span.set_attribute("error.type", kind)
             if self.capture.on_spans:
                 span.record_exception(error)
