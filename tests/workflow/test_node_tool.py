@@ -15,7 +15,7 @@ from tests.workflow.kit import model, run_turns
 from yadk import LlmAgent
 from yadk.errors import AgentDefinitionError
 from yadk.runner import Runner
-from yadk.sessions import SqliteSessionService
+from yadk.sessions import InMemorySessionService, SqliteSessionService
 from yadk.types import Content, FunctionResponse, Part
 from yadk.workflow import START, NodeContext, NodeTool, RequestInput, Workflow, node
 
@@ -185,3 +185,37 @@ async def test_a_workflow_called_as_a_tool_asks_and_a_fresh_runner_resumes_it(
         {"result": "tea costs 12: yes"},
     )
     assert events[-1].text == "Done."
+
+
+async def test_a_plain_message_answers_the_question_of_a_node_called_as_a_tool() -> None:
+    @node(rerun_on_resume=True)
+    def buy(item: str, ctx: NodeContext):  # type: ignore[no-untyped-def]
+        """Buys an item once the user agrees."""
+        answer = ctx.resume_inputs.get("agree")
+        if answer is None:
+            yield RequestInput(interrupt_id="agree", message=f"Buy {item}?")
+            return
+        yield {"bought": item if answer == "yes" else None}
+
+    shop = LlmAgent(
+        name="shop",
+        model=model([{"call": "buy", "args": {"item": "tea"}}, "Bought.", "Hello."]),
+        tools=[buy],
+    )
+    service = InMemorySessionService()
+    runner = Runner(app_name="app", agent=shop, session_service=service)
+    session = await service.create_session(app_name="app", user_id="u")
+
+    async def say(text: str) -> list[Any]:
+        return [
+            e
+            async for e in runner.run_async(user_id="u", session_id=session.id, new_message=text)
+            if e.author != "user"
+        ]
+
+    assert (await say("buy tea"))[-1].get_function_calls()[0].args["message"] == "Buy tea?"
+    answered = await say("yes")
+    assert [e.output for e in answered if e.output is not None] == [{"bought": "tea"}]
+    assert answered[-1].text == "Bought."
+    # Asked nothing now: the next message is an ordinary turn.
+    assert [e.text for e in await say("hi")] == ["Hello."]

@@ -122,9 +122,15 @@ class NodeTool(BaseTool):
             and p.function_response.id
             and p.function_response.name == REQUEST_INPUT_FUNCTION_CALL_NAME
         }
-        if not answers:
+        events = ic.session.events
+        if answers:
+            asked = _question(events, agent_name, self.name, answers)
+        elif content is not None and any(p.text for p in content.parts):
+            # A plain message answers the question the last invocation ended on (as it does
+            # for a workflow's question).
+            asked = _last_question(events, agent_name, self.name)
+        else:
             return
-        asked = _question(ic.session.events, agent_name, self.name, answers)
         if asked is None:
             return
         resume = find_resume(ic.session, root_path=asked["parent"], message=content)
@@ -237,6 +243,27 @@ def _question(
         if record.get("agent") != agent_name or record.get("tool") != tool_name:
             continue
         if any(c.id in answers for c in event.get_function_calls()):
+            return record
+    return None
+
+
+def _last_question(events: list[Event], agent_name: str, tool_name: str) -> dict[str, Any] | None:
+    """The record of this tool's question in the invocation before the current message."""
+    end = len(events)
+    while end and events[end - 1].author == "user":
+        end -= 1
+    if not end:
+        return None
+    invocation = events[end - 1].invocation_id
+    for event in reversed(events[:end]):
+        if event.invocation_id != invocation:
+            break
+        record = (event.custom_metadata or {}).get(_KEY)
+        if (
+            isinstance(record, dict)
+            and record.get("agent") == agent_name
+            and record.get("tool") == tool_name
+        ):
             return record
     return None
 
