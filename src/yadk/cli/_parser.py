@@ -478,10 +478,11 @@ def _add_serve(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         summary="serve agents over HTTP with google-adk's api_server protocol",
         description=(
             "Serve the agents in PATH over HTTP with google-adk's api_server routes\n"
-            "(/list-apps, sessions, artifacts, /run, /run_sse). PATH is an agent folder or a\n"
-            "folder of agent folders (each a sub-folder holding root_agent.yaml, named after\n"
-            "it). Every app is validated at start; an app with errors answers 503 with its\n"
-            "diagnostics while the others serve. Binds 127.0.0.1 unless --host says\n"
+            "(/list-apps, sessions, artifacts, /run, /run_sse), and each app as an A2A agent\n"
+            "at POST /a2a/APP (card: /a2a/APP/.well-known/agent-card.json). PATH is an agent\n"
+            "folder or a folder of agent folders (each a sub-folder holding root_agent.yaml,\n"
+            "named after it). Every app is validated at start; an app with errors answers 503\n"
+            "with its diagnostics while the others serve. Binds 127.0.0.1 unless --host says\n"
             "otherwise; any other address needs --token or --no-auth. Only requests for the\n"
             "bound address (and, on loopback or 0.0.0.0, the loopback names) or a name given\n"
             "by --allow-host are answered, and browsers only from those pages or an\n"
