@@ -13,7 +13,7 @@ from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 from tests.tracing.scenarios import SCENARIOS, SESSION_ID, span_rows
 
-from yadk import LlmAgent, Runner, SequentialAgent, Workflow
+from yadk import LlmAgent, LoopAgent, ParallelAgent, Runner, SequentialAgent, Workflow
 from yadk.models import BaseLlm, LlmRequest, LlmResponse
 from yadk.runner import RunConfig
 from yadk.types import Content, FunctionCall, Part
@@ -53,6 +53,8 @@ class Canned(BaseLlm):
 KIT = SimpleNamespace(
     LlmAgent=LlmAgent,
     SequentialAgent=SequentialAgent,
+    ParallelAgent=ParallelAgent,
+    LoopAgent=LoopAgent,
     Workflow=Workflow,
     START=START,
     model=lambda name, turns: Canned(turns),

@@ -22,7 +22,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from google.adk.agents import LlmAgent, SequentialAgent
+from google.adk.agents import LlmAgent, LoopAgent, ParallelAgent, SequentialAgent
 from google.adk.agents.run_config import RunConfig
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_response import LlmResponse
@@ -74,6 +74,8 @@ class Canned(BaseLlm):
 KIT = SimpleNamespace(
     LlmAgent=LlmAgent,
     SequentialAgent=SequentialAgent,
+    ParallelAgent=ParallelAgent,
+    LoopAgent=LoopAgent,
     Workflow=Workflow,
     START=START,
     model=lambda name, turns: Canned(model="gemini-2.5-flash", turns=list(turns)),

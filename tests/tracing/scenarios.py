@@ -185,3 +185,18 @@ def nested_workflow(k: Any) -> Scenario:
         return node_input + "!"
 
     return Scenario(k.Workflow(name="outer", edges=[(k.START, inner, finish)]), messages=["x"])
+
+
+@scenario
+def parallel(k: Any) -> Scenario:
+    left = k.LlmAgent(name="left", description="L.", model=k.model("left", ["l"]))
+    right = k.LlmAgent(name="right", description="R.", model=k.model("right", ["r"]))
+    return Scenario(k.ParallelAgent(name="both", description="Both.", sub_agents=[left, right]))
+
+
+@scenario
+def loop(k: Any) -> Scenario:
+    step = k.LlmAgent(name="step", description="S.", model=k.model("step", ["one", "two"]))
+    return Scenario(
+        k.LoopAgent(name="again", description="Twice.", sub_agents=[step], max_iterations=2)
+    )

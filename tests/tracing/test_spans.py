@@ -40,11 +40,35 @@ def recorded(name: str) -> dict[str, Any]:
         "transfer_and_tool_span_only",
         "workflow",
         "sequential",
+        "loop",
         "nested_workflow",
     ],
 )
 async def test_spans_are_google_adks(name: str) -> None:
     assert await run_scenario(name) == recorded(name)
+
+
+def _tree(rows: dict[str, Any]) -> list[str]:
+    """The spans as their paths from the root (with attributes, status, events), sorted: the
+    shape, whatever order concurrent branches started in."""
+    spans = rows["spans"]
+
+    def path(index: int | None) -> list[str]:
+        return [] if index is None else [*path(spans[index]["parent"]), spans[index]["name"]]
+
+    return sorted(
+        json.dumps(
+            [path(i), span["attributes"], span["status"], span["events"], span["kind"]],
+            sort_keys=True,
+        )
+        for i, span in enumerate(spans)
+    )
+
+
+async def test_parallel_branches_nest_as_google_adks() -> None:
+    rows = await run_scenario("parallel")
+    assert rows["traces"] == 1
+    assert _tree(rows) == _tree(recorded("parallel"))
 
 
 DETAILS = "gen_ai.client.inference.operation.details"
