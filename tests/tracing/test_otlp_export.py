@@ -277,3 +277,27 @@ def test_yadk_serve_otel_exports_each_served_invocation(
         process.wait(timeout=30)
         if process.stdout is not None:
             process.stdout.close()
+
+
+def test_otel_without_the_sdk_is_one_line_naming_the_extra(tmp_path: Path) -> None:
+    agent = agent_folder(tmp_path)
+    code = (
+        "import sys\n"
+        "sys.modules['opentelemetry.sdk'] = None  # as if yadk[otel] were not installed\n"
+        "from yadk.cli import main\n"
+        f"sys.exit(main(['run', {str(agent)!r}, 'hi', '--db', ':memory:', '--otel']))\n"
+    )
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("OTEL_", "YADK_"))}
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=120,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        "yadk run: error: OpenTelemetry export needs the OpenTelemetry SDK:"
+        " pip install 'yadk[otel]'.\n"
+    )
