@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
-import json
 import pstats
 import statistics
 import sys
@@ -26,7 +25,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import report, run_adk
+from _compare import report, run_adk, write_results
 
 from yadk import LlmAgent, Runner
 from yadk.models import ScriptedModel
@@ -34,7 +33,6 @@ from yadk.sessions import BaseSessionService, InMemorySessionService, SqliteSess
 
 WINDOW = 30
 MODES = ("default", "none")
-RESULTS = Path(__file__).parent / "results" / "bench_history.json"
 
 
 def lookup(order_id: str) -> dict[str, str]:
@@ -197,9 +195,8 @@ def main() -> None:
                 f"google-adk (in memory), {mode}: turn ~{adk_turns} / turn ~10 ="
                 f" {adk['last'] / adk['first']:.2f}x"
             )
-    RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.write_text(json.dumps(results, indent=2) + "\n")
-    print(f"\nwrote {RESULTS}")
+    # The printed rows, what the run was measured on (load average, ...), and these figures.
+    write_results(__file__, **results)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,6 @@ Run: python bench/bench_yaml.py
 
 from __future__ import annotations
 
-import json
 import os
 import resource
 import statistics
@@ -23,14 +22,13 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import report, run_adk
+from _compare import report, run_adk, write_results
 
 from yadk import _yaml as bounded
 from yadk.eval import find_eval_files
 from yadk.models import ScriptedModel
 
 ROOT = Path(__file__).resolve().parent.parent
-RESULTS = Path(__file__).parent / "results" / "bench_yaml.json"
 REPEAT = 5
 PURE_PYTHON = "import yadk._yaml as y; y.CParser = None\n"
 
@@ -136,9 +134,8 @@ print(json.dumps({{"seconds": statistics.median(runs)}}))
         "validate_configs_cpu_s": {"libyaml": validate, "pure_python": validate_pure},
         "validate_configs_eval_files_cpu_s": validate_evals,
     }
-    RESULTS.parent.mkdir(exist_ok=True)
-    RESULTS.write_text(json.dumps(results, indent=2) + "\n")
-    print(f"\nwrote {RESULTS}")
+    # The printed rows, what the run was measured on (load average, ...), and these figures.
+    write_results(__file__, **results)
 
 
 if __name__ == "__main__":
