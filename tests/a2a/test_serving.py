@@ -241,6 +241,8 @@ def test_cancel_task_cancels_the_invocation(shared: Live) -> None:
         ("SendMessage", {"message": {"role": "ROLE_USER", "parts": "hi"}}, V1, -32602),
         ("SendMessage", {"message": message_1_0("hi", taskId="nope")}, V1, -32001),
         ("GetTask", {"id": "no-such-task"}, V1, -32001),
+        ("GetTask", {}, V1, -32602),
+        ("CancelTask", {"id": 7}, V1, -32602),
         ("tasks/get", {"id": "bm8.0123456789abcdef0123456789abcdef"}, {}, -32001),
         ("CreateTaskPushNotificationConfig", {}, V1, -32003),
         ("tasks/pushNotificationConfig/set", {}, {}, -32003),

@@ -67,6 +67,7 @@ class TaskRun:
         self.error: str | None = None  # what stopped the invocation other than an error event
         self.resumed = False  # the task began in an earlier message: its past is in the store
         self.job: asyncio.Task[None] | None = None
+        self.key = ("", "", "")  # the session's turn lock it holds
 
     def listen(self) -> asyncio.Queue[Event | None]:
         """A queue of the events from now on, ``None`` at the end."""
@@ -112,7 +113,9 @@ class A2AService:
 
     async def task(self, app: str, task_id: Any) -> TaskView:
         """The task ``task_id`` of ``app`` as stored; -32001 when there is none."""
-        context_id = context_of(task_id) if isinstance(task_id, str) else None
+        if not isinstance(task_id, str) or not task_id:
+            raise RpcError(INVALID_PARAMS, "Invalid params: 'id' must be the task's id (a string)")
+        context_id = context_of(task_id)
         session = await self.session(app, context_id) if context_id else None
         view = None
         if session is not None:
@@ -215,6 +218,7 @@ class A2AService:
                 " finish (GetTask), or send in another context.",
             ) from None
         run = TaskRun(app, task_id, context_id)
+        run.key = key
         run.resumed = resumed
         self.runs[task_id] = run
         run.job = asyncio.create_task(self._drive(run, runner, content, key))
@@ -249,11 +253,17 @@ class A2AService:
             logger.exception("A2A task %s of app %s failed", run.task_id, run.app)
             run.error = f"{type(exc).__name__}: {exc}"
         finally:
-            self.runs.pop(run.task_id, None)
-            try:
-                await self.served.locks.released(key)
-            finally:
-                run.close()
+            await self._end(run)
+
+    async def _end(self, run: TaskRun) -> None:
+        """Forget the run, release its session, tell its listeners (once)."""
+        if run.finished.is_set():
+            return
+        self.runs.pop(run.task_id, None)
+        try:
+            await self.served.locks.released(run.key)
+        finally:
+            run.close()
 
     async def _mark_canceled(self, run: TaskRun, session: Session | None = None) -> None:
         if session is None:
@@ -265,10 +275,15 @@ class A2AService:
         )
         if invocation is None:
             invocation = next(
-                e.invocation_id
-                for e in reversed(session.events)
-                if e.actions.state_delta.get(TASK_KEY) == run.task_id
+                (
+                    e.invocation_id
+                    for e in reversed(session.events)
+                    if e.actions.state_delta.get(TASK_KEY) == run.task_id
+                ),
+                None,
             )
+        if invocation is None:  # cancelled before its message was stored: no task to mark
+            return
         await self.served.sessions.append_event(
             session,
             Event(
@@ -284,7 +299,9 @@ class A2AService:
         if run is not None and run.job is not None:
             run.cancel_requested = True
             run.job.cancel()
-            await run.finished.wait()
+            await asyncio.wait({run.job})
+            # A job cancelled before it began never ran its own cleanup.
+            await self._end(run)
         elif view.state in TERMINAL:
             raise RpcError(
                 TASK_NOT_CANCELABLE, f"Task {view.id!r} cannot be canceled: it is {view.state}"
