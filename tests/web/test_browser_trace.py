@@ -165,3 +165,33 @@ def test_an_event_from_before_the_server_started_says_its_trace_is_not_kept(
     events.nth(3).locator("button.trace-link").click()
     missing = page.page.get_by_role("tabpanel", name="Trace").locator(".trace-missing")
     assert "No trace kept for invocation" in missing.inner_text()
+
+
+def test_a_workflow_turn_shows_its_nodes(
+    tmp_path: Path, web_at: Callable[..., WebServer], tab: Callable[..., Page]
+) -> None:
+    configs = Path(__file__).resolve().parents[2] / "configs"
+    target = tmp_path / "apps" / "triage_workflow"
+    shutil.copytree(
+        configs / "triage_workflow", target, ignore=shutil.ignore_patterns("__pycache__")
+    )
+    server = web_at(target.parent)
+    page = tab()
+    page.open(server.url)
+    page.send("How do I reset my password?")
+    page.page.wait_for_selector("body[data-busy='0']", timeout=30000)
+    panel = page.tab("Trace")
+    opened = panel.locator("details.trace[open]")
+    opened.wait_for()
+    rows = _rows(opened)
+    found = [
+        (rows.nth(i).get_attribute("data-kind"), rows.nth(i).locator(".trace-name").inner_text())
+        for i in range(rows.count())
+    ]
+    assert found[0] == ("workflow", "triage"), found  # the workflow's name
+    nodes = [name for kind, name in found if kind == "node"]
+    # every node the turn went through, in the order they started
+    for node in ("classify", "check_tone", "check_length", "summarize"):
+        assert node in nodes, found
+    assert nodes.index("classify") < nodes.index("check_tone") < nodes.index("summarize")
+    assert ("agent", "writer") in found
