@@ -27,7 +27,7 @@ from yadk.serve._devtraces import (
     start_web_tracing,
     trace_routes,
 )
-from yadk.serve._tracering import DETAILS_EVENT, TraceRing
+from yadk.serve._tracering import DETAILS_EVENT, SpanRecord, TraceRing
 from yadk.testing import ScriptedModel
 from yadk.types import Content, Part
 
@@ -131,6 +131,22 @@ def test_web_requests_without_an_invocation_never_push_invocations_out() -> None
         "POST /run",
     ]
     assert ring.stats()["traces"] == 1
+
+
+def test_a_span_the_ring_cannot_read_never_breaks_the_run(
+    caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ring = TraceRing()
+    provider = _provider(ring)
+
+    def unreadable(cls: type[SpanRecord], span: Any) -> SpanRecord:
+        raise AttributeError("a span this ring does not know how to read")
+
+    monkeypatch.setattr(SpanRecord, "of", classmethod(unreadable))
+    _invocation(provider, "s1")  # the spans end without an error
+    _invocation(provider, "s2")
+    assert ring.stats()["spans"] == 0
+    assert caplog.text.count("could not read") == 1  # logged once, not per span
 
 
 def test_a_ring_needs_room() -> None:

@@ -12,6 +12,7 @@ Imported only when tracing is on (it needs the OpenTelemetry SDK).
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -20,6 +21,8 @@ from typing import Any
 from opentelemetry.sdk.trace import ReadableSpan, SpanProcessor
 
 __all__ = ["DETAILS_EVENT", "SpanRecord", "TraceRing"]
+
+_log = logging.getLogger("yadk.web")
 
 # The span event yadk records captured model-call content in (google-adk: a log record).
 DETAILS_EVENT = "gen_ai.client.inference.operation.details"
@@ -158,11 +161,22 @@ class TraceRing(SpanProcessor):
         self._spans = 0
         self._bytes = 0
         self._lock = threading.Lock()
+        self._warned = False
 
     # --- the SpanProcessor interface (called by the SDK, on the thread that ends a span) ----
 
     def on_end(self, span: ReadableSpan) -> None:
-        record = SpanRecord.of(span)
+        # Called inside the engine's ``span.end()``: a span the ring cannot read is left out
+        # (and logged once), never raised into the invocation that ended it.
+        try:
+            record = SpanRecord.of(span)
+        except Exception:
+            if not self._warned:
+                self._warned = True
+                _log.warning(
+                    "the web UI's trace ring left out a span it could not read", exc_info=True
+                )
+            return
         with self._lock:
             self._add(record)
 
