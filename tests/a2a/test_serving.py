@@ -403,6 +403,13 @@ def test_list_tasks_across_contexts_filters_and_pages(live: Live) -> None:
     assert rpc(live, "capital", "ListTasks", waiting, headers=V1)["result"]["tasks"] == []
     bad = rpc(live, "capital", "ListTasks", {"pageSize": 1000}, headers=V1)
     assert bad["error"]["code"] == -32602
+    newest = everything["tasks"][0]["status"]["timestamp"]
+    recent = {"statusTimestampAfter": newest}
+    assert rpc(live, "capital", "ListTasks", recent, headers=V1)["result"]["totalSize"] >= 1
+    future = {"statusTimestampAfter": "2999-01-01T00:00:00Z"}
+    assert rpc(live, "capital", "ListTasks", future, headers=V1)["result"]["tasks"] == []
+    garbled = rpc(live, "capital", "ListTasks", {"statusTimestampAfter": "soon"}, headers=V1)
+    assert garbled["error"]["code"] == -32602
 
 
 def test_yadk_web_answers_a2a_too(agents: Path) -> None:

@@ -8,6 +8,7 @@ Streams are server-sent events, one JSON-RPC response per event.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -222,6 +223,7 @@ async def _list(service: A2AService, app: str, call: RpcCall) -> dict[str, Any]:
     if not isinstance(token, str) or not token.isdigit():
         raise RpcError(INVALID_PARAMS, "Invalid params: pageToken is not one this server gave")
     wanted = params.get("status")
+    after = _timestamp_param(params.get("statusTimestampAfter"))
     context = params.get("contextId")
     if context:
         if not isinstance(context, str):
@@ -238,7 +240,9 @@ async def _list(service: A2AService, app: str, call: RpcCall) -> dict[str, Any]:
             continue
         for task_id in reversed(task_ids(session)):
             view = task_view(session.id, session.events, task_id, running=task_id in service.runs)
-            if view is not None and (not wanted or wanted in (view.state, _state_1_0(view))):
+            if view is None or (wanted and wanted not in (view.state, _state_1_0(view))):
+                continue
+            if after is None or view.timestamp >= after:
                 views.append(view)
     start = int(token)
     page = views[start : start + size]
@@ -250,6 +254,23 @@ async def _list(service: A2AService, app: str, call: RpcCall) -> dict[str, Any]:
         "pageSize": size,
         "totalSize": len(views),
     }
+
+
+def _timestamp_param(value: Any) -> float | None:
+    """``statusTimestampAfter``: an RFC 3339 time (protobuf's JSON for a Timestamp)."""
+    if value is None:
+        return None
+    try:
+        moment = datetime.datetime.fromisoformat(str(value).replace("Z", "+00:00"))
+    except ValueError:
+        raise RpcError(
+            INVALID_PARAMS,
+            "Invalid params: statusTimestampAfter must be an RFC 3339 time"
+            " (e.g. 2026-01-31T12:00:00Z)",
+        ) from None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=datetime.UTC)
+    return moment.timestamp()
 
 
 def _state_1_0(view: TaskView) -> str:
