@@ -18,7 +18,18 @@ SRC = Path(__file__).resolve().parent.parent / "src" / "yadk"
 # Bottom to top, as ARCHITECTURE.md draws them; modules of one layer may import each other.
 # Top-level private modules are placed where their imports put them.
 LAYERS: list[set[str]] = [
-    {"types", "errors", "_yaml", "_files", "_lazy", "_bm25", "_docx", "_secrets", "_version"},
+    {
+        "types",
+        "errors",
+        "_yaml",
+        "_files",
+        "_lazy",
+        "_bm25",
+        "_docx",
+        "_secrets",
+        "_version",
+        "_case",
+    },
     {"_tracing"},
     {"_blocked_modules"},
     {"_model_names", "_script_format", "_graph_shape"},

@@ -4,15 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from yadk._case import camel_keys, snake_case, snake_keys
 from yadk.errors import ModelError
-from yadk.models._rest import (
-    HttpSettings,
-    api_error_message,
-    camel_keys,
-    retry_after,
-    snake_case,
-    snake_keys,
-)
+from yadk.models._rest import HttpSettings, api_error_message, retry_after
 
 
 @pytest.mark.parametrize(

@@ -8,10 +8,11 @@ import json
 import logging
 from typing import Any
 
+from yadk._case import snake_case
 from yadk.errors import ModelError
 from yadk.models._base import FunctionDeclaration, LlmResponse
 from yadk.models._http_backend import final_response
-from yadk.models._rest import CONTINUE_TEXT, EMPTY_CONTENTS_TEXT, code_parts_as_text, snake_case
+from yadk.models._rest import CONTINUE_TEXT, EMPTY_CONTENTS_TEXT, code_parts_as_text
 from yadk.types import Content, FunctionCall, FunctionResponse, Part
 
 __all__ = ["DEFAULT_MAX_TOKENS", "message_settings", "parse_message", "to_messages", "tool"]

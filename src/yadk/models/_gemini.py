@@ -22,19 +22,12 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
+from yadk._case import camel_case, camel_keys, snake_case, snake_keys
 from yadk.errors import ModelError
 from yadk.models._base import FunctionDeclaration, LlmRequest, LlmResponse
 from yadk.models._gemini_stream import MergedStream, parsed_chunk
 from yadk.models._http_backend import HttpBackend
-from yadk.models._rest import (
-    CONTINUE_TEXT,
-    EMPTY_CONTENTS_TEXT,
-    camel_case,
-    camel_keys,
-    is_openapi_schema,
-    snake_case,
-    snake_keys,
-)
+from yadk.models._rest import CONTINUE_TEXT, EMPTY_CONTENTS_TEXT, is_openapi_schema
 from yadk.models._vertex import GoogleAuth, VertexTarget, vertex_target
 from yadk.types import (
     Blob,

@@ -8,6 +8,7 @@ import logging
 import re
 from typing import Any
 
+from yadk._case import snake_case
 from yadk.errors import ModelError
 from yadk.models._base import FunctionDeclaration
 from yadk.models._rest import (
@@ -15,7 +16,6 @@ from yadk.models._rest import (
     EMPTY_CONTENTS_TEXT,
     code_parts_as_text,
     is_openapi_schema,
-    snake_case,
 )
 from yadk.types import Content, FunctionResponse, Part
 

@@ -1,4 +1,4 @@
-"""What the REST backends share: HTTP settings, API error bodies, key casing, fixed texts.
+"""What the REST backends share: HTTP settings, API error bodies, fixed texts.
 
 Request headers (which carry API keys) never appear in a message or a log line.
 """
@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 import os
 import random
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
+from yadk._case import snake_case
 from yadk.errors import ModelError
 from yadk.types import Content, Part
 
@@ -22,14 +22,10 @@ __all__ = [
     "HttpSettings",
     "RetryOptions",
     "api_error_message",
-    "camel_case",
-    "camel_keys",
     "code_parts_as_text",
     "is_openapi_schema",
     "retry_after",
     "settings_for",
-    "snake_case",
-    "snake_keys",
     "snippet",
 ]
 
@@ -248,38 +244,6 @@ def snippet(body: bytes, limit: int = 200) -> str:
     """``body`` as one short line of text, for messages."""
     text = " ".join(body.decode("utf-8", errors="replace").split())
     return text if len(text) <= limit else text[:limit] + "..."
-
-
-_CAMEL_BOUNDARY = re.compile(r"(?<=[a-z0-9])([A-Z])")
-
-
-def snake_case(key: str) -> str:
-    """``maxOutputTokens`` -> ``max_output_tokens`` (snake_case keys are returned unchanged)."""
-    return _CAMEL_BOUNDARY.sub(r"_\1", key).lower()
-
-
-def camel_case(key: str) -> str:
-    """``max_output_tokens`` -> ``maxOutputTokens``."""
-    head, *rest = key.split("_")
-    return head + "".join(word[:1].upper() + word[1:] for word in rest)
-
-
-def snake_keys(value: Any) -> Any:
-    """A copy of ``value`` whose mapping keys (at every depth) are snake_case."""
-    if isinstance(value, dict):
-        return {snake_case(str(k)): snake_keys(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [snake_keys(v) for v in value]
-    return value
-
-
-def camel_keys(value: Any) -> Any:
-    """A copy of ``value`` whose mapping keys (at every depth) are camelCase."""
-    if isinstance(value, dict):
-        return {camel_case(str(k)): camel_keys(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [camel_keys(v) for v in value]
-    return value
 
 
 def is_openapi_schema(schema: Any) -> bool:

@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
+from yadk._case import camel_keys, snake_case, snake_keys
 from yadk.events import Event, NodeInfo
 from yadk.sessions import Session
 from yadk.types import Content, Part
@@ -104,7 +105,7 @@ def event_json(event: Event) -> dict[str, Any]:
     }
     for key in _GENAI_FIELDS:  # google-genai's objects, camelCased at every depth like the rest
         if key in data:
-            data[key] = _camel_keys(data[key])
+            data[key] = camel_keys(data[key])
     if event.get_function_calls() and "longRunningToolIds" not in data:
         data["longRunningToolIds"] = []
     return data
@@ -112,22 +113,6 @@ def event_json(event: Event) -> dict[str, Any]:
 
 # Event fields holding google-genai objects (snake_case in yadk, camelCase on the wire).
 _GENAI_FIELDS = ("usageMetadata", "groundingMetadata", "citationMetadata", "logprobsResult")
-
-
-def _camel_keys(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {to_camel(str(key)): _camel_keys(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_camel_keys(item) for item in value]
-    return value
-
-
-def _snake_keys(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {_snake(str(key)): _snake_keys(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_snake_keys(item) for item in value]
-    return value
 
 
 def session_json(session: Session) -> dict[str, Any]:
@@ -142,10 +127,6 @@ def session_json(session: Session) -> dict[str, Any]:
     }
 
 
-def _snake(name: str) -> str:
-    return "".join(f"_{c.lower()}" if c.isupper() else c for c in name)
-
-
 # google-adk fields that yadk's events do not hold: accepted on the way in and dropped.
 _FOREIGN = frozenset(
     {
@@ -158,7 +139,7 @@ _FOREIGN = frozenset(
 
 
 def _snake_fields(data: dict[str, Any]) -> dict[str, Any]:
-    return {_snake(k): v for k, v in data.items() if _snake(k) not in _FOREIGN}
+    return {snake_case(k): v for k, v in data.items() if snake_case(k) not in _FOREIGN}
 
 
 def event_from_json(data: dict[str, Any]) -> Event:
@@ -169,7 +150,7 @@ def event_from_json(data: dict[str, Any]) -> Event:
         fields["actions"] = _snake_fields(fields["actions"])
     for key in ("grounding_metadata", "citation_metadata", "logprobs_result"):
         if isinstance(fields.get(key), dict):
-            fields[key] = _snake_keys(fields[key])
+            fields[key] = snake_keys(fields[key])
     if isinstance(fields.get("node_info"), dict):
         fields["node_info"] = _snake_fields(fields["node_info"])
         if not any(fields["node_info"].values()):  # ``{"path": ""}``: the event of no node
