@@ -74,6 +74,21 @@ class RunConfig:
     # (a yadk addition: tests, hosts that keep one provider per tenant).
     tracer_provider: Any = None
 
+    def __post_init__(self) -> None:
+        capture = self.capture_message_content
+        if capture is not None:
+            value = str(getattr(capture, "value", capture)).upper()
+            if value not in _CAPTURE_MODES:
+                raise ValueError(
+                    f"RunConfig(capture_message_content={capture!r}): expected one of"
+                    f" {', '.join(sorted(_CAPTURE_MODES))} (or None to follow"
+                    " OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT)"
+                )
+
+
+# google-adk's ContentCapturingMode values (yadk.telemetry reads them).
+_CAPTURE_MODES = frozenset({"NO_CONTENT", "SPAN_ONLY", "EVENT_ONLY", "SPAN_AND_EVENT"})
+
 
 class AppSettings(Protocol):
     """What the engine reads of an ``App`` (``yadk.apps`` sits above the runner, so the runner

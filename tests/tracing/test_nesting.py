@@ -91,3 +91,18 @@ async def test_a_tool_execution_errors_reason_is_its_error_type() -> None:
     assert tool.attributes["error.type"] == "TIMEOUT"  # type: ignore[attr-defined]
     assert tool.status.description == "TIMEOUT"  # type: ignore[attr-defined]
     assert [e.attributes["exception.type"] for e in tool.events] == ["TIMEOUT"]  # type: ignore[attr-defined]
+
+
+def test_an_unknown_capture_mode_in_run_config_is_refused() -> None:
+    import enum
+
+    import pytest
+
+    with pytest.raises(ValueError, match=r"capture_message_content='SPANS'\): expected one of"):
+        RunConfig(capture_message_content="SPANS")
+
+    class Mode(enum.Enum):  # google-adk's ContentCapturingMode members work too
+        SPAN_ONLY = "SPAN_ONLY"
+
+    assert RunConfig(capture_message_content=Mode.SPAN_ONLY).capture_message_content is not None
+    assert RunConfig(capture_message_content="span_only").capture_message_content == "span_only"
