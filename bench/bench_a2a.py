@@ -1,10 +1,12 @@
-"""A2A SendMessage vs /run on the same `yadk serve` and the same agent.
+"""A2A SendMessage vs /run on the same `yadk serve` and the same agent, and both against
+google-adk 2.13's ``adk api_server --a2a`` serving the same fixed-answer agent.
 
 Load: 50 clients at once, each sending 20 messages one after another in its own conversation
 (``/run``: one session per client; A2A: one context per client, a task per message, blocking
-``SendMessage`` with ``A2A-Version: 1.0``), then 1 client. The model answers at once (a
-ScriptedModel), so what is measured is the server: HTTP, the store, the runner, and for A2A the
-JSON-RPC envelope and the task read back. The target: A2A at >= 80% of /run's rate.
+``SendMessage`` with ``A2A-Version: 1.0``), then 1 client. The model answers at once (yadk: a
+ScriptedModel; google-adk: a BaseLlm returning the same text), so what is measured is the
+server: HTTP, the store, the runner, and for A2A the JSON-RPC envelope and the task. The
+target: yadk's A2A at >= 80% of its /run rate.
 
     python bench/bench_a2a.py [--clients 50] [--turns 20]
 """
@@ -16,12 +18,13 @@ import asyncio
 import json
 import os
 import statistics
+import subprocess
 import tempfile
 import time
 from pathlib import Path
 
-from _compare import record, write_results
-from bench_serve import Connection, Server, one_client, yadk_app
+from _compare import adk_available, record, report, write_results
+from bench_serve import Connection, Server, adk_app, free_port, one_client, yadk_app
 
 
 async def a2a_client(
@@ -95,6 +98,52 @@ async def single(client, port: int, turns: int, first: int) -> float:  # type: i
     return statistics.mean(latencies) * 1000
 
 
+def adk_a2a_app(work: Path, port: int) -> list[str]:
+    """google-adk's side: the same fixed-answer agent, served by ``adk api_server --a2a``
+    (which serves A2A for the agent folders that hold an ``agent.json``)."""
+    command = adk_app(work)
+    url = f"http://127.0.0.1:{port}/a2a/bench"
+    card = {
+        "name": "bench",
+        "description": "Answers at once.",
+        "url": url,
+        "supportedInterfaces": [
+            {"url": url, "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
+        ],
+        "version": "0.0.1",
+        "capabilities": {},
+        "defaultInputModes": ["text/plain"],
+        "defaultOutputModes": ["text/plain"],
+        "skills": [],
+    }
+    (work / "agents" / "bench" / "agent.json").write_text(json.dumps(card), encoding="utf-8")
+    return [*command, "--a2a"]
+
+
+def measure(server: Server, args: argparse.Namespace) -> dict[str, dict[str, float]]:
+    """Both routes on one server, alternating for ``args.rounds`` rounds: the best round of
+    each under load, and the best time per turn at 1 client."""
+    clients = {"run": one_client, "a2a": a2a_client}
+    rounds: dict[str, list[dict[str, float]]] = {"run": [], "a2a": []}
+    singles: dict[str, list[float]] = {"run": [], "a2a": []}
+    try:
+        server.wait_ready()
+        for round_ in range(args.rounds):  # alternate: drift in the machine's load is shared
+            first = round_ * 100000  # new sessions and contexts every round
+            for name, client in clients.items():
+                rounds[name].append(
+                    asyncio.run(load(client, server.port, args.clients, args.turns, first))
+                )
+                singles[name].append(asyncio.run(single(client, server.port, 100, first)))
+    finally:
+        server.stop()
+    best = {}
+    for name in clients:
+        best[name] = max(rounds[name], key=lambda r: r["per_s"])
+        best[name]["single_ms"] = min(singles[name])
+    return best
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=50)
@@ -105,40 +154,67 @@ def main() -> None:
         f"bench_a2a: {args.clients} clients x {args.turns} messages, /run vs A2A SendMessage,"
         f" 127.0.0.1, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at start"
     )
-    results: dict[str, list[dict[str, float]]] = {"run": [], "a2a": []}
-    singles: dict[str, list[float]] = {"run": [], "a2a": []}
-    clients = {"run": one_client, "a2a": a2a_client}
     scripted = (args.clients * args.turns + 300) * 2 * args.rounds
+    adk = None
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp) / "yadk"
-        server = Server(yadk_app(work, scripted), work)
-        try:
-            server.wait_ready()
-            for round_ in range(args.rounds):  # alternate: drift in the machine's load is shared
-                first = round_ * 100000  # new sessions and contexts every round
-                for name, client in clients.items():
-                    results[name].append(
-                        asyncio.run(load(client, server.port, args.clients, args.turns, first))
-                    )
-                    singles[name].append(asyncio.run(single(client, server.port, 100, first)))
-        finally:
-            server.stop()
-    best = {name: max(rounds, key=lambda r: r["per_s"]) for name, rounds in results.items()}
-    for name, label in (("run", "/run"), ("a2a", "A2A SendMessage")):
-        row = best[name]
-        print(
-            f"{label:<18} {row['per_s']:8.1f} turns/s under load, p50 {row['p50_ms']:.1f} ms,"
-            f" {int(row['errors'])} errors {row['first_error']}; at 1 client"
-            f" {min(singles[name]):.2f} ms per turn"
+        yadk = measure(Server(yadk_app(work, scripted), work), args)
+        if adk_available():
+            work = Path(tmp) / "adk"
+            port = free_port()  # chosen first: the card google-adk serves names it
+            adk = measure(AdkServer(adk_a2a_app(work, port), work, port), args)
+    for who, best in (("yadk", yadk), ("google-adk", adk)):
+        if best is None:
+            continue
+        for name, label in (("run", "/run"), ("a2a", "A2A SendMessage")):
+            row = best[name]
+            print(
+                f"{who:<10} {label:<16} {row['per_s']:8.1f} turns/s under load, p50"
+                f" {row['p50_ms']:.1f} ms, {int(row['errors'])} errors {row['first_error']};"
+                f" at 1 client {row['single_ms']:.2f} ms per turn"
+            )
+    ratio = yadk["a2a"]["per_s"] / yadk["run"]["per_s"]
+    print(f"yadk: A2A rate / /run rate under load: {ratio:.0%} (target >= 80%)")
+    record("yadk A2A rate / its /run rate under load", ratio, "ratio", higher_is_better=True)
+    if adk is not None:
+        adk_ratio = adk["a2a"]["per_s"] / adk["run"]["per_s"]
+        print(f"google-adk: A2A rate / /run rate under load: {adk_ratio:.0%}")
+        record("google-adk A2A rate / its /run rate", adk_ratio, "ratio", higher_is_better=True)
+
+    def other(name: str, key: str) -> float | None:
+        return None if adk is None else adk[name][key]
+
+    report(
+        "A2A SendMessage under load",
+        yadk["a2a"]["per_s"],
+        other("a2a", "per_s"),
+        "turns/s",
+        higher_is_better=True,
+    )
+    report("A2A SendMessage at 1 client", yadk["a2a"]["single_ms"], other("a2a", "single_ms"), "ms")
+    report(
+        "/run under load",
+        yadk["run"]["per_s"],
+        other("run", "per_s"),
+        "turns/s",
+        higher_is_better=True,
+    )
+    report("/run at 1 client", yadk["run"]["single_ms"], other("run", "single_ms"), "ms")
+
+
+class AdkServer(Server):
+    """A server started on a port chosen beforehand (its card names it)."""
+
+    def __init__(self, command: list[str], work: Path, port: int) -> None:
+        self.port = port
+        self.base = f"http://127.0.0.1:{port}"
+        self.process = subprocess.Popen(
+            [*command, "--host", "127.0.0.1", "--port", str(port)],
+            cwd=work,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "PYTHONWARNINGS": "ignore"},
         )
-        record(f"{label} turns/s under load", row["per_s"], "turns/s", higher_is_better=True)
-        record(f"{label} ms per turn at 1 client", min(singles[name]), "ms")
-    ratio = best["a2a"]["per_s"] / best["run"]["per_s"]
-    single_ratio = min(singles["run"]) / min(singles["a2a"])
-    print(f"A2A rate / /run rate under load: {ratio:.0%} (target >= 80%)")
-    print(f"A2A rate / /run rate at 1 client: {single_ratio:.0%}")
-    record("A2A rate / /run rate under load", ratio, "ratio", higher_is_better=True)
-    record("A2A rate / /run rate at 1 client", single_ratio, "ratio", higher_is_better=True)
 
 
 if __name__ == "__main__":
