@@ -168,6 +168,7 @@ def main() -> None:
             continue
         for name, label in (("run", "/run"), ("a2a", "A2A SendMessage")):
             row = best[name]
+            record(f"{who} {label} errors under load", row["errors"], "errors")
             print(
                 f"{who:<10} {label:<16} {row['per_s']:8.1f} turns/s under load, p50"
                 f" {row['p50_ms']:.1f} ms, {int(row['errors'])} errors {row['first_error']};"
