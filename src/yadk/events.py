@@ -86,6 +86,8 @@ class EventActions(BaseModel):
     route: bool | int | str | list[bool | int | str] | None = None
     # A compaction event's summary and the range it replaces (App event compaction).
     compaction: EventCompaction | None = None
+    # The validated answer a ``set_model_response`` call gave (an output schema beside tools).
+    set_model_response: Any = None
 
     def is_empty(self) -> bool:
         return not (
@@ -96,6 +98,7 @@ class EventActions(BaseModel):
             or self.skip_summarization
             or self.route is not None
             or self.compaction is not None
+            or self.set_model_response is not None
         )
 
 

@@ -152,7 +152,6 @@ NOT_SENT_ACTIONS = {
     "endOfAgent": "resumable apps' checkpoint events: yadk resumes from the events themselves",
     "renderUiWidgets": "ToolContext.render_ui_widget is not provided",
     "rewindBeforeInvocationId": "rewinding a session (Runner.rewind_async) is not provided",
-    "setModelResponse": "output_schema with tools: yadk sends the schema with the tools",
     "transferReason": "transfer_to_agent takes no reason",
 }
 

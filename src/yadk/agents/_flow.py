@@ -17,6 +17,7 @@ from yadk.agents._callbacks import run_callbacks
 from yadk.agents._code_images import save_generated_images
 from yadk.agents._contents import CLIENT_CALL_ID_PREFIX
 from yadk.agents._request import build_request
+from yadk.agents._set_model_response import answer_event
 from yadk.agents._tool_spans import TracedCall, in_tool_span, run_attached
 from yadk.errors import BudgetExceededError, ModelCallLimitError, ModelError, ToolExecutionError
 from yadk.events import Event, EventActions, new_event_id
@@ -203,6 +204,10 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
     if response_event is None:
         return  # only long-running calls, none answered yet: the invocation waits
     yield response_event
+    answer = answer_event(ctx, agent, response_event)
+    if answer is not None:  # the model's set_model_response call: its answer, as JSON text
+        _maybe_save_output(agent, answer)
+        yield answer
     if response_event.actions.transfer_to_agent:
         async for event in _transfer(agent, ctx, response_event.actions.transfer_to_agent):
             yield event
@@ -239,6 +244,11 @@ async def _resume(
             ended[0] = True
             return
         yield response_event
+        answer = answer_event(ctx, agent, response_event)
+        if answer is not None:
+            ended[0] = True
+            _maybe_save_output(agent, answer)
+            yield answer
         transfer = response_event.actions.transfer_to_agent
     if transfer:
         ended[0] = True
@@ -508,3 +518,5 @@ def _merge_actions(into: EventActions, source: EventActions) -> None:
         into.escalate = True
     if source.skip_summarization:
         into.skip_summarization = True
+    if source.set_model_response is not None:
+        into.set_model_response = source.set_model_response

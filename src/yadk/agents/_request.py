@@ -16,6 +16,7 @@ from yadk.agents._contents_cache import session_contents
 from yadk.agents._context_cache import add_cache_info
 from yadk.agents._placeholder_sources import located_template_error
 from yadk.agents._search_agent import search_with_transfer_error
+from yadk.agents._set_model_response import offer_set_model_response, uses_set_model_response
 from yadk.agents._transfer import transfer_instructions, transfer_targets, transfer_tool
 from yadk.code_executors._built_in import code_parts_as_text
 from yadk.errors import TemplateKeyError
@@ -72,13 +73,14 @@ async def build_request(agent: LlmAgent, ctx: InvocationContext) -> LlmRequest:
 
     readonly = ReadonlyContext(ctx)
     model = agent.canonical_model
+    answer_by_tool = uses_set_model_response(agent)
     request = LlmRequest(
         model=model.model,
         agent_name=agent.name,
         config=dict(agent.generate_content_config or {}),
-        output_schema=agent.output_schema,
+        output_schema=None if answer_by_tool else agent.output_schema,
     )
-    if agent.output_schema is not None:
+    if agent.output_schema is not None and not answer_by_tool:
         request.config.setdefault("response_mime_type", "application/json")
         request.config.setdefault("response_schema", agent.output_schema.model_json_schema())
 
@@ -112,6 +114,9 @@ async def build_request(agent: LlmAgent, ctx: InvocationContext) -> LlmRequest:
             request.contents,
             Content(role="user", parts=[Part(text=label_dynamic_instruction(dynamic))]),
         )
+
+    if answer_by_tool:
+        offer_set_model_response(agent, request)
 
     tool_context = ToolContext(ctx)
     targets = transfer_targets(agent)

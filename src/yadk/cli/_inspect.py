@@ -29,7 +29,7 @@ from yadk.cli._common import (
 )
 from yadk.errors import AgentDefinitionError, TemplateKeyError, YadkError
 from yadk.events import Event
-from yadk.models import BaseLlm, LlmRequest, LlmResponse
+from yadk.models import BaseLlm, LlmRequest, LlmResponse, resolve_model
 from yadk.sessions import BaseSessionService, InMemorySessionService, Session
 from yadk.types import Part, UserContent
 
@@ -146,12 +146,24 @@ class _NamedModel(BaseLlm):
 
     def __init__(self, name: str) -> None:
         self.model = name
+        self.output_schema_with_tools = _takes_schema_with_tools(name)
 
     async def generate_content_async(
         self, llm_request: LlmRequest, stream: bool = False
     ) -> AsyncIterator[LlmResponse]:
         raise AgentDefinitionError("yadk inspect never calls a model")
         yield  # pragma: no cover - makes this an async generator
+
+
+def _takes_schema_with_tools(name: str) -> bool:
+    """Whether the named model takes a response schema beside tools (so the request shows the
+    schema, not ``set_model_response``); a name that does not resolve is taken as not."""
+    if not name or name.startswith("scripted:"):
+        return False  # a script file need not exist to inspect
+    try:
+        return resolve_model(name).output_schema_with_tools
+    except Exception:
+        return False
 
 
 def _target(root: BaseAgent, name: str | None) -> LlmAgent:

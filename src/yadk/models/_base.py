@@ -158,6 +158,9 @@ class BaseLlm(abc.ABC):
     # Who serves the model, as the OpenTelemetry GenAI conventions name it
     # (``gen_ai.provider.name`` on traced model calls): "gcp.gemini", "openai", ...
     provider_name: str = ""
+    # Whether the model can constrain its answer to a response schema while it may also call
+    # tools; when it cannot, an agent with both gets its answer through ``set_model_response``.
+    output_schema_with_tools: bool = False
 
     @abc.abstractmethod
     def generate_content_async(

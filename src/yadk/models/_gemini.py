@@ -139,6 +139,12 @@ class Gemini(HttpBackend):
         return "gcp.vertex_ai" if self.vertex is not None else "gcp.gemini"
 
     @property
+    def output_schema_with_tools(self) -> bool:  # type: ignore[override]
+        """Gemini takes a response schema beside tools on Vertex AI only (as in google-adk)."""
+        name = self.model.rsplit("/", 1)[-1]
+        return self.vertex is not None and name.startswith("gemini-")
+
+    @property
     def vertex(self) -> VertexTarget | None:
         """Where Vertex AI requests go, when ``GOOGLE_GENAI_USE_VERTEXAI`` asks for Vertex; an
         ``api_key=`` argument means express mode, as in google-genai (it wins over the project

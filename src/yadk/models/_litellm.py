@@ -70,7 +70,12 @@ _NOT_SERVED = {
 
 class CompatibleChat(OpenAIChat):
     """An OpenAI-compatible service other than OpenAI (Groq, Mistral, Ollama, vLLM, ...), with
-    its own base URL and key variable."""
+    its own base URL and key variable.
+
+    Its answer to an output schema beside tools comes through ``set_model_response``: not every
+    such service honours a response format while tools are offered."""
+
+    output_schema_with_tools = False
 
     def __init__(self, model: str, *, provider: CompatibleProvider, **settings: Any) -> None:
         self.provider = provider

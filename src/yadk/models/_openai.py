@@ -43,6 +43,8 @@ class OpenAIChat(HttpBackend):
     """
 
     provider_name = "openai"
+    # As google-adk's LiteLlm for its OpenAI and Azure routes: a response format beside tools.
+    output_schema_with_tools = True
 
     DEFAULT_BASE_URL = DEFAULT_BASE_URL
     BASE_URL_ENV = "OPENAI_BASE_URL"
