@@ -263,3 +263,43 @@ async def test_the_documented_config(tmp_path: Path, monkeypatch: pytest.MonkeyP
     request = (await inspect_agent(load_agent(folder), mcp=False)).request
     assert [d.name for d in request.function_declarations] == ["get_weather"]
     assert request.config["response_schema"]["title"] == "Report"
+
+
+async def test_an_interrupted_set_model_response_call_is_answered_on_resume() -> None:
+    """Stopped right after the model's set_model_response call (as a killed process would be),
+    the resumed invocation answers it and gives the answer event; the model is not called."""
+    import contextlib
+
+    from yadk.apps import App, ResumabilityConfig
+
+    def build(answers: list[dict[str, Any]]) -> tuple[App, ScriptedModel]:
+        root, model = agent(
+            "reporter", answers, output_schema=Report, output_key="report", tools=[get_weather]
+        )
+        resumable = ResumabilityConfig(is_resumable=True)
+        return App(name="rec", root_agent=root, resumability_config=resumable), model
+
+    app, _ = build([call(SMR, GOOD)])
+    service = InMemorySessionService()
+    runner = Runner(app=app, session_service=service)
+    session = await service.create_session(app_name="rec", user_id="u")
+    run = runner.run_async(user_id="u", session_id=session.id, new_message="Weather in Paris?")
+    async with contextlib.aclosing(run) as events:
+        async for event in events:
+            if event.get_function_calls():
+                invocation_id = event.invocation_id
+                break
+
+    again_app, again_model = build([])
+    again = Runner(app=again_app, session_service=service)
+    resumed = [
+        event_record(e)
+        async for e in again.run_async(
+            user_id="u", session_id=session.id, invocation_id=invocation_id
+        )
+    ]
+    expected = RECORDED["tools_and_schema"]["events"][-2:]
+    assert [e for e in resumed if e["parts"]] == expected
+    assert again_model.requests == []
+    stored = await service.get_session(app_name="rec", user_id="u", session_id=session.id)
+    assert stored is not None and stored.state["report"] == GOOD
