@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
+from yadk._tool_confirmation import ToolConfirmation
 from yadk.artifacts import BaseArtifactService
 from yadk.errors import TemplateValueError
 from yadk.events import Event, EventActions
@@ -317,9 +318,11 @@ CallbackContext = Context
 class ToolContext(Context):
     """The context a tool receives: a ``Context`` plus the id of the call it answers, and
     ``events``: events the tool's own run produced (a workflow called as a tool), handed up
-    before the event with its response; ``waiting``: the run asked the user a question."""
+    before the event with its response; ``waiting``: the run asked the user a question;
+    ``tool_confirmation``: the user's answer when the call reruns after a confirmation request
+    (``None`` on its first run)."""
 
-    __slots__ = ("events", "function_call_id", "waiting")
+    __slots__ = ("events", "function_call_id", "tool_confirmation", "waiting")
 
     def __init__(
         self,
@@ -333,3 +336,17 @@ class ToolContext(Context):
         self.events: list[Event] = []
         # Set by a tool whose run asked the user a question: it answers when the user does.
         self.waiting = False
+        self.tool_confirmation: ToolConfirmation | None = None
+
+    def request_confirmation(self, *, hint: str | None = None, payload: Any = None) -> None:
+        """Ask the user to confirm this tool call (google-adk's): once the tool returns, the
+        user is sent an ``adk_request_confirmation`` call; their answer reruns the tool with
+        ``tool_confirmation`` set (``confirmed``, and the ``payload`` they sent back)."""
+        if not self.function_call_id:
+            raise ValueError(
+                "request_confirmation requires function_call_id. This method can only be used"
+                " in a tool context."
+            )
+        self.actions.requested_tool_confirmations[self.function_call_id] = ToolConfirmation(
+            hint=hint or "", payload=payload
+        )

@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from yadk._tool_confirmation import ToolConfirmation
 from yadk.types import Content, FunctionCall, FunctionResponse, Part
 
 __all__ = ["CacheMetadata", "Event", "EventActions", "EventCompaction", "NodeInfo"]
@@ -88,6 +89,10 @@ class EventActions(BaseModel):
     compaction: EventCompaction | None = None
     # The validated answer a ``set_model_response`` call gave (an output schema beside tools).
     set_model_response: Any = None
+    # Tool calls waiting on the user's confirmation, by function call id (google-adk's
+    # ``requested_tool_confirmations``): ``require_confirmation`` or a tool's own
+    # ``tool_context.request_confirmation(...)``.
+    requested_tool_confirmations: dict[str, ToolConfirmation] = Field(default_factory=dict)
 
     def is_empty(self) -> bool:
         return not (
@@ -99,6 +104,7 @@ class EventActions(BaseModel):
             or self.route is not None
             or self.compaction is not None
             or self.set_model_response is not None
+            or bool(self.requested_tool_confirmations)
         )
 
 

@@ -60,6 +60,7 @@ NAMES: Final[dict[str, str]] = {
     "AgentTool": "yadk.tools:AgentTool",
     "ExampleTool": "yadk.tools:ExampleTool",
     "LongRunningFunctionTool": "yadk.tools:LongRunningFunctionTool",
+    "ToolConfirmation": "yadk.tools:ToolConfirmation",
     "GoogleSearchTool": "yadk.tools:GoogleSearchTool",
     "google_search": "yadk.tools:google_search",
     "url_context": "yadk.tools:url_context",

@@ -14,6 +14,8 @@ The rules follow google-adk 2.13, so a multi-agent config gives each model the s
 * ``include_contents="none"`` keeps the current turn only: from the latest message of the user
   or of another agent, skipping transfer hand-offs so a transferred-to agent still sees the
   user's request;
+* a tool confirmation request (``adk_request_confirmation``) and the user's answer are left
+  out (the model sees the call and, once answered, the rerun's response);
 * a compaction event's summary stands for the events it replaced (``yadk._compacted``).
 """
 
@@ -23,6 +25,7 @@ from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 
 from yadk._compacted import compacted_events, has_compaction
+from yadk._tool_confirmation import REQUEST_CONFIRMATION
 from yadk.agents._other_agents import (
     OTHER_AGENT_CONTEXT_PREAMBLE,
     QUOTED_CONTENT_BEGIN,
@@ -135,19 +138,21 @@ def fold_events(
             and not (branch == event.branch or branch.startswith(event.branch + "."))
         ):
             continue
-        visible = calls = False
+        visible = calls = asks = False
         for part in content.parts:
             if part.function_call is not None:
                 visible = calls = True
+                asks = asks or part.function_call.name == REQUEST_CONFIRMATION
                 if part.function_call.id:
                     call_authors[part.function_call.id] = event.author
             elif part.function_response is not None:
                 visible = calls = True
+                asks = asks or part.function_response.name == REQUEST_CONFIRMATION
             elif part.executable_code is not None or part.code_execution_result is not None:
                 visible = True
             elif not part.thought and (part.text or part.inline_data or part.file_data):
                 visible = True
-        if not visible:
+        if not visible or asks:  # a confirmation request and its answer are the user's
             continue
         author = event.author
         other = bool(agent_name) and author != agent_name and author != "user"

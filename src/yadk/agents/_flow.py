@@ -15,6 +15,12 @@ from yadk._resume import ResumeDecision, decide_resume
 from yadk.agents._budget import active_budget, charge_budget, check_budget, record_usage
 from yadk.agents._callbacks import run_callbacks
 from yadk.agents._code_images import save_generated_images
+from yadk.agents._confirmation import (
+    confirmation_gate,
+    confirmation_request_event,
+    confirmed_calls,
+    is_confirmation_answer,
+)
 from yadk.agents._contents import CLIENT_CALL_ID_PREFIX
 from yadk.agents._request import build_request
 from yadk.agents._set_model_response import answer_event
@@ -27,6 +33,7 @@ from yadk.tools._agent_tool import GROUNDING_STATE_KEY
 from yadk.types import Content, FunctionCall, FunctionResponse, Part
 
 if TYPE_CHECKING:
+    from yadk._tool_confirmation import ToolConfirmation
     from yadk.agents._llm_agent import LlmAgent
 
 __all__ = ["run_llm_flow"]
@@ -51,6 +58,11 @@ async def run_llm_flow(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerato
             if answer_waiting is None:
                 continue
             async for event in answer_waiting(agent.name, ctx):
+                yield event
+            if ctx.end_invocation or ctx.counter.failed:
+                return
+        if is_confirmation_answer(ctx.user_content):  # the user answered a confirmation request
+            async for event in _answer_confirmations(agent, ctx):
                 yield event
             if ctx.end_invocation or ctx.counter.failed:
                 return
@@ -198,11 +210,29 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
 
     if not calls:
         return
-    side_events, response_event = await _handle_function_calls(agent, ctx, calls, request)
+    async for event in _respond(agent, ctx, calls, request):
+        yield event
+
+
+async def _respond(
+    agent: LlmAgent,
+    ctx: InvocationContext,
+    calls: list[FunctionCall],
+    request: LlmRequest,
+    confirmations: dict[str, ToolConfirmation] | None = None,
+) -> AsyncGenerator[Event, None]:
+    """Run ``calls`` and yield what they produced: their own runs' events, the request for
+    the user's confirmation of calls held back, the responses, then a transfer's events."""
+    side_events, response_event = await _handle_function_calls(
+        agent, ctx, calls, request, confirmations
+    )
     for event in side_events:
         yield event
     if response_event is None:
         return  # only long-running calls, none answered yet: the invocation waits
+    asking = confirmation_request_event(ctx, agent.name, calls, response_event)
+    if asking is not None:
+        yield asking
     yield response_event
     answer = answer_event(ctx, agent, response_event)
     if answer is not None:  # the model's set_model_response call: its answer, as JSON text
@@ -211,6 +241,27 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
     if response_event.actions.transfer_to_agent:
         async for event in _transfer(agent, ctx, response_event.actions.transfer_to_agent):
             yield event
+
+
+async def _answer_confirmations(
+    agent: LlmAgent, ctx: InvocationContext
+) -> AsyncGenerator[Event, None]:
+    """Rerun the calls the user's message confirms (or refuses); a confirmation already acted
+    on (a resent answer) ends the invocation."""
+    request = await build_request(agent, ctx)
+    resolved = await confirmed_calls(agent.name, ctx, request.tools_dict)
+    if resolved is None:
+        ctx.end_invocation = True
+        return
+    calls, confirmations = resolved
+    if not calls:
+        return
+    last: Event | None = None
+    async for event in _respond(agent, ctx, calls, request, confirmations):
+        last = event
+        yield event
+    if last is None or last.is_final_response() or last.actions.transfer_to_agent:
+        ctx.end_invocation = True
 
 
 async def _transfer(
@@ -341,11 +392,19 @@ def _maybe_save_output(agent: LlmAgent, event: Event) -> None:
 
 
 async def _handle_function_calls(
-    agent: LlmAgent, ctx: InvocationContext, calls: list[FunctionCall], request: LlmRequest
+    agent: LlmAgent,
+    ctx: InvocationContext,
+    calls: list[FunctionCall],
+    request: LlmRequest,
+    confirmations: dict[str, ToolConfirmation] | None = None,
 ) -> tuple[list[Event], Event | None]:
     """Run every call (concurrently, results kept in call order) and merge their actions: the
-    events the tools' own runs produced (in call order), and the event of the responses."""
+    events the tools' own runs produced (in call order), and the event of the responses.
+    ``confirmations``: the user's answers to confirmation requests, by call id."""
     contexts = [ToolContext(ctx, function_call_id=call.id) for call in calls]
+    if confirmations:
+        for call, tool_context in zip(calls, contexts, strict=True):
+            tool_context.tool_confirmation = confirmations.get(call.id or "")
     event_id = new_event_id()
     responses = await asyncio.gather(
         *(
@@ -430,9 +489,11 @@ async def _call_tool(
         )
     if result is None:
         try:
-            if traced is None:
+            # Held back for the user's confirmation, or refused by the user; else it runs.
+            result = await confirmation_gate(tool, args, tool_context)
+            if result is None and traced is None:
                 result = await tool.run_async(args=args, tool_context=tool_context)
-            else:
+            elif result is None:
                 result = await run_attached(tool, args, tool_context, traced.span)
         except Exception as exc:
             if traced is not None:
@@ -520,3 +581,4 @@ def _merge_actions(into: EventActions, source: EventActions) -> None:
         into.skip_summarization = True
     if source.set_model_response is not None:
         into.set_model_response = source.set_model_response
+    into.requested_tool_confirmations.update(source.requested_tool_confirmations)

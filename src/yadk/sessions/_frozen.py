@@ -48,6 +48,7 @@ from pydantic import (
 )
 from pydantic.fields import FieldInfo
 
+from yadk._tool_confirmation import ToolConfirmation
 from yadk.errors import ImmutableEventError
 from yadk.events import CacheMetadata, Event, EventActions, EventCompaction, NodeInfo
 
@@ -258,6 +259,7 @@ _EVENT_MODELS: tuple[type[BaseModel], ...] = (
     ExecutableCode,
     CodeExecutionResult,
     NodeInfo,
+    ToolConfirmation,
 )
 
 
@@ -295,6 +297,8 @@ def _frozen_type(annotation: Any, twins: dict[type[BaseModel], type[BaseModel]])
     if origin is list:
         item = _frozen_type(args[0], twins)
         return Annotated[list[item], AfterValidator(FrozenList)]  # type: ignore[valid-type]
+    if origin is dict and args[1] in twins:  # models by key: a frozen mapping of twins
+        return Annotated[dict[args[0], twins[args[1]]], AfterValidator(_freeze_flat)]  # type: ignore[valid-type]
     if origin is dict:
         flat = args[1] in (str, int, float, bool)
         return Annotated[annotation, AfterValidator(_freeze_flat if flat else freeze_json)]
@@ -387,14 +391,17 @@ def is_frozen(value: Any) -> bool:
     return type(value) in _FROZEN_CLASSES or type(value) in _FROZEN_CONTAINERS
 
 
-_Plan = tuple[type[BaseModel], frozenset[str], frozenset[str], frozenset[str], frozenset[str]]
+_Plan = tuple[
+    type[BaseModel], frozenset[str], frozenset[str], frozenset[str], frozenset[str], frozenset[str]
+]
 
 
 def _plan(cls: type[BaseModel]) -> _Plan:
-    """Which fields of ``cls`` hold a model, a list of models, a set of ids, or JSON values
-    (anything else: the immutable scalars str, numbers, bools, bytes)."""
+    """Which fields of ``cls`` hold a model, a list of models, models by key, a set of ids, or
+    JSON values (anything else: the immutable scalars str, numbers, bools, bytes)."""
     models: list[str] = []
     model_lists: list[str] = []
+    model_dicts: list[str] = []
     id_sets: list[str] = []
     json_values: list[str] = []
     for name, field in cls.model_fields.items():
@@ -405,6 +412,8 @@ def _plan(cls: type[BaseModel]) -> _Plan:
             models.append(name)
         elif origin is list and get_args(bare[0])[0] in FROZEN_TWINS:
             model_lists.append(name)
+        elif origin is dict and get_args(bare[0])[1] in FROZEN_TWINS:
+            model_dicts.append(name)
         elif origin is set:
             id_sets.append(name)
         elif not (len(bare) == 1 and bare[0] in _SCALARS):
@@ -413,6 +422,7 @@ def _plan(cls: type[BaseModel]) -> _Plan:
         FROZEN_TWINS[cls],
         frozenset(models),
         frozenset(model_lists),
+        frozenset(model_dicts),
         frozenset(id_sets),
         frozenset(json_values),
     )
@@ -441,7 +451,7 @@ def freeze_event(model: _M) -> _M:
             return model
         # A subclass of an event model: frozen as the model it extends.
         plan = next(p for cls, p in _PLANS.items() if isinstance(model, cls))
-    twin, models, model_lists, id_sets, json_values = plan
+    twin, models, model_lists, model_dicts, id_sets, json_values = plan
     values: dict[str, Any] = {}
     for name, value in vars(model).items():
         if value is None:
@@ -450,6 +460,10 @@ def freeze_event(model: _M) -> _M:
             value = _EMPTY_ACTIONS if _no_actions(value) else freeze_event(value)
         elif name in model_lists:
             value = FrozenList([freeze_event(item) for item in value])
+        elif name in model_dicts:
+            if not value:
+                continue  # left at its default, unset, as a stored event's is
+            value = FrozenDict({k: freeze_event(v) for k, v in value.items()})
         elif name in id_sets:
             value = FrozenIds(value)
         elif name in json_values:
@@ -476,6 +490,7 @@ def _no_actions(value: Any) -> bool:
         and fields["skip_summarization"] is None
         and fields["route"] is None
         and fields["compaction"] is None
+        and not fields["requested_tool_confirmations"]
         and len(fields) == _ACTIONS_FIELDS
     )
 

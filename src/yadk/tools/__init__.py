@@ -13,6 +13,7 @@ from yadk.errors import ToolErrorType, ToolExecutionError
 
 if TYPE_CHECKING:
     from yadk._contexts import ToolContext
+    from yadk._tool_confirmation import ToolConfirmation
     from yadk.examples import ExampleTool
     from yadk.tools._agent_tool import AgentTool
     from yadk.tools._artifacts_tool import load_artifacts
@@ -36,6 +37,7 @@ __all__ = [
     "LongRunningFunctionTool",
     "MCPToolset",
     "McpToolset",
+    "ToolConfirmation",
     "ToolContext",
     "ToolErrorType",
     "ToolExecutionError",
@@ -55,6 +57,7 @@ __getattr__, __dir__ = lazy_facade(
     globals(),
     {
         "ToolContext": "yadk._contexts",
+        "ToolConfirmation": "yadk._tool_confirmation",
         "AgentTool": "yadk.tools._agent_tool",
         "load_artifacts": "yadk.tools._artifacts_tool",
         "BaseTool": "yadk.tools._base",

@@ -36,6 +36,13 @@ class BaseTool(abc.ABC):
     async def run_async(self, *, args: dict[str, Any], tool_context: ToolContext) -> Any:
         raise NotImplementedError(f"Tool {self.name!r} cannot be called")
 
+    async def check_require_confirmation(
+        self, args: dict[str, Any], tool_context: ToolContext
+    ) -> bool:
+        """Whether a call with ``args`` waits for the user's confirmation before it runs
+        (google-adk's); the default: never."""
+        return False
+
     async def process_llm_request(
         self, *, tool_context: ToolContext, llm_request: LlmRequest
     ) -> None:

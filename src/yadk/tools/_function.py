@@ -28,14 +28,24 @@ class FunctionTool(BaseTool):
     builds from the annotations and defaults. Arguments are validated and coerced before the call;
     validation errors and missing arguments go back to the model as ``{"error": ...}`` so it can
     retry, as in ADK.
+
+    ``require_confirmation`` (google-adk's): ``True``, or a predicate taking the call's
+    arguments (and ``tool_context`` if it names it) that says whether this call needs the user's
+    confirmation; such a call runs only once the user approves it (see docs/tools.md).
     """
 
     def __init__(
-        self, func: Callable[..., Any], *, name: str | None = None, description: str | None = None
+        self,
+        func: Callable[..., Any],
+        *,
+        name: str | None = None,
+        description: str | None = None,
+        require_confirmation: bool | Callable[..., Any] = False,
     ) -> None:
         if not callable(func):
             raise AgentDefinitionError(f"FunctionTool needs a callable, got {func!r}.")
         self.func = func
+        self.require_confirmation = require_confirmation
         tool_name = name or getattr(func, "__name__", "") or type(func).__name__
         super().__init__(
             name=tool_name,
@@ -153,6 +163,26 @@ class FunctionTool(BaseTool):
         if self._is_async or inspect.isawaitable(result):
             result = await result
         return result
+
+    async def check_require_confirmation(
+        self, args: dict[str, Any], tool_context: ToolContext
+    ) -> bool:
+        predicate = self.require_confirmation
+        if not callable(predicate):
+            return bool(predicate)
+        call_args, _ = self._coerce(args)
+        params = inspect.signature(predicate).parameters
+        if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+            chosen = dict(call_args)
+        else:
+            chosen = {k: v for k, v in call_args.items() if k in params}
+        for context_name in {_CONTEXT_PARAM, self._context_param or _CONTEXT_PARAM}:
+            if context_name in params:
+                chosen[context_name] = tool_context
+        result = predicate(**chosen)
+        if inspect.isawaitable(result):
+            result = await result
+        return result is True
 
     def _coerce(self, args: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         converted: dict[str, Any] = {}

@@ -4,12 +4,9 @@ call (google-adk 2's ``adk_request_input`` with a ``ToolConfirmation`` answer)."
 from __future__ import annotations
 
 import inspect
-import json
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
-from pydantic.alias_generators import to_camel
-
+from yadk._tool_confirmation import REJECTED, ToolConfirmation, parse_confirmation
 from yadk.workflow._errors import WorkflowDataError
 from yadk.workflow._request_input import RequestInput
 
@@ -24,24 +21,6 @@ __all__ = [
     "confirmation_gate",
     "confirmation_id",
 ]
-
-REJECTED: dict[str, str] = {"error": "This tool call is rejected."}
-"""A rejected node's output, in google-adk's words."""
-
-
-class ToolConfirmation(BaseModel):
-    # The user's answer to a confirmation request. Its JSON schema goes to clients as the
-    # request's response_schema, so the description is google-adk's, word for word.
-    model_config = ConfigDict(
-        extra="forbid",
-        alias_generator=to_camel,
-        populate_by_name=True,
-        json_schema_extra={"description": "Represents a tool confirmation configuration."},
-    )
-
-    hint: str = ""
-    confirmed: bool = False
-    payload: Any | None = None
 
 
 def confirmation_id(node_path: str) -> str:
@@ -66,17 +45,12 @@ def confirmation_answer(interrupt_id: str, answer: Any) -> Any:
 
 
 def _parse(answer: Any) -> ToolConfirmation:
-    if not isinstance(answer, dict):
-        raise WorkflowDataError(
-            "A tool confirmation response must be a ToolConfirmation payload, but got"
-            f" {type(answer).__name__}."
-        )
-    if len(answer) == 1 and isinstance(answer.get("response"), str):
-        answer = json.loads(answer["response"])  # the web UI's {"response": json} wrapper
     try:
-        return ToolConfirmation.model_validate({k: v for k, v in answer.items() if v is not None})
-    except ValidationError as exc:
-        raise WorkflowDataError(f"Invalid tool confirmation response: {answer!r}") from exc
+        return parse_confirmation(answer)
+    except ValueError as exc:
+        if isinstance(answer, dict):
+            raise WorkflowDataError(f"Invalid tool confirmation response: {answer!r}") from exc
+        raise WorkflowDataError(str(exc)) from None
 
 
 async def confirmation_gate(

@@ -1,0 +1,75 @@
+"""The user's answer to a tool confirmation request (google-adk's ``ToolConfirmation``), shared by
+LlmAgent tools (``FunctionTool(require_confirmation=...)``, ``tool_context.request_confirmation``)
+and workflow function nodes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+
+__all__ = [
+    "CONFIRMATION_PENDING",
+    "REJECTED",
+    "REQUEST_CONFIRMATION",
+    "ToolConfirmation",
+    "confirmation_hint",
+    "parse_confirmation",
+]
+
+REQUEST_CONFIRMATION = "adk_request_confirmation"
+"""The name of the function call that asks the user to confirm a tool call (google-adk's)."""
+
+REJECTED: dict[str, str] = {"error": "This tool call is rejected."}
+"""A rejected tool call's response, in google-adk's words."""
+
+CONFIRMATION_PENDING: dict[str, str] = {
+    "error": "This tool call requires confirmation, please approve or reject."
+}
+"""What the model gets for a call waiting on the user's confirmation (google-adk's words)."""
+
+
+class ToolConfirmation(BaseModel):
+    # The user's answer to a confirmation request. Its JSON schema goes to clients as a workflow
+    # request's response_schema, so the description is google-adk's, word for word.
+    model_config = ConfigDict(
+        extra="forbid",
+        alias_generator=to_camel,
+        populate_by_name=True,
+        json_schema_extra={"description": "Represents a tool confirmation configuration."},
+    )
+
+    hint: str = ""
+    confirmed: bool = False
+    payload: Any | None = None
+
+    @classmethod
+    def from_response_dict(cls, response: dict[str, Any]) -> ToolConfirmation:
+        """The confirmation a function response carries: the dict itself, or the web UI's
+        ``{"response": "<json>"}`` wrapper (google-adk accepts both)."""
+        return parse_confirmation(response)
+
+
+def parse_confirmation(answer: Any) -> ToolConfirmation:
+    """``answer`` (a function response's dict) as a ``ToolConfirmation``; ``ValueError`` (a
+    pydantic ``ValidationError`` included) when it is not one."""
+    if not isinstance(answer, dict):
+        raise ValueError(
+            "A tool confirmation response must be a ToolConfirmation payload, but got"
+            f" {type(answer).__name__}."
+        )
+    if len(answer) == 1 and isinstance(answer.get("response"), str):
+        answer = json.loads(answer["response"])  # the web UI's {"response": json} wrapper
+        if not isinstance(answer, dict):
+            raise ValueError("A tool confirmation response must be a JSON object.")
+    return ToolConfirmation.model_validate({k: v for k, v in answer.items() if v is not None})
+
+
+def confirmation_hint(tool_name: str) -> str:
+    """The hint of a confirmation that ``require_confirmation`` asks for (google-adk's)."""
+    return (
+        f"Please approve or reject the tool call {tool_name}() by responding with a"
+        " FunctionResponse with an expected ToolConfirmation payload."
+    )

@@ -1,0 +1,139 @@
+"""Tool confirmation (``FunctionTool(require_confirmation=...)``,
+``tool_context.request_confirmation``) against google-adk 2.13's recorded behaviour
+(fixtures/adk_confirmation.json, made by fixtures/record_adk_confirmation.py)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from yadk import LlmAgent, Runner
+from yadk.events import Event
+from yadk.models import ScriptedModel
+from yadk.sessions import SqliteSessionService
+from yadk.tools import FunctionTool, ToolConfirmation, ToolContext
+from yadk.types import Content, FunctionResponse, Part
+
+ADK = json.loads(Path(__file__).with_name("fixtures").joinpath("adk_confirmation.json").read_text())
+
+
+def transfer_money(amount: int, to: str) -> dict[str, Any]:
+    """Transfer money to someone."""
+    return {"status": "sent", "amount": amount, "to": to}
+
+
+def over_limit(amount: int, to: str) -> bool:
+    return amount > 100
+
+
+def book_room(nights: int, tool_context: ToolContext) -> dict[str, Any]:
+    """Book a hotel room."""
+    confirmation = tool_context.tool_confirmation
+    if confirmation is None:
+        tool_context.request_confirmation(
+            hint="Confirm the booking and pick a room type.", payload={"room": "single"}
+        )
+        return {"status": "waiting for the user"}
+    if not confirmation.confirmed:
+        return {"status": "cancelled"}
+    return {"status": "booked", "nights": nights, "room": confirmation.payload["room"]}
+
+
+def shape(event: Event) -> dict[str, Any]:
+    actions = event.actions.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return {
+        "author": event.author,
+        "long_running_tool_ids": sorted(event.long_running_tool_ids or []),
+        "final": event.is_final_response(),
+        "content": event.content.model_dump(mode="json", by_alias=True, exclude_none=True)
+        if event.content
+        else None,
+        "skip_summarization": bool(actions.get("skip_summarization")),
+        "requested_tool_confirmations": actions.get("requested_tool_confirmations", {}),
+    }
+
+
+def adk_shape(event: dict[str, Any]) -> dict[str, Any]:
+    actions = event["actions"]
+    return {
+        **{k: event[k] for k in ("author", "long_running_tool_ids", "final", "content")},
+        "skip_summarization": bool(actions.get("skipSummarization")),
+        "requested_tool_confirmations": actions["requestedToolConfirmations"],
+    }
+
+
+def normalized(shapes: list[dict[str, Any]]) -> Any:
+    """Call ids are random: each becomes its first-seen index, so the links between a call,
+    its confirmation request and their responses are still compared."""
+    names: dict[str, str] = {}
+
+    def rename(value: Any) -> Any:
+        if isinstance(value, str) and value.startswith("adk-"):
+            return names.setdefault(value, f"id{len(names)}")
+        if isinstance(value, dict):
+            return {rename(k): rename(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [rename(v) for v in value]
+        return value
+
+    return rename(shapes)
+
+
+SCENARIOS = {
+    "confirmed": (lambda: FunctionTool(transfer_money, require_confirmation=True), 500),
+    "rejected": (lambda: FunctionTool(transfer_money, require_confirmation=True), 500),
+    "predicate_true": (lambda: FunctionTool(transfer_money, require_confirmation=over_limit), 500),
+    "predicate_false": (lambda: FunctionTool(transfer_money, require_confirmation=over_limit), 20),
+    "requested_in_tool": (lambda: FunctionTool(book_room), None),
+    "requested_in_tool_rejected": (lambda: FunctionTool(book_room), None),
+}
+
+
+def _agent(tool: FunctionTool, amount: int | None) -> tuple[LlmAgent, ScriptedModel]:
+    args: dict[str, Any] = {"nights": 2} if amount is None else {"amount": amount, "to": "Bob"}
+    model = ScriptedModel(
+        turns=[
+            {"function_calls": [{"name": tool.name, "args": args}]},
+            {"text": "Done."},
+            {"text": "Done again."},
+        ]
+    )
+    return LlmAgent(name="assistant", model=model, instruction="Help.", tools=[tool]), model
+
+
+def _answer(first: list[Event], answer: dict[str, Any]) -> Content:
+    request = next(
+        c for e in first for c in e.get_function_calls() if c.name == "adk_request_confirmation"
+    )
+    response = FunctionResponse(id=request.id, name=request.name, response=answer)
+    return Content(role="user", parts=[Part(function_response=response)])
+
+
+async def _run(runner: Runner, session_id: str, message: Any) -> list[Event]:
+    return [
+        e
+        async for e in runner.run_async(user_id="u", session_id=session_id, new_message=message)
+        if e.author != "user"
+    ]
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+async def test_events_are_google_adks(name: str) -> None:
+    make_tool, amount = SCENARIOS[name]
+    agent, model = _agent(make_tool(), amount)
+    recorded = ADK[name]
+    runner = Runner(app_name="app", agent=agent)
+    session = await runner.session_service.create_session(app_name="app", user_id="u")
+    first = await _run(runner, session.id, "please")
+    events = [shape(e) for e in first]
+    expected = [adk_shape(e) for e in recorded["first_invocation"]]
+    if "answer" in recorded:
+        events += [shape(e) for e in await _run(runner, session.id, _answer(first, recorded["answer"]))]
+        expected += [adk_shape(e) for e in recorded["second_invocation"]]
+    assert normalized(events) == normalized(expected)
+    assert len(model.requests) == recorded["model_calls"]
+    contents = [c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in model.requests[-1].contents]
+    assert normalized(contents) == normalized(recorded["last_request_contents"])
