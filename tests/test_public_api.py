@@ -229,6 +229,8 @@ DOCUMENTED: dict[str, set[str]] = {
         "get_user_choice",
         # docs/tools.md: bypass_multi_tools_limit and the search sub-agent.
         "GoogleSearchTool",
+        # docs/tools.md: asking the user to confirm a tool call.
+        "ToolConfirmation",
     },
     # docs/memory.md: google-adk's entry and response models, the SQLite and PostgreSQL stores.
     "yadk.memory": {

@@ -131,9 +131,101 @@ async def test_events_are_google_adks(name: str) -> None:
     events = [shape(e) for e in first]
     expected = [adk_shape(e) for e in recorded["first_invocation"]]
     if "answer" in recorded:
-        events += [shape(e) for e in await _run(runner, session.id, _answer(first, recorded["answer"]))]
+        events += [
+            shape(e) for e in await _run(runner, session.id, _answer(first, recorded["answer"]))
+        ]
         expected += [adk_shape(e) for e in recorded["second_invocation"]]
     assert normalized(events) == normalized(expected)
     assert len(model.requests) == recorded["model_calls"]
-    contents = [c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in model.requests[-1].contents]
+    contents = [
+        c.model_dump(mode="json", by_alias=True, exclude_none=True)
+        for c in model.requests[-1].contents
+    ]
     assert normalized(contents) == normalized(recorded["last_request_contents"])
+
+
+async def test_a_new_runner_on_the_same_sqlite_file_takes_the_answer(tmp_path: Path) -> None:
+    db = tmp_path / "sessions.db"
+    tool = FunctionTool(transfer_money, require_confirmation=True)
+    agent, _ = _agent(tool, 500)
+    first_service = SqliteSessionService(db)
+    runner = Runner(app_name="app", agent=agent, session_service=first_service)
+    session = await runner.session_service.create_session(app_name="app", user_id="u")
+    first = await _run(runner, session.id, "please")
+    assert [c.name for e in first for c in e.get_function_calls()] == [
+        "transfer_money",
+        "adk_request_confirmation",
+    ]
+    first_service.close()
+
+    # Another process, as far as yadk can tell: a new tool, model, agent, service and runner.
+    model = ScriptedModel(turns=[{"text": "Done."}])
+    tool = FunctionTool(transfer_money, require_confirmation=True)
+    agent = LlmAgent(name="assistant", model=model, instruction="Help.", tools=[tool])
+    service = SqliteSessionService(db)
+    runner = Runner(app_name="app", agent=agent, session_service=service)
+    second = await _run(runner, session.id, _answer(first, {"confirmed": True}))
+    assert [e.get_function_responses()[0].response for e in second[:1]] == [
+        {"status": "sent", "amount": 500, "to": "Bob"}
+    ]
+    assert second[-1].content is not None and second[-1].content.parts[0].text == "Done."
+    stored = await service.get_session(app_name="app", user_id="u", session_id=session.id)
+    assert stored is not None
+    asked = [e for e in stored.events if e.actions.requested_tool_confirmations]
+    assert len(asked) == 1
+    (confirmation,) = asked[0].actions.requested_tool_confirmations.values()
+    assert isinstance(confirmation, ToolConfirmation) and not confirmation.confirmed
+    service.close()
+
+
+async def test_an_answer_sent_again_runs_nothing_again() -> None:
+    runs: list[int] = []
+
+    def pay(amount: int) -> dict[str, Any]:
+        """Pay."""
+        runs.append(amount)
+        return {"paid": amount}
+
+    agent, model = _agent(FunctionTool(pay, require_confirmation=True), None)
+    model.turns[0].function_calls[0].args = {"amount": 7}
+    runner = Runner(app_name="app", agent=agent)
+    session = await runner.session_service.create_session(app_name="app", user_id="u")
+    first = await _run(runner, session.id, "please")
+    answer = _answer(first, {"confirmed": True})
+    await _run(runner, session.id, answer)
+    again = await _run(runner, session.id, answer)
+    assert runs == [7] and again == [] and len(model.requests) == 2
+
+
+async def test_the_web_uis_wrapped_answer_and_a_wrong_answer() -> None:
+    agent, _ = _agent(FunctionTool(transfer_money, require_confirmation=True), 500)
+    runner = Runner(app_name="app", agent=agent)
+    session = await runner.session_service.create_session(app_name="app", user_id="u")
+    first = await _run(runner, session.id, "please")
+    wrapped = {"response": json.dumps({"confirmed": False})}
+    second = await _run(runner, session.id, _answer(first, wrapped))
+    assert second[0].get_function_responses()[0].response == {
+        "error": "This tool call is rejected."
+    }
+
+    session = await runner.session_service.create_session(app_name="app", user_id="u")
+    agent.model = _agent(FunctionTool(transfer_money), 500)[1]
+    first = await _run(runner, session.id, "please")
+    events = await _run(runner, session.id, _answer(first, {"confirmed": "maybe"}))
+    assert events[-1].error_message is not None
+    assert "not a ToolConfirmation" in events[-1].error_message
+
+
+async def test_a_predicate_may_take_the_tool_context() -> None:
+    seen: list[Any] = []
+
+    def needs_it(amount: int, tool_context: ToolContext) -> bool:
+        seen.append((amount, tool_context.function_call_id))
+        return bool(tool_context.state.get("strict"))
+
+    agent, _ = _agent(FunctionTool(transfer_money, require_confirmation=needs_it), 500)
+    runner = Runner(app_name="app", agent=agent)
+    session = await runner.session_service.create_session(app_name="app", user_id="u")
+    events = await _run(runner, session.id, "please")
+    assert [c.name for e in events for c in e.get_function_calls()] == ["transfer_money"]
+    assert seen == [(500, events[0].get_function_calls()[0].id)]

@@ -132,7 +132,6 @@ _FOREIGN = frozenset(
     {
         "long_running_tool_ids",
         "requested_auth_configs",
-        "requested_tool_confirmations",
         "usage_metadata",
     }
 )
