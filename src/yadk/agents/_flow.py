@@ -491,10 +491,11 @@ async def _call_tool(
         try:
             # Held back for the user's confirmation, or refused by the user; else it runs.
             result = await confirmation_gate(tool, args, tool_context)
-            if result is None and traced is None:
-                result = await tool.run_async(args=args, tool_context=tool_context)
-            elif result is None:
-                result = await run_attached(tool, args, tool_context, traced.span)
+            if result is None:
+                if traced is None:
+                    result = await tool.run_async(args=args, tool_context=tool_context)
+                else:
+                    result = await run_attached(tool, args, tool_context, traced.span)
         except Exception as exc:
             if traced is not None:
                 traced.error = exc

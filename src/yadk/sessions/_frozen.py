@@ -491,6 +491,7 @@ def _no_actions(value: Any) -> bool:
         and fields["route"] is None
         and fields["compaction"] is None
         and not fields["requested_tool_confirmations"]
+        and fields["set_model_response"] is None
         and len(fields) == _ACTIONS_FIELDS
     )
 
