@@ -86,6 +86,10 @@ class InvocationTrace(Protocol):
 
     def end_invocation(self, error_code: str | None) -> None: ...
 
+    def propagation_headers(self, span: Any) -> dict[str, str]:
+        """The headers that carry ``span``'s context to another service (W3C ``traceparent``,
+        or what ``OTEL_PROPAGATORS`` names), for an outgoing call made under it."""
+
     def attach(self, span: Any) -> Any:
         """Make ``span`` current for code that reads the ambient context (a tool's own HTTP
         instrumentation, a nested runner); returns the token for ``detach``. Only around an

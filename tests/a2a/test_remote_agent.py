@@ -189,3 +189,29 @@ async def test_card_file_problems(tmp_path: Path, content: str | None, message: 
     agent = RemoteA2aAgent(name="echo", agent_card=str(path))
     with pytest.raises(AgentCardResolutionError, match=re.escape(message)):
         await agent.resolve_card()
+
+
+async def test_a_traced_call_carries_the_agents_span_as_traceparent(server: SdkServer) -> None:
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    agent = RemoteA2aAgent(name="echo", agent_card=server.url)
+    runner = Runner(agent=agent, app_name="app", session_service=InMemorySessionService())
+    session = await runner.session_service.create_session(app_name="app", user_id="u")
+    config = RunConfig(tracer_provider=provider)
+    async for _ in runner.run_async(
+        user_id="u", session_id=session.id, new_message="hi", run_config=config
+    ):
+        pass
+    await runner.close()
+    (span,) = [s for s in exporter.get_finished_spans() if s.name == "invoke_agent echo"]
+    context = span.get_span_context()
+    expected = f"00-{context.trace_id:032x}-{context.span_id:016x}-{context.trace_flags:02x}"
+    assert server.recorded.headers[-1]["traceparent"] == expected
+    untraced = RemoteA2aAgent(name="echo", agent_card=server.url)
+    await converse(untraced, "hi")
+    assert "traceparent" not in server.recorded.headers[-1]

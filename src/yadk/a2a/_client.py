@@ -136,8 +136,11 @@ class JsonRpcClient:
             message["taskId"] = task_id
         return message
 
-    async def send(self, card: AgentCard, message: dict[str, Any]) -> A2AReply:
-        """Send ``message`` and wait for the task to stop (or for a message back)."""
+    async def send(
+        self, card: AgentCard, message: dict[str, Any], *, headers: dict[str, str] | None = None
+    ) -> A2AReply:
+        """Send ``message`` and wait for the task to stop (or for a message back); ``headers``
+        go with this request only (a trace's context)."""
         method = "message/send" if card.protocol == "0.3" else "SendMessage"
         request = {
             "jsonrpc": "2.0",
@@ -145,8 +148,10 @@ class JsonRpcClient:
             "method": method,
             "params": {"message": message},
         }
-        headers = {} if card.protocol == "0.3" else {_VERSION_HEADER: "1.0"}
-        body = await self._request("POST", card.endpoint, request, headers, limit=MAX_REPLY_BYTES)
+        sent = dict(headers or {})
+        if card.protocol != "0.3":
+            sent[_VERSION_HEADER] = "1.0"
+        body = await self._request("POST", card.endpoint, request, sent, limit=MAX_REPLY_BYTES)
         return _reply(body, card)
 
     async def _request(

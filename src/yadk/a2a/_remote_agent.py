@@ -125,7 +125,9 @@ class RemoteA2aAgent(BaseAgent):
             context_id=context_id,
             task_id=task_id,
         )
-        reply = await self.client.send(card, message)
+        trace = ctx.trace  # traced: the remote agent's spans join this trace (W3C traceparent)
+        extra = {} if trace is None else trace.propagation_headers(ctx.span)
+        reply = await self.client.send(card, message, headers=extra)
         if reply.state in FAILED_STATES:
             detail = f": {reply.status_text}" if reply.status_text else ""
             raise A2AClientError(

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from opentelemetry import context as otel_context
+from opentelemetry import propagate
 from opentelemetry.trace import Span, Status, StatusCode, Tracer, set_span_in_context
 
 from yadk._contexts import InvocationContext
@@ -309,6 +310,11 @@ class OtelInvocationTrace:
         span.end()
 
     # --- the ambient context ----------------------------------------------------------------
+
+    def propagation_headers(self, span: Any) -> dict[str, str]:
+        carrier: dict[str, str] = {}
+        propagate.inject(carrier, context=set_span_in_context(span))
+        return carrier
 
     def attach(self, span: Any) -> Any:
         return otel_context.attach(set_span_in_context(span))
