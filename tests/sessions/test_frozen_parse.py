@@ -215,10 +215,18 @@ def test_actions_at_their_defaults_freeze_to_one_shared_twin() -> None:
     assert frozen[0].actions is frozen[1].actions
     assert frozen[0].actions == EventActions()
     assert frozen[0].actions.model_fields_set == {"state_delta", "artifact_delta"}
-    for changed in (
+    changed_values = [
         EventActions(state_delta={"x": 1}),
         EventActions(escalate=False),
         EventActions(route="go"),
-    ):
+    ]
+    # Every field away from its default counts, fields added later included.
+    samples = {str | None: "x", bool | None: True, Any: {"answer": 1}}
+    for name, field in EventActions.model_fields.items():
+        sample = next((v for kind, v in samples.items() if field.annotation == kind), None)
+        if sample is not None:
+            changed_values.append(EventActions(**{name: sample}))
+    assert len(changed_values) >= 7
+    for changed in changed_values:
         twin = freeze_event(Event(author="c", actions=changed)).actions
         assert twin is not frozen[0].actions and twin == changed

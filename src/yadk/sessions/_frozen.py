@@ -478,25 +478,12 @@ def freeze_event(model: _M) -> _M:
 
 def _no_actions(value: Any) -> bool:
     """An ``EventActions`` with every field at its default (most events' actions): frozen, it
-    is ``_EMPTY_ACTIONS``, built once."""
-    if type(value) is not EventActions:
-        return False
-    fields = vars(value)
-    return (
-        not fields["state_delta"]
-        and not fields["artifact_delta"]
-        and fields["transfer_to_agent"] is None
-        and fields["escalate"] is None
-        and fields["skip_summarization"] is None
-        and fields["route"] is None
-        and fields["compaction"] is None
-        and not fields["requested_tool_confirmations"]
-        and fields["set_model_response"] is None
-        and len(fields) == _ACTIONS_FIELDS
-    )
+    is ``_EMPTY_ACTIONS``, built once. Compared with a default instance's fields as a whole, so
+    a field added to ``EventActions`` later is compared too."""
+    return type(value) is EventActions and vars(value) == _DEFAULT_ACTIONS
 
 
-_ACTIONS_FIELDS = len(EventActions.model_fields)
+_DEFAULT_ACTIONS = dict(vars(EventActions()))
 _EMPTY_ACTIONS: Any = None  # set below, once freeze_event can build it
 
 
