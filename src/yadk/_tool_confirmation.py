@@ -17,6 +17,7 @@ __all__ = [
     "ToolConfirmation",
     "confirmation_hint",
     "parse_confirmation",
+    "plain_answer",
 ]
 
 REQUEST_CONFIRMATION = "adk_request_confirmation"
@@ -73,3 +74,17 @@ def confirmation_hint(tool_name: str) -> str:
         f"Please approve or reject the tool call {tool_name}() by responding with a"
         " FunctionResponse with an expected ToolConfirmation payload."
     )
+
+
+_YES = frozenset({"yes", "y", "true", "approve", "approved", "ok"})
+_NO = frozenset({"no", "n", "false", "reject", "rejected"})
+
+
+def plain_answer(answer: Any) -> Any:
+    """A plain answer to a confirmation request (``yadk run`` users type it) as the
+    ``ToolConfirmation`` dict: yes/no words and booleans. Other answers pass unchanged."""
+    if isinstance(answer, bool):
+        return {"confirmed": answer}
+    if isinstance(answer, str) and answer.strip().lower() in _YES | _NO:
+        return {"confirmed": answer.strip().lower() in _YES}
+    return answer

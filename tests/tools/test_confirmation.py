@@ -229,3 +229,123 @@ async def test_a_predicate_may_take_the_tool_context() -> None:
     events = await _run(runner, session.id, "please")
     assert [c.name for e in events for c in e.get_function_calls()] == ["transfer_money"]
     assert seen == [(500, events[0].get_function_calls()[0].id)]
+
+
+@pytest.fixture
+def payments(tmp_path: Path) -> Path:
+    folder = tmp_path / "payments"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    (folder / "tools.py").write_text(
+        "from google.adk.tools import FunctionTool\n"
+        "from google.adk.tools.tool_confirmation import ToolConfirmation\n\n"
+        "assert ToolConfirmation.__module__.startswith('yadk.')  # the shim's, not google-adk's\n\n\n"
+        "def transfer_money(amount: int, to: str) -> dict:\n"
+        '    """Transfer money to someone."""\n'
+        '    return {"status": "sent", "amount": amount, "to": to}\n\n\n'
+        "transfer = FunctionTool(transfer_money, require_confirmation=True)\n"
+    )
+    (folder / "root_agent.yaml").write_text(
+        "agent_class: LlmAgent\nname: payments\nmodel: gemini-2.5-flash\n"
+        "instruction: Pay.\ntools:\n  - name: payments.tools.transfer\n"
+    )
+    (tmp_path / "script.yaml").write_text(
+        "turns:\n"
+        "  - function_calls: [{name: transfer_money, args: {amount: 500, to: Bob}}]\n"
+        "  - text: Sent.\n"
+    )
+    return folder
+
+
+def test_yadk_run_asks_and_takes_a_yes(
+    payments: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import io
+
+    from yadk.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO("pay Bob 500\nyes\n"))
+    code = main(["run", str(payments), "--model", f"scripted:{tmp_path / 'script.yaml'}", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert 'transfer_money({"amount": 500, "to": "Bob"}) is waiting for your confirmation' in err
+    events = [json.loads(line) for line in out.splitlines()]
+    answer = next(
+        e
+        for e in events
+        if e["author"] == "user" and "function_response" in e["content"]["parts"][0]
+    )
+    assert answer["content"]["parts"][0]["function_response"]["response"] == {"confirmed": True}
+    responses = [
+        p["function_response"]["response"]
+        for e in events
+        if e["author"] == "payments"
+        for p in e["content"]["parts"]
+        if "function_response" in p
+    ]
+    assert responses[-1] == {"status": "sent", "amount": 500, "to": "Bob"}
+    assert events[-1]["content"]["parts"][0]["text"] == "Sent."
+
+
+async def test_yadk_serve_run_takes_the_answer_as_google_adks_api_server_does(
+    payments: Path, tmp_path: Path
+) -> None:
+    import httpx
+
+    from yadk.artifacts import InMemoryArtifactService
+    from yadk.serve import create_app
+    from yadk.sessions import InMemorySessionService
+
+    (payments / "script.yaml").write_text((tmp_path / "script.yaml").read_text())
+    config = (payments / "root_agent.yaml").read_text()
+    (payments / "root_agent.yaml").write_text(
+        config.replace("gemini-2.5-flash", "scripted:script.yaml")
+    )
+    app = create_app(
+        tmp_path,
+        session_service=InMemorySessionService(),
+        artifact_service=InMemoryArtifactService(),
+    )
+    async with app.router.lifespan_context(app):
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://t") as client:
+            sessions = "/apps/payments/users/u1/sessions"
+            assert (await client.post(sessions, json={"sessionId": "s1"})).status_code == 200
+            body = {"appName": "payments", "userId": "u1", "sessionId": "s1"}
+            first = await client.post(
+                "/run", json={**body, "newMessage": {"role": "user", "parts": [{"text": "pay"}]}}
+            )
+            assert first.status_code == 200, first.text
+            asking = [e for e in first.json() if e.get("longRunningToolIds")]
+            (call,) = [p["functionCall"] for p in asking[0]["content"]["parts"]]
+            assert call["name"] == "adk_request_confirmation"
+            assert call["args"]["originalFunctionCall"]["name"] == "transfer_money"
+            held = first.json()[-1]
+            assert held["actions"]["requestedToolConfirmations"] == {
+                call["args"]["originalFunctionCall"]["id"]: call["args"]["toolConfirmation"]
+            }
+            answer = {
+                "role": "user",
+                "parts": [
+                    {
+                        "functionResponse": {
+                            "id": call["id"],
+                            "name": "adk_request_confirmation",
+                            "response": {"confirmed": True},
+                        }
+                    }
+                ],
+            }
+            second = await client.post("/run", json={**body, "newMessage": answer})
+            assert second.status_code == 200, second.text
+            events = second.json()
+            assert events[0]["content"]["parts"][0]["functionResponse"]["response"] == {
+                "status": "sent",
+                "amount": 500,
+                "to": "Bob",
+            }
+            assert events[-1]["content"]["parts"][0]["text"] == "Sent."

@@ -2,7 +2,8 @@
 
 After an invocation leaves a call waiting (``LongRunningFunctionTool``), ``yadk run``/``dev``
 say so, and the next message is that call's response: a JSON object is the response as is;
-anything else becomes ``{"result": text}``.
+anything else becomes ``{"result": text}``. A tool call waiting for the user's confirmation
+(``adk_request_confirmation``) takes yes/no words too (``{"confirmed": true|false}``).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from yadk._tool_confirmation import REQUEST_CONFIRMATION, plain_answer
 from yadk.runner import Runner
 from yadk.tools._long_running import pending_calls
 from yadk.types import Content, FunctionCall, FunctionResponse, Part
@@ -34,6 +36,8 @@ def answer_for(call: FunctionCall, text: str) -> Content:
         value: Any = json.loads(text)
     except ValueError:
         value = None
+    if call.name == REQUEST_CONFIRMATION and not isinstance(value, dict):
+        value = plain_answer(text)
     response = value if isinstance(value, dict) else {"result": text}
     return Content(
         role="user",
@@ -44,6 +48,18 @@ def answer_for(call: FunctionCall, text: str) -> Content:
 
 
 def pending_note(call: FunctionCall) -> str:
+    if call.name == REQUEST_CONFIRMATION:
+        original = call.args.get("originalFunctionCall") or {}
+        asked = call.args.get("toolConfirmation") or {}
+        args = json.dumps(original.get("args") or {}, ensure_ascii=False, sort_keys=True)
+        payload = asked.get("payload")
+        shown = "" if payload is None else f"; payload: {json.dumps(payload, ensure_ascii=False)}"
+        return (
+            f"{original.get('name')}({args}) is waiting for your confirmation (call {call.id}):"
+            f" {str(asked.get('hint') or 'approve or reject it').rstrip('.')}{shown}. Your next"
+            " message answers"
+            ' it: yes or no, or a JSON object ({"confirmed": true, "payload": ...})'
+        )
     args = json.dumps(call.args, ensure_ascii=False, sort_keys=True)
     return (
         f"{call.name}({args}) is waiting for its result (call {call.id}); your next message"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import inspect
 from typing import TYPE_CHECKING, Any
 
-from yadk._tool_confirmation import REJECTED, ToolConfirmation, parse_confirmation
+from yadk._tool_confirmation import REJECTED, ToolConfirmation, parse_confirmation, plain_answer
 from yadk.workflow._errors import WorkflowDataError
 from yadk.workflow._request_input import RequestInput
 
@@ -28,20 +28,12 @@ def confirmation_id(node_path: str) -> str:
     return f"wf_tool_confirmation:{node_path}"
 
 
-_YES = frozenset({"yes", "y", "true", "approve", "approved", "ok"})
-_NO = frozenset({"no", "n", "false", "reject", "rejected"})
-
-
 def confirmation_answer(interrupt_id: str, answer: Any) -> Any:
     """A plain answer to a confirmation request (yadk lets ``yadk run`` users type it) as the
     ``ToolConfirmation`` dict: yes/no words and booleans. Other answers pass unchanged."""
     if not interrupt_id.startswith("wf_tool_confirmation:"):
         return answer
-    if isinstance(answer, bool):
-        return {"confirmed": answer}
-    if isinstance(answer, str) and answer.strip().lower() in _YES | _NO:
-        return {"confirmed": answer.strip().lower() in _YES}
-    return answer
+    return plain_answer(answer)
 
 
 def _parse(answer: Any) -> ToolConfirmation:
