@@ -46,11 +46,11 @@ def shape(event: Event) -> dict[str, Any]:
     actions = event.actions.model_dump(mode="json", by_alias=True, exclude_none=True)
     return {
         "author": event.author,
-        "long_running_tool_ids": sorted(event.long_running_tool_ids or []),
         "final": event.is_final_response(),
         "content": event.content.model_dump(mode="json", by_alias=True, exclude_none=True)
         if event.content
         else None,
+        "long_running_tool_ids": sorted(event.long_running_tool_ids or []),
         "skip_summarization": bool(actions.get("skip_summarization")),
         "requested_tool_confirmations": actions.get("requested_tool_confirmations", {}),
     }
@@ -59,22 +59,25 @@ def shape(event: Event) -> dict[str, Any]:
 def adk_shape(event: dict[str, Any]) -> dict[str, Any]:
     actions = event["actions"]
     return {
-        **{k: event[k] for k in ("author", "long_running_tool_ids", "final", "content")},
+        **{k: event[k] for k in ("author", "final", "content", "long_running_tool_ids")},
         "skip_summarization": bool(actions.get("skipSummarization")),
         "requested_tool_confirmations": actions["requestedToolConfirmations"],
     }
 
 
 def normalized(shapes: list[dict[str, Any]]) -> Any:
-    """Call ids are random: each becomes its first-seen index, so the links between a call,
-    its confirmation request and their responses are still compared."""
+    """Call ids are random: each becomes its first-seen index (in content order), so the links
+    between a call, its confirmation request and their responses are still compared."""
     names: dict[str, str] = {}
 
     def rename(value: Any) -> Any:
         if isinstance(value, str) and value.startswith("adk-"):
             return names.setdefault(value, f"id{len(names)}")
         if isinstance(value, dict):
-            return {rename(k): rename(v) for k, v in value.items()}
+            renamed = {rename(k): rename(v) for k, v in value.items()}
+            if "long_running_tool_ids" in renamed:  # a set: its order is the random ids'
+                renamed["long_running_tool_ids"] = sorted(renamed["long_running_tool_ids"])
+            return renamed
         if isinstance(value, list):
             return [rename(v) for v in value]
         return value
@@ -87,16 +90,26 @@ SCENARIOS = {
     "rejected": (lambda: FunctionTool(transfer_money, require_confirmation=True), 500),
     "predicate_true": (lambda: FunctionTool(transfer_money, require_confirmation=over_limit), 500),
     "predicate_false": (lambda: FunctionTool(transfer_money, require_confirmation=over_limit), 20),
+    "parallel_one_confirmed_one_rejected": (
+        lambda: FunctionTool(transfer_money, require_confirmation=True),
+        [500, 700],
+    ),
     "requested_in_tool": (lambda: FunctionTool(book_room), None),
     "requested_in_tool_rejected": (lambda: FunctionTool(book_room), None),
 }
 
 
-def _agent(tool: FunctionTool, amount: int | None) -> tuple[LlmAgent, ScriptedModel]:
-    args: dict[str, Any] = {"nights": 2} if amount is None else {"amount": amount, "to": "Bob"}
+def _agent(tool: FunctionTool, amount: int | list[int] | None) -> tuple[LlmAgent, ScriptedModel]:
+    many: list[dict[str, Any]]
+    if amount is None:
+        many = [{"nights": 2}]
+    elif isinstance(amount, list):
+        many = [{"amount": a, "to": to} for a, to in zip(amount, ["Bob", "Eve"], strict=False)]
+    else:
+        many = [{"amount": amount, "to": "Bob"}]
     model = ScriptedModel(
         turns=[
-            {"function_calls": [{"name": tool.name, "args": args}]},
+            {"function_calls": [{"name": tool.name, "args": args} for args in many]},
             {"text": "Done."},
             {"text": "Done again."},
         ]
@@ -104,12 +117,18 @@ def _agent(tool: FunctionTool, amount: int | None) -> tuple[LlmAgent, ScriptedMo
     return LlmAgent(name="assistant", model=model, instruction="Help.", tools=[tool]), model
 
 
-def _answer(first: list[Event], answer: dict[str, Any]) -> Content:
-    request = next(
+def _answer(first: list[Event], answer: dict[str, Any] | list[dict[str, Any]]) -> Content:
+    """The user's answer to every confirmation request in ``first`` (one answer for all, or
+    one per request)."""
+    requests = [
         c for e in first for c in e.get_function_calls() if c.name == "adk_request_confirmation"
-    )
-    response = FunctionResponse(id=request.id, name=request.name, response=answer)
-    return Content(role="user", parts=[Part(function_response=response)])
+    ]
+    answers = answer if isinstance(answer, list) else [answer] * len(requests)
+    parts = [
+        Part(function_response=FunctionResponse(id=r.id, name=r.name, response=a))
+        for r, a in zip(requests, answers, strict=True)
+    ]
+    return Content(role="user", parts=parts)
 
 
 async def _run(runner: Runner, session_id: str, message: Any) -> list[Event]:
@@ -349,3 +368,35 @@ async def test_yadk_serve_run_takes_the_answer_as_google_adks_api_server_does(
                 "to": "Bob",
             }
             assert events[-1]["content"]["parts"][0]["text"] == "Sent."
+
+
+async def test_a_resumable_app_resumes_the_invocation_with_the_answer(tmp_path: Path) -> None:
+    from yadk.apps import App, ResumabilityConfig
+
+    def app(model: ScriptedModel) -> App:
+        tool = FunctionTool(transfer_money, require_confirmation=True)
+        agent = LlmAgent(name="assistant", model=model, instruction="Help.", tools=[tool])
+        resumable = ResumabilityConfig(is_resumable=True)
+        return App(name="app", root_agent=agent, resumability_config=resumable)
+
+    db = tmp_path / "sessions.db"
+    asking = ScriptedModel(
+        turns=[{"function_calls": [{"name": "transfer_money", "args": {"amount": 5, "to": "B"}}]}]
+    )
+    service = SqliteSessionService(db)
+    runner = Runner(app=app(asking), session_service=service)
+    session = await runner.session_service.create_session(app_name="app", user_id="u")
+    first = await _run(runner, session.id, "please")
+    service.close()
+
+    service = SqliteSessionService(db)
+    runner = Runner(app=app(ScriptedModel(turns=[{"text": "Done."}])), session_service=service)
+    second = await _run(runner, session.id, _answer(first, {"confirmed": True}))
+    assert {e.invocation_id for e in second} == {first[0].invocation_id}
+    assert second[0].get_function_responses()[0].response == {
+        "status": "sent",
+        "amount": 5,
+        "to": "B",
+    }
+    assert second[-1].content is not None and second[-1].content.parts[0].text == "Done."
+    service.close()

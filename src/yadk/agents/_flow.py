@@ -43,7 +43,10 @@ logger = logging.getLogger("yadk.flow")
 
 async def run_llm_flow(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
     """Step until a final response, an error, a transfer, or the end of the invocation."""
-    if ctx.resume is not None:  # an interrupted invocation: go on from what is stored
+    answering = ctx.user_content is not None and is_confirmation_answer(ctx.user_content)
+    # An interrupted invocation goes on from what is stored; one that waits for a confirmation
+    # goes on with the answer (it reruns the confirmed calls, below).
+    if ctx.resume is not None and not answering:
         decision = decide_resume(ctx.resume, ctx.session.events, agent.name, ctx.branch)
         if decision is not None:
             ended = [False]
@@ -61,7 +64,7 @@ async def run_llm_flow(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerato
                 yield event
             if ctx.end_invocation or ctx.counter.failed:
                 return
-        if is_confirmation_answer(ctx.user_content):  # the user answered a confirmation request
+        if answering:  # the user answered a confirmation request
             async for event in _answer_confirmations(agent, ctx):
                 yield event
             if ctx.end_invocation or ctx.counter.failed:
