@@ -202,6 +202,9 @@ DOCUMENTED: dict[str, set[str]] = {
         "open_session_service",
         # docs/cli.md (yadk db): the default local store upgrades itself, copied aside first.
         "upgrade_local_store",
+        # docs/engine.md (One turn at a time on a session): the runner's turn locks.
+        "SessionBusy",
+        "SessionLocks",
     },
     # docs/engine.md and docs/multi_agent.md: Agent = LlmAgent, RunConfig.
     "yadk.agents": {"Agent", "RunConfig"},

@@ -9,7 +9,7 @@ import dataclasses
 import logging
 import sys
 from collections import OrderedDict
-from collections.abc import AsyncGenerator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from typing import Any
 
 from yadk._contexts import AppSettings, InvocationContext, RunConfig, new_invocation_id
@@ -30,7 +30,7 @@ from yadk.errors import (
 )
 from yadk.events import Event, EventActions
 from yadk.memory import BaseMemoryService
-from yadk.sessions import BaseSessionService, InMemorySessionService, Session
+from yadk.sessions import BaseSessionService, InMemorySessionService, Session, SessionLocks
 from yadk.tools import close_toolsets
 from yadk.types import Content, UserContent
 
@@ -66,9 +66,16 @@ class Runner:
     stops reading never loses what it has seen. A failure inside the invocation (a callback or
     template error, a model error) becomes a final event with ``error_code``/``error_message``,
     appended like any other; pass ``RunConfig(raise_errors=True)`` to get the exception instead.
+
+    The runner owns the per-session turn locks (``locks``, ``turn``): whoever starts turns for
+    several clients (``yadk serve``, ``yadk run``) holds ``turn`` around each, so two turns on one
+    session never interleave their events while turns on different sessions run side by side.
+    Runners given the same ``session_locks`` (serve's apps on one store) share them.
     """
 
     max_kept_sessions = 256
+    # How long ``turn`` waits for a busy session when the locks are the runner's own.
+    turn_wait = 10.0
 
     def __init__(
         self,
@@ -81,6 +88,7 @@ class Runner:
         memory_service: BaseMemoryService | None = None,
         run_config: RunConfig | None = None,
         plugins: list[Any] | None = None,
+        session_locks: SessionLocks | None = None,
     ) -> None:
         if (app is None) == (agent is None):
             raise ValueError("Runner needs exactly one of app= or agent=.")
@@ -110,7 +118,35 @@ class Runner:
         self.memory_service = memory_service
         # The last-used sessions, so the next turn reads only what is new (see _checkout).
         self._sessions: OrderedDict[tuple[str, str], Session] = OrderedDict()
+        self._locks = session_locks
+        self._own_locks = False
         _import_turn_path()
+
+    @property
+    def locks(self) -> SessionLocks:
+        """The per-session turn locks (given as ``session_locks``, else made on first use with
+        ``turn_wait`` and the store's cross-process locks)."""
+        if self._locks is None:
+            self._locks = SessionLocks(
+                wait=self.turn_wait, shared=self.session_service.turn_locks()
+            )
+            self._own_locks = True
+        return self._locks
+
+    @contextlib.asynccontextmanager
+    async def turn(
+        self, user_id: str, session_id: str, *, wait: float | None = None
+    ) -> AsyncIterator[None]:
+        """Hold the session's turn lock for the block: waits up to ``wait`` seconds (default:
+        the locks' wait) for a turn already running on it, then raises ``SessionBusy``. On
+        leaving, the store's cross-process lock is released before the block's caller goes on,
+        so a client that sends its next turn to another process finds the session free."""
+        key = (self.app_name, user_id, session_id)
+        await self.locks.acquire(key, wait=wait)
+        try:
+            yield
+        finally:
+            await self.locks.released(key)
 
     def retarget(self, target: AppSettings | BaseAgent) -> None:
         """Run ``target`` (an App, or a root agent) from the next invocation on, keeping the
@@ -337,6 +373,8 @@ class Runner:
         await close_toolsets(self.agent)
         if self.plugin_manager is not None:
             await self.plugin_manager.close()
+        if self._own_locks and self._locks is not None:
+            await self._locks.drain()
 
     async def __aenter__(self) -> Runner:
         return self

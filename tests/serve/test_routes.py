@@ -177,3 +177,23 @@ async def test_docs_work_offline(make_client: Callable[..., Any]) -> None:
         assert "<a href='openapi.json'>openapi.json</a>" in html
         assert (await client.get("/redoc")).status_code == 404
         assert (await client.get("/openapi.json")).json()["info"]["title"] == "yadk"
+
+
+async def test_the_apps_runners_take_their_turns_under_the_served_locks(
+    make_client: Callable[..., Any],
+) -> None:
+    clock = ManualClock()
+    app = make_client(busy_wait=0.2)
+    served = app.app.state.served
+    served.locks.clock = clock
+    runner = served.apps.by_name["echo"].runner
+    assert runner.locks is served.locks
+    async with app as client:
+        await client.post(S, json={"sessionId": "s1"})
+        async with runner.turn("u1", "s1"):  # a turn held through the runner's own API
+            patch = asyncio.create_task(client.patch(f"{S}/s1", json={"stateDelta": {"k": 1}}))
+            await clock.waiting()
+            clock.advance(0.2)
+            assert (await patch).status_code == 409
+        done = await client.patch(f"{S}/s1", json={"stateDelta": {"k": 2}})
+        assert done.json()["state"] == {"k": 2}

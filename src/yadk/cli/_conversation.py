@@ -20,7 +20,7 @@ from yadk.events import Event
 from yadk.memory import BaseMemoryService
 from yadk.reload import RunTarget, runner_for
 from yadk.runner import Runner
-from yadk.sessions import BaseSessionService, InMemorySessionService, Session
+from yadk.sessions import BaseSessionService, InMemorySessionService, Session, SessionBusy
 from yadk.stores import Stores
 from yadk.stores import open_stores as engine_open_stores
 from yadk.types import Part
@@ -188,14 +188,10 @@ async def send_message(
     lock on the session, as a ``yadk serve`` turn does: a turn another process is running on
     the session is waited for, up to ``busy_wait`` seconds; then the message is not sent and
     the turn counts as failed."""
-    from yadk.sessions._turns import SessionBusy, SessionLocks
-
     key = (runner.app_name, USER_ID, session_id)
-    locks = SessionLocks(
-        wait=min(busy_wait, _QUIET_WAIT), shared=runner.session_service.turn_locks()
-    )
+    locks = runner.locks
     try:
-        await locks.acquire(key)
+        await locks.acquire(key, wait=min(busy_wait, _QUIET_WAIT))
     except SessionBusy:
         if busy_wait <= _QUIET_WAIT:
             note(_busy(session_id, busy_wait), prog=prog)
@@ -205,9 +201,8 @@ async def send_message(
             f" (up to {busy_wait:g} s, --busy-wait)",
             prog=prog,
         )
-        locks = SessionLocks(wait=busy_wait, shared=locks.shared)
         try:
-            await locks.acquire(key)
+            await locks.acquire(key, wait=busy_wait)
         except SessionBusy:
             note(_busy(session_id, busy_wait), prog=prog)
             return True

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from yadk.config import LoadedAgent
     from yadk.memory import BaseMemoryService
     from yadk.runner import Runner
-    from yadk.sessions import BaseSessionService
+    from yadk.sessions import BaseSessionService, SessionLocks
 
 __all__ = ["RunTarget", "run_target", "runner_for", "target_agent", "target_name"]
 
@@ -48,9 +48,10 @@ def runner_for(
     session_service: BaseSessionService,
     artifact_service: BaseArtifactService | None,
     memory_service: BaseMemoryService | None = None,
+    session_locks: SessionLocks | None = None,
 ) -> Runner:
     """A runner for ``target``, its sessions stored under ``app_name`` (default: the app's or
-    the root agent's name)."""
+    the root agent's name), taking its turn locks from ``session_locks`` when given."""
     from yadk.agents import BaseAgent
     from yadk.runner import Runner
 
@@ -58,6 +59,7 @@ def runner_for(
         "session_service": session_service,
         "artifact_service": artifact_service,
         "memory_service": memory_service,
+        "session_locks": session_locks,
     }
     if isinstance(target, BaseAgent):
         return Runner(agent=target, app_name=app_name or target.name, **services)

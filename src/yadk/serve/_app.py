@@ -32,8 +32,7 @@ from yadk.serve._problems import Problem, problem_body
 from yadk.serve._run import run_routes
 from yadk.serve._served import Served
 from yadk.serve._sessions import session_routes
-from yadk.sessions import BaseSessionService
-from yadk.sessions._turns import SessionLocks
+from yadk.sessions import BaseSessionService, SessionLocks
 
 __all__ = ["BUSY_WAIT", "DEFAULT_DB", "RouterFactory", "create_app"]
 
@@ -114,6 +113,7 @@ def create_app(
         model=model,
         on_agent=on_agent,
         poll_interval=reload_interval,
+        locks=SessionLocks(wait=busy_wait, shared=session_service.turn_locks()),
     )
     limits = limits or Limits()
     policy = None
@@ -125,8 +125,7 @@ def create_app(
             " --allow-host NAME",
             origin_fix=" or those named by --allow-origin",
         )
-    locks = SessionLocks(wait=busy_wait, shared=session_service.turn_locks())
-    served = Served(apps, locks)
+    served = Served(apps)
     stoppers: list[Callable[[], Awaitable[None]]] = []
 
     @contextlib.asynccontextmanager
@@ -139,7 +138,7 @@ def create_app(
             for stop in stoppers:
                 await stop()
             await apps.stop()
-            await locks.drain()
+            await apps.locks.drain()
             if opened is not None:
                 await opened.aclose()
 

@@ -34,7 +34,7 @@ from yadk.reload import (
 )
 from yadk.reload._reloader import shown_names
 from yadk.runner import Runner
-from yadk.sessions import BaseSessionService
+from yadk.sessions import BaseSessionService, SessionLocks
 
 __all__ = ["App", "Apps", "find_app_folders"]
 
@@ -97,7 +97,9 @@ class App:
 
 
 class Apps:
-    """Every app under a path, sharing one session service and one artifact service."""
+    """Every app under a path, sharing one session service, one artifact service and one set
+    of turn locks: each app's runner takes its turns under ``locks``, and a route on an app
+    that did not load (no runner) locks its sessions with the same object."""
 
     def __init__(
         self,
@@ -111,8 +113,10 @@ class Apps:
         poll_interval: float = 0.25,
         model: BaseLlm | None = None,
         on_agent: Callable[[BaseAgent], None] | None = None,
+        locks: SessionLocks,
     ) -> None:
         self.path = Path(os.path.abspath(path))
+        self.locks = locks
         # ``model`` replaces every agent's model; ``on_agent`` sees each agent loaded, at start
         # or by a reload, before it serves a turn (the web UI records its model calls).
         self.model = model
@@ -153,6 +157,7 @@ class Apps:
             session_service=self.session_service,
             artifact_service=self.artifact_service,
             memory_service=self.memory_service,
+            session_locks=self.locks,
         )
 
     # --- reload -------------------------------------------------------------------------------

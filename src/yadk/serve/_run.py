@@ -25,7 +25,7 @@ from yadk.serve._problems import Problem
 from yadk.serve._served import Served, busy_detail
 from yadk.serve._sse import EventStream, frame
 from yadk.serve._wire import RunAgentRequest, event_json
-from yadk.sessions._turns import SessionBusy
+from yadk.sessions import SessionBusy
 
 __all__ = ["run_routes"]
 
@@ -72,11 +72,11 @@ def run_routes(served: Served) -> APIRouter:
     async def run_agent_sse(req: RunAgentRequest, request: Request) -> Response:
         runner, key = target(req)
         try:
-            await served.locks.acquire(key)
+            await runner.locks.acquire(key)
         except SessionBusy:
-            raise Problem(409, busy_detail(key[2], served.locks.wait)) from None
+            raise Problem(409, busy_detail(key[2], runner.locks.wait)) from None
         invocation = Invocation(runner, req, streaming=req.streaming)
-        stream = EventStream(_frames(invocation), on_close=lambda: served.locks.released(key))
+        stream = EventStream(_frames(invocation), on_close=lambda: runner.locks.released(key))
         stream.start()
         try:
             # Without partial events the first frame comes when the model has answered: a

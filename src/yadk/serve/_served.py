@@ -11,8 +11,7 @@ from yadk.artifacts import BaseArtifactService
 from yadk.runner import Runner
 from yadk.serve._apps import App, Apps
 from yadk.serve._problems import Problem
-from yadk.sessions import BaseSessionService
-from yadk.sessions._turns import SessionBusy, SessionLocks
+from yadk.sessions import BaseSessionService, SessionBusy, SessionLocks
 
 __all__ = ["Served"]
 
@@ -20,7 +19,11 @@ __all__ = ["Served"]
 @dataclass
 class Served:
     apps: Apps
-    locks: SessionLocks
+
+    @property
+    def locks(self) -> SessionLocks:
+        """The turn locks every app's runner holds its turns under (``Apps.locks``)."""
+        return self.apps.locks
 
     @property
     def sessions(self) -> BaseSessionService:

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from yadk.sessions._session import Session
     from yadk.sessions._sqlite import SqliteSessionService
     from yadk.sessions._state import State
+    from yadk.sessions._turns import SessionBusy, SessionLocks
 
 __all__ = [
     "AlreadyExistsError",
@@ -24,6 +25,8 @@ __all__ = [
     "ListSessionsResponse",
     "PostgresSessionService",
     "Session",
+    "SessionBusy",
+    "SessionLocks",
     "SessionNotFoundError",
     "SqliteSessionService",
     "StaleSessionError",
@@ -46,5 +49,7 @@ __getattr__, __dir__ = lazy_facade(
         "Session": "yadk.sessions._session",
         "SqliteSessionService": "yadk.sessions._sqlite",
         "State": "yadk.sessions._state",
+        "SessionBusy": "yadk.sessions._turns",
+        "SessionLocks": "yadk.sessions._turns",
     },
 )

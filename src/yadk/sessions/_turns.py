@@ -84,16 +84,19 @@ class SessionLocks:
     def __len__(self) -> int:
         return len(self._entries)
 
-    async def acquire(self, key: _Key) -> None:
-        """Take the session's lock, waiting at most ``wait`` seconds (else ``SessionBusy``);
-        every successful ``acquire`` is paired with one ``release``."""
+    async def acquire(self, key: _Key, *, wait: float | None = None) -> None:
+        """Take the session's lock, waiting at most ``wait`` seconds (default: the locks'
+        ``wait``; else ``SessionBusy``); every successful ``acquire`` is paired with one
+        ``release``."""
+        if wait is None:
+            wait = self.wait
         entry = self._entries.get(key)
         if entry is None:
             entry = self._entries[key] = _Entry()
         entry.users += 1
-        deadline = self.clock.time() + self.wait
+        deadline = self.clock.time() + wait
         try:
-            async with self.clock.timeout(self.wait):
+            async with self.clock.timeout(wait):
                 await entry.lock.acquire()
         except TimeoutError:
             self._drop(key, entry)
