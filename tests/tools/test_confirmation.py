@@ -400,3 +400,30 @@ async def test_a_resumable_app_resumes_the_invocation_with_the_answer(tmp_path: 
     }
     assert second[-1].content is not None and second[-1].content.parts[0].text == "Done."
     service.close()
+
+
+async def test_a_sub_agent_that_asked_takes_the_answer() -> None:
+    payer_model = ScriptedModel(
+        turns=[
+            {"function_calls": [{"name": "transfer_money", "args": {"amount": 5, "to": "B"}}]},
+            {"text": "Paid."},
+        ]
+    )
+    tool = FunctionTool(transfer_money, require_confirmation=True)
+    payer = LlmAgent(name="payer", model=payer_model, description="Pays.", tools=[tool])
+    transfer = {"name": "transfer_to_agent", "args": {"agent_name": "payer"}}
+    root_model = ScriptedModel(turns=[{"function_calls": [transfer]}])
+    root = LlmAgent(name="root", model=root_model, sub_agents=[payer])
+    runner = Runner(app_name="app", agent=root)
+    session = await runner.session_service.create_session(app_name="app", user_id="u")
+    first = await _run(runner, session.id, "pay B")
+    asking = [e for e in first if e.long_running_tool_ids]
+    assert [e.author for e in asking] == ["payer"]
+    second = await _run(runner, session.id, _answer(first, {"confirmed": True}))
+    assert [e.author for e in second] == ["payer", "payer"]
+    assert second[0].get_function_responses()[0].response == {
+        "status": "sent",
+        "amount": 5,
+        "to": "B",
+    }
+    assert len(root_model.requests) == 1 and len(payer_model.requests) == 2
