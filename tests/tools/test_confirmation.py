@@ -427,3 +427,29 @@ async def test_a_sub_agent_that_asked_takes_the_answer() -> None:
         "to": "B",
     }
     assert len(root_model.requests) == 1 and len(payer_model.requests) == 2
+
+
+async def test_an_answer_for_a_tool_no_longer_there_is_refused() -> None:
+    agent, _ = _agent(FunctionTool(transfer_money, require_confirmation=True), 500)
+    runner = Runner(app_name="app", agent=agent)
+    session = await runner.session_service.create_session(app_name="app", user_id="u")
+    first = await _run(runner, session.id, "please")
+
+    # The agent redeployed without the tool; the session (and the answer) are the same.
+    changed = LlmAgent(name="assistant", model=ScriptedModel(turns=[{"text": "x"}]))
+    later = Runner(app_name="app", agent=changed, session_service=runner.session_service)
+    events = await _run(later, session.id, _answer(first, {"confirmed": True}))
+    (failed,) = events
+    assert failed.error_message is not None
+    assert "Tool 'transfer_money' is not registered." in failed.error_message
+
+
+def test_requested_confirmations_cross_the_wire_both_ways() -> None:
+    from yadk.serve._wire import event_from_json, event_json
+
+    sent = {"c1": {"hint": "Sure?", "confirmed": False, "payload": {"room": "single"}}}
+    event = event_from_json({"author": "a", "actions": {"requestedToolConfirmations": sent}})
+    assert event.actions.requested_tool_confirmations == {
+        "c1": ToolConfirmation(hint="Sure?", payload={"room": "single"})
+    }
+    assert event_json(event)["actions"]["requestedToolConfirmations"] == sent
