@@ -176,8 +176,9 @@ DOCUMENTED: dict[str, set[str]] = {
     # docs/apps.md: per-model prices of a budget (Token budgets), the summariser of event
     # compaction (Event compaction), the failure scope of ReflectAndRetryToolPlugin (Plugins).
     "yadk.apps": {"ModelPrice", "BaseEventsSummarizer", "LlmEventSummarizer", "TrackingScope"},
-    # The timeouts and caps create_app takes (docs/serve.md, Safe by default).
-    "yadk.serve": {"Limits", "build_agent_card"},
+    # The timeouts and caps create_app takes (docs/serve.md, Safe by default), and its options
+    # object (docs/serve.md, Python: create_app).
+    "yadk.serve": {"Limits", "ServeOptions", "build_agent_card"},
     # docs/workflows.md: a workflow node's event metadata, human input, the node context, and
     # the errors a graph raises; docs/apps.md (Event compaction, Context caching): a compaction event's summary, the cache state
     # on a model event.

@@ -214,19 +214,19 @@ def _check_workers(args: argparse.Namespace, db: str) -> None:
 
 def _build_app(options: dict[str, Any]) -> Any:
     from yadk.errors import ConfigError, YadkError
-    from yadk.serve import Limits, create_app
+    from yadk.serve import Limits, ServeOptions, create_app
 
+    serve_options = ServeOptions(
+        db=options["db"],
+        reload=options["reload"],
+        token=options["token"],
+        allow_origins=tuple(options["allow_origins"]),
+        hosts=options["hosts"],
+        limits=Limits(**options["limits"]),
+        busy_wait=options["busy_wait"],
+    )
     try:
-        return create_app(
-            options["path"],
-            db=options["db"],
-            reload=options["reload"],
-            token=options["token"],
-            allow_origins=options["allow_origins"],
-            hosts=options["hosts"],
-            limits=Limits(**options["limits"]),
-            busy_wait=options["busy_wait"],
-        )
+        return create_app(options["path"], serve_options)
     except ConfigError as exc:
         raise CommandError(exc.message, exit_code=EXIT_USAGE) from None
     except YadkError as exc:  # the store cannot be opened

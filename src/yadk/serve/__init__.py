@@ -12,14 +12,16 @@ if TYPE_CHECKING:
     from yadk.serve._app import create_app
     from yadk.serve._card import build_agent_card
     from yadk.serve._limits import Limits
+    from yadk.serve._options import ServeOptions
 
-__all__ = ["Limits", "build_agent_card", "create_app"]
+__all__ = ["Limits", "ServeOptions", "build_agent_card", "create_app"]
 
 # Loaded on first use: `yadk card` builds a card without the web framework behind the server.
 __getattr__, __dir__ = lazy_facade(
     globals(),
     {
         "Limits": "yadk.serve._limits",
+        "ServeOptions": "yadk.serve._options",
         "build_agent_card": "yadk.serve._card",
         "create_app": "yadk.serve._app",
     },

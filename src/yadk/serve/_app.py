@@ -4,98 +4,63 @@ protocol."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from fastapi import APIRouter, FastAPI, Request
+from fastapi import FastAPI, Request
 from fastapi.responses import Response
 
-from yadk.agents import BaseAgent
-from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
+from yadk.artifacts import InMemoryArtifactService
 from yadk.errors import SessionStoreError, SessionTooLargeError
-from yadk.memory import BaseMemoryService
-from yadk.models import BaseLlm
-from yadk.reload import ChangeSource, WatchfilesChanges
 from yadk.serve._a2a_routes import a2a_routes
 from yadk.serve._apps import Apps
 from yadk.serve._artifacts import artifact_routes
 from yadk.serve._docs_page import add_docs_page
-from yadk.serve._guard import MAX_BODY, Guard, printable
+from yadk.serve._guard import Guard, printable
 from yadk.serve._hosts import HostPolicy
 from yadk.serve._json import json_response
 from yadk.serve._limits import LIMITS_STATE, Limits
 from yadk.serve._meta import meta_routes
+from yadk.serve._options import BUSY_WAIT, RouterFactory, ServeOptions
 from yadk.serve._problems import Problem, problem_body
 from yadk.serve._run import run_routes
 from yadk.serve._served import Served
 from yadk.serve._sessions import session_routes
-from yadk.sessions import BaseSessionService, SessionLocks
+from yadk.sessions import SessionLocks
 
-__all__ = ["BUSY_WAIT", "DEFAULT_DB", "RouterFactory", "create_app"]
+__all__ = ["BUSY_WAIT", "DEFAULT_DB", "RouterFactory", "ServeOptions", "create_app"]
 
 logger = logging.getLogger("yadk.serve")
 
 DEFAULT_DB = str(Path(".yadk") / "sessions.db")
-BUSY_WAIT = 10.0
-
-RouterFactory = Callable[[Served], APIRouter]
-"""Builds extra routes (e.g. the web UI's ``/dev/*``) from what the server serves."""
 
 
 def create_app(
-    path: str | os.PathLike[str],
-    *,
-    session_service: BaseSessionService | None = None,
-    artifact_service: BaseArtifactService | None = None,
-    memory_service: BaseMemoryService | None = None,
-    reload: bool = False,
-    token: str | None = None,
-    allow_origins: Sequence[str] = (),
-    hosts: Iterable[str] | None = None,
-    limits: Limits | None = None,
-    busy_wait: float = BUSY_WAIT,
-    max_body: int = MAX_BODY,
-    routers: Iterable[RouterFactory] = (),
-    watcher: Callable[[], ChangeSource] = WatchfilesChanges,
-    model: BaseLlm | None = None,
-    on_agent: Callable[[BaseAgent], None] | None = None,
-    reload_interval: float = 0.25,
-    db: str | os.PathLike[str] | None = None,
+    path: str | os.PathLike[str], options: ServeOptions | None = None, **changes: Any
 ) -> Any:
-    """The ASGI app serving the agents at ``path`` (an agent folder, or a folder of them).
-
-    Sessions go to ``session_service`` (default: the SQLite file ``.yadk/sessions.db``, with
-    artifacts in ``.yadk/artifacts`` and memory in ``.yadk/sessions.memory.db``);
-    ``memory_service`` is what ``load_memory``/``preload_memory`` and ``add_session_to_memory``
-    use (default: that file when sessions default, else none). ``reload`` re-validates and swaps an app's agent when its
-    files change, and streams the results at ``GET /dev/events``. ``token`` requires
-    ``Authorization: Bearer TOKEN`` on every route but ``/health``; ``allow_origins`` enables
-    CORS for those origins only. ``hosts`` are the ``Host`` values answered (``name:port``,
-    ``*`` for any; default: no check): a request for another (DNS rebinding) or with an
-    ``Origin`` neither of these hosts nor in ``allow_origins`` gets 403. ``limits`` are the
-    timeouts and caps (``Limits``: the body's and the write's are enforced here, the
-    connection's by ``yadk.serve._connections.LimitedHttp``, which finds them in the lifespan
-    state). A turn on a busy session waits up to ``busy_wait`` seconds,
-    then gets 409. ``routers`` add routes (each factory receives the ``Served`` state).
-    ``model`` replaces every agent's model; ``on_agent`` is called with each agent loaded (at
-    start or by a reload) before it serves. ``reload_interval`` is how often (seconds) the
-    watchers' changes are applied. ``db`` names the store to open when no ``session_service``
-    is given (a ``--db`` value: a SQLite path, ``postgresql://...``, ``:memory:``); a store the
-    app opens is closed at shutdown.
+    """The ASGI app serving the agents at ``path`` (an agent folder, or a folder of them), as
+    ``options`` say (``ServeOptions``; its defaults when ``None``). Keywords change single
+    fields: ``create_app(path, token="s3cret")`` is
+    ``create_app(path, ServeOptions(token="s3cret"))``.
 
     When several processes share the store (replicas, workers), a turn also takes the store's
     cross-process lock on its session (``BaseSessionService.turn_locks``), within the same wait.
     """
     from yadk import __version__
 
+    options = dataclasses.replace(options or ServeOptions(), **changes)
+    session_service = options.session_service
+    artifact_service = options.artifact_service
+    memory_service = options.memory_service
     opened = None
     if session_service is None:
         from yadk.stores import open_stores
 
-        opened = open_stores(DEFAULT_DB if db is None else db)
+        opened = open_stores(DEFAULT_DB if options.db is None else options.db)
         session_service = opened.sessions
         if artifact_service is None:
             artifact_service = opened.artifacts
@@ -108,19 +73,19 @@ def create_app(
         session_service=session_service,
         artifact_service=artifact_service,
         memory_service=memory_service,
-        reload=reload,
-        watcher=watcher,
-        model=model,
-        on_agent=on_agent,
-        poll_interval=reload_interval,
-        locks=SessionLocks(wait=busy_wait, shared=session_service.turn_locks()),
+        reload=options.reload,
+        watcher=options.watcher,
+        model=options.model,
+        on_agent=options.on_agent,
+        poll_interval=options.reload_interval,
+        locks=SessionLocks(wait=options.busy_wait, shared=session_service.turn_locks()),
     )
-    limits = limits or Limits()
+    limits = options.limits or Limits()
     policy = None
-    if hosts is not None:
+    if options.hosts is not None:
         policy = HostPolicy(
-            hosts,
-            origins=allow_origins,
+            options.hosts,
+            origins=options.allow_origins,
             host_fix="send the address the server was started for, or start it with"
             " --allow-host NAME",
             origin_fix=" or those named by --allow-origin",
@@ -179,18 +144,20 @@ def create_app(
         lambda s: meta_routes(s, version=__version__),
         session_routes,
         artifact_routes,
-        *routers,
+        *options.routers,
     ):
         app.include_router(factory(served))
-    if allow_origins:
+    if options.allow_origins:
         from starlette.middleware.cors import CORSMiddleware
 
         app.add_middleware(
             CORSMiddleware,
-            allow_origins=list(allow_origins),
+            allow_origins=list(options.allow_origins),
             allow_methods=["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
             allow_headers=["authorization", "content-type"],
         )
-    app.add_middleware(Guard, token=token, max_body=max_body, hosts=policy, limits=limits)
+    app.add_middleware(
+        Guard, token=options.token, max_body=options.max_body, hosts=policy, limits=limits
+    )
     add_docs_page(app)
     return app

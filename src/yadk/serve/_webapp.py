@@ -97,7 +97,7 @@ def create_web_app(
     (``start_web_tracing()``; none by default)."""
     from fastapi import APIRouter
 
-    from yadk.serve import create_app
+    from yadk.serve import ServeOptions, create_app
 
     recorder = RequestRecorder()
     traces = trace_routes(tracing if tracing is not None else WebTracing(None))
@@ -108,8 +108,7 @@ def create_web_app(
         routes += traces
         return APIRouter(routes=list(routes))
 
-    api = create_app(
-        path,
+    options = ServeOptions(
         session_service=session_service,
         artifact_service=artifact_service,
         memory_service=memory_service,
@@ -121,6 +120,6 @@ def create_web_app(
         # (a poll that finds nothing only drains a queue).
         reload_interval=0.1,
         routers=[router],
-        **create_app_options,
     )
+    api = create_app(path, options, **create_app_options)
     return HostOriginGuard(WebPage(api), hosts=allowed_hosts(host, port))
