@@ -4,7 +4,9 @@ and workflow function nodes."""
 
 from __future__ import annotations
 
+import inspect
 import json
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -18,6 +20,7 @@ __all__ = [
     "confirmation_hint",
     "parse_confirmation",
     "plain_answer",
+    "required",
 ]
 
 REQUEST_CONFIRMATION = "adk_request_confirmation"
@@ -88,3 +91,29 @@ def plain_answer(answer: Any) -> Any:
     if isinstance(answer, str) and answer.strip().lower() in _YES | _NO:
         return {"confirmed": answer.strip().lower() in _YES}
     return answer
+
+
+async def required(
+    setting: bool | Callable[..., Any],
+    args: dict[str, Any],
+    tool_context: Any,
+    context_names: Iterable[str] = ("tool_context",),
+) -> bool:
+    """What a tool's ``require_confirmation`` says for a call with ``args``: the bool itself, or
+    the predicate's answer (sync or async; it takes the arguments it names, all of them with
+    ``**kwargs``, and the tool context under one of ``context_names``). Only ``True`` asks, as
+    in google-adk: any other answer lets the call run."""
+    if not callable(setting):
+        return bool(setting)
+    params = inspect.signature(setting).parameters
+    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        chosen = dict(args)
+    else:
+        chosen = {k: v for k, v in args.items() if k in params}
+    for name in context_names:
+        if name in params:
+            chosen[name] = tool_context
+    result = setting(**chosen)
+    if inspect.isawaitable(result):
+        result = await result
+    return result is True

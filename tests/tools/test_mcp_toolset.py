@@ -355,3 +355,44 @@ def test_fencing_reaches_schema_descriptions_but_not_values() -> None:
             "description": {"type": "string"},
         },
     }
+
+
+async def test_require_confirmation_holds_a_call_until_the_user_confirms(tmp_path: Path) -> None:
+    from yadk.types import Content, FunctionResponse, Part
+
+    model = ScriptedModel(
+        turns=[
+            {
+                "function_calls": [
+                    {"name": "add", "args": {"a": 2, "b": 3}},
+                    {"name": "echo", "args": {"text": "hi"}},
+                ]
+            },
+            {"text": "done"},
+        ]
+    )
+    toolset = stdio(tmp_path, require_confirmation=lambda a=0, **_: a > 1)
+    runner = Runner(app_name="app", agent=LlmAgent(name="calc", model=model, tools=[toolset]))
+    async with runner:
+        session = await runner.session_service.create_session(app_name="app", user_id="u")
+        first = [
+            e async for e in runner.run_async(user_id="u", session_id=session.id, new_message="go")
+        ]
+        (asking,) = [e for e in first if e.long_running_tool_ids]
+        (request,) = asking.get_function_calls()
+        assert request.args["originalFunctionCall"]["name"] == "add"  # echo has no `a`: it ran
+        held = {r.name: r.response for r in first[-1].get_function_responses()}
+        assert held["add"] == {
+            "error": "This tool call requires confirmation, please approve or reject."
+        }
+        assert held["echo"]["content"] == [{"type": "text", "text": "hi"}]
+        answer = FunctionResponse(id=request.id, name=request.name, response={"confirmed": True})
+        message = Content(role="user", parts=[Part(function_response=answer)])
+        second = [
+            e
+            async for e in runner.run_async(user_id="u", session_id=session.id, new_message=message)
+        ]
+    assert second[0].author == "user"
+    (ran,) = second[1].get_function_responses()
+    assert ran.name == "add" and ran.response["structuredContent"] == {"total": 5}
+    assert second[-1].text == "done"

@@ -11,6 +11,7 @@ from typing import Any
 import pydantic
 
 from yadk._contexts import ToolContext
+from yadk._tool_confirmation import required
 from yadk.errors import AgentDefinitionError, ToolDeclarationError
 from yadk.models import FunctionDeclaration
 from yadk.tools._base import BaseTool
@@ -167,22 +168,9 @@ class FunctionTool(BaseTool):
     async def check_require_confirmation(
         self, args: dict[str, Any], tool_context: ToolContext
     ) -> bool:
-        predicate = self.require_confirmation
-        if not callable(predicate):
-            return bool(predicate)
-        call_args, _ = self._coerce(args)
-        params = inspect.signature(predicate).parameters
-        if any(p.kind is p.VAR_KEYWORD for p in params.values()):
-            chosen = dict(call_args)
-        else:
-            chosen = {k: v for k, v in call_args.items() if k in params}
-        for context_name in {_CONTEXT_PARAM, self._context_param or _CONTEXT_PARAM}:
-            if context_name in params:
-                chosen[context_name] = tool_context
-        result = predicate(**chosen)
-        if inspect.isawaitable(result):
-            result = await result
-        return result is True
+        call_args, _ = self._coerce(args) if callable(self.require_confirmation) else ({}, [])
+        names = {_CONTEXT_PARAM, self._context_param or _CONTEXT_PARAM}
+        return await required(self.require_confirmation, call_args, tool_context, names)
 
     def _coerce(self, args: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
         converted: dict[str, Any] = {}

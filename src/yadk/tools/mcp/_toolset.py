@@ -10,6 +10,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from yadk._tool_confirmation import required
 from yadk.errors import ToolExecutionError
 from yadk.models import FunctionDeclaration
 from yadk.tools._base import BaseTool, BaseToolset
@@ -75,6 +76,11 @@ class McpTool(BaseTool):
         if TOOL_DESCRIPTION_PREAMBLE not in (llm_request.system_instruction or ""):
             llm_request.append_instructions([TOOL_DESCRIPTION_PREAMBLE])
 
+    async def check_require_confirmation(
+        self, args: dict[str, Any], tool_context: ToolContext
+    ) -> bool:
+        return await required(self.toolset.require_confirmation, args, tool_context)
+
     async def run_async(self, *, args: dict[str, Any], tool_context: ToolContext) -> Any:
         mcp = import_mcp()
         connection = await self.toolset.connection_for(tool_context)
@@ -121,8 +127,12 @@ class McpToolset(BaseToolset):
         auth_scheme: Any = None,
         auth_credential: Any = None,
         header_provider: HeaderProvider | None = None,
+        require_confirmation: bool | Callable[..., Any] = False,
     ) -> None:
         self.connection_params = connection_params
+        # google-adk's: every tool's calls wait for the user's confirmation (True), or those a
+        # predicate on the call's arguments (and tool_context) answers True for.
+        self.require_confirmation = require_confirmation
         self.tool_filter = list(tool_filter) if tool_filter is not None else None
         self.tool_name_prefix = tool_name_prefix
         self.tool_list_cache_ttl_seconds = tool_list_cache_ttl_seconds
