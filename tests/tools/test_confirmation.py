@@ -453,3 +453,49 @@ def test_requested_confirmations_cross_the_wire_both_ways() -> None:
         "c1": ToolConfirmation(hint="Sure?", payload={"room": "single"})
     }
     assert event_json(event)["actions"]["requestedToolConfirmations"] == sent
+
+
+async def test_a_call_interrupted_before_it_ran_asks_when_the_invocation_resumes() -> None:
+    """Stopped right after the model's call (as a killed process would be), the resumed
+    invocation holds the call back and asks, then the answer runs it."""
+    import contextlib
+
+    from yadk.apps import App, ResumabilityConfig
+    from yadk.sessions import InMemorySessionService
+
+    def build(model: ScriptedModel) -> App:
+        tool = FunctionTool(transfer_money, require_confirmation=True)
+        agent = LlmAgent(name="assistant", model=model, instruction="Help.", tools=[tool])
+        resumable = ResumabilityConfig(is_resumable=True)
+        return App(name="app", root_agent=agent, resumability_config=resumable)
+
+    call = {"name": "transfer_money", "args": {"amount": 5, "to": "B"}}
+    service = InMemorySessionService()
+    runner = Runner(
+        app=build(ScriptedModel(turns=[{"function_calls": [call]}])), session_service=service
+    )
+    session = await service.create_session(app_name="app", user_id="u")
+    run = runner.run_async(user_id="u", session_id=session.id, new_message="please")
+    async with contextlib.aclosing(run) as events:
+        async for event in events:
+            if event.get_function_calls():
+                invocation_id = event.invocation_id
+                break
+
+    model = ScriptedModel(turns=[{"text": "Done."}])
+    again = Runner(app=build(model), session_service=service)
+    resumed = [
+        e
+        async for e in again.run_async(
+            user_id="u", session_id=session.id, invocation_id=invocation_id
+        )
+    ]
+    assert [c.name for e in resumed for c in e.get_function_calls()] == ["adk_request_confirmation"]
+    assert model.requests == []
+    second = await _run(again, session.id, _answer(resumed, {"confirmed": True}))
+    assert second[0].get_function_responses()[0].response == {
+        "status": "sent",
+        "amount": 5,
+        "to": "B",
+    }
+    assert second[-1].content is not None and second[-1].content.parts[0].text == "Done."

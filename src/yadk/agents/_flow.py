@@ -297,7 +297,12 @@ async def _resume(
         if response_event is None:
             ended[0] = True
             return
+        asking = confirmation_request_event(ctx, agent.name, decision.calls, response_event)
+        if asking is not None:
+            yield asking
         yield response_event
+        if response_event.is_final_response():  # held back for confirmation: nothing more
+            ended[0] = True
         answer = answer_event(ctx, agent, response_event)
         if answer is not None:
             ended[0] = True
