@@ -40,7 +40,7 @@ from google.genai import types
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE.parent.parent))
 
-import tests.workflow.scenarios_dynamic  # noqa: E402,F401  (registers its scenarios)
+from tests.workflow import scenarios_dynamic, scenarios_limits  # noqa: E402,F401  (register scenarios)
 from tests.workflow.scenarios import INVALID, SCENARIOS  # noqa: E402
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import tests.workflow.scenarios_dynamic  # noqa: F401  (registers its scenarios)
+from tests.workflow import scenarios_dynamic, scenarios_limits  # noqa: F401  (register scenarios)
 from tests.workflow.kit import KIT, run_turns, summarize
 from tests.workflow.scenarios import INVALID, SCENARIOS
 
@@ -114,3 +114,12 @@ async def test_yaml_workflows_written_for_google_adk_run_as_in_google_adk(
     for got, want in zip(turns, fixture["turns"], strict=True):
         assert _random_ids([summarize(e) for e in got]) == _random_ids(_expected(want))
     assert state == fixture["final_state"]
+
+
+@pytest.mark.parametrize("name", ["node_timeout", "node_timeout_retried"])
+async def test_a_timed_out_node_says_what_google_adk_says(name: str) -> None:
+    fixture = json.loads((RECORDED / f"{name}.json").read_text())
+    want = [e["error_message"] for e in fixture["turns"][0]["events"] if e.get("error_code")]
+    scenario = SCENARIOS[name](KIT)
+    turns, _, _ = await run_turns(scenario.agent, scenario.messages)
+    assert [e.error_message for e in turns[0] if e.error_code] == want
