@@ -36,6 +36,8 @@ def test_the_fast_part_is_the_tests_without_the_four_markers() -> None:
     assert suite_parts.FAST == "not postgres and not browser and not subprocess and not slow"
     check = (REPO / "scripts" / "check").read_text(encoding="utf-8")
     assert f'\nFAST="{suite_parts.FAST}"\n' in check and 'select=(-m "$FAST")' in check
+    # Only the fast part runs in two processes (pytest-xdist): the whole gate stays as CI runs it.
+    assert 'select=(-m "$FAST"); workers=(-n 2) ;;' in check
 
 
 def test_markers_follow_from_fixtures() -> None:
