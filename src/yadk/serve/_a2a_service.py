@@ -36,8 +36,7 @@ from yadk.serve._a2a_tasks import (
     task_view,
 )
 from yadk.serve._served import Served
-from yadk.sessions import Session
-from yadk.sessions._turns import SessionBusy
+from yadk.sessions import Session, SessionBusy
 from yadk.types import Content, FunctionResponse, Part
 
 __all__ = ["A2AService", "TaskRun", "user_of"]
