@@ -77,7 +77,7 @@ class _GraphRun:
     counters: dict[str, int] = field(default_factory=dict)
     outputs: dict[str, Any] = field(default_factory=dict)
     completed: set[str] = field(default_factory=set)
-    arrivals: dict[str, set[str]] = field(default_factory=dict)
+    waiting_for: dict[str, set[str]] = field(default_factory=dict)
     triggers: deque[tuple[str, Any]] = field(default_factory=deque)
     running: dict[str, asyncio.Task[NodeResult]] = field(default_factory=dict)
     waiting: set[str] = field(default_factory=set)
@@ -196,11 +196,13 @@ class Runtime:
         if not node.requires_all_predecessors:
             run.triggers.append((target, value))
             return
-        arrived = run.arrivals.setdefault(target, set())
-        arrived.add(source)
         predecessors = graph.predecessors[target]
-        if all(p == START.name or p in arrived for p in predecessors):
-            del run.arrivals[target]
+        waiting = run.waiting_for.get(target)
+        if waiting is None:  # counted down, so a join of n inputs costs n steps, not n * n
+            waiting = run.waiting_for[target] = set(predecessors) - {START.name}
+        waiting.discard(source)
+        if not waiting:
+            del run.waiting_for[target]
             run.triggers.append((target, {p: run.outputs.get(p) for p in predecessors}))
 
     def _start_ready(
