@@ -225,3 +225,32 @@ def node_as_tool_asks(k: Any) -> Scenario:
         tools=[buy],
     )
     return Scenario(shop, messages=["buy tea", "yes"])
+
+
+@scenario
+def node_as_tool_asks_callbacks(k: Any) -> Scenario:
+    @k.node(rerun_on_resume=True)
+    def buy(item: str, ctx: Any):  # type: ignore[no-untyped-def]
+        """Buys an item once the user agrees."""
+        answer = ctx.resume_inputs.get("agree")
+        if answer is None:
+            yield k.RequestInput(interrupt_id="agree", message=f"Buy {item}?")
+            return
+        yield k.Event(output={"bought": item if answer == "yes" else None})
+
+    def before(tool: Any, args: dict[str, Any], tool_context: Any) -> None:
+        tool_context.state["before_calls"] = tool_context.state.get("before_calls", 0) + 1
+
+    def after(tool: Any, args: dict[str, Any], tool_context: Any, tool_response: Any) -> Any:
+        tool_context.state["after_calls"] = tool_context.state.get("after_calls", 0) + 1
+        return {"checked": True, "was": tool_response}
+
+    shop = k.LlmAgent(
+        name="shop",
+        model=k.model([{"call": "buy", "args": {"item": "tea"}}, "Bought the tea."]),
+        instruction="Buy what the user asks for.",
+        tools=[buy],
+        before_tool_callback=before,
+        after_tool_callback=after,
+    )
+    return Scenario(shop, messages=["buy tea", "yes"])

@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 from pydantic import BaseModel
-from tests.workflow.kit import model, run_turns
+from tests.workflow import scenarios_dynamic
+from tests.workflow.kit import KIT, model, run_turns
 
 from yadk import LlmAgent
+from yadk.apps import BasePlugin
 from yadk.errors import AgentDefinitionError
 from yadk.runner import Runner
 from yadk.sessions import InMemorySessionService, SqliteSessionService
@@ -219,3 +221,55 @@ async def test_a_plain_message_answers_the_question_of_a_node_called_as_a_tool()
     assert answered[-1].text == "Bought."
     # Asked nothing now: the next message is an ordinary turn.
     assert [e.text for e in await say("hi")] == ["Hello."]
+
+
+async def test_an_answered_node_tool_call_runs_the_callbacks_and_plugins_as_google_adk() -> None:
+    """google-adk 2.13 reruns the whole call when the answer comes: plugins' and the agent's
+    before callbacks again, then the after callbacks, whose answer replaces the response
+    (observed with the node_as_tool_asks_callbacks scenario and a plugin)."""
+    log: list[Any] = []
+
+    class Watch(BasePlugin):
+        async def before_tool_callback(
+            self, *, tool: Any, tool_args: Any, tool_context: Any
+        ) -> Any:
+            log.append(("plugin before", tool.name, dict(tool_args)))
+
+        async def after_tool_callback(
+            self, *, tool: Any, tool_args: Any, tool_context: Any, result: Any
+        ) -> Any:
+            log.append(("plugin after", tool.name, result))
+
+    agent = scenarios_dynamic.node_as_tool_asks_callbacks(KIT).agent
+    service = InMemorySessionService()
+    runner = Runner(app_name="app", agent=agent, session_service=service, plugins=[Watch(name="w")])
+    session = await service.create_session(app_name="app", user_id="u")
+    asked = [
+        e async for e in runner.run_async(user_id="u", session_id=session.id, new_message="buy tea")
+    ]
+    assert log == [("plugin before", "buy", {"item": "tea"})]
+    [question] = [c for e in asked for c in e.get_function_calls() if c.name != "buy"]
+    answer = Content(
+        role="user",
+        parts=[
+            Part(
+                function_response=FunctionResponse(
+                    id=question.id, name=question.name, response={"result": "yes"}
+                )
+            )
+        ],
+    )
+    events = [
+        e async for e in runner.run_async(user_id="u", session_id=session.id, new_message=answer)
+    ]
+    assert log[1:] == [
+        ("plugin before", "buy", {"item": "tea"}),
+        ("plugin after", "buy", {"bought": "tea"}),
+    ]
+    responses = [
+        r.response for e in events if e.author != "user" for r in e.get_function_responses()
+    ]
+    assert responses == [{"checked": True, "was": {"bought": "tea"}}]
+    final = await service.get_session(app_name="app", user_id="u", session_id=session.id)
+    assert final is not None
+    assert final.state == {"before_calls": 1, "after_calls": 1}

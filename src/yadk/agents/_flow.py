@@ -7,7 +7,7 @@ import dataclasses
 import json
 import logging
 import uuid
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from yadk._contexts import Context, InvocationContext, ToolContext
@@ -40,6 +40,12 @@ __all__ = ["run_llm_flow"]
 
 logger = logging.getLogger("yadk.flow")
 
+# Runs a waiting tool's call on with the callbacks and plugins around ``invoke`` (its resumed
+# run): the tool context, the call's arguments, ``invoke``; the function response.
+ResumedCall = Callable[
+    [ToolContext, dict[str, Any], Callable[[], Awaitable[Any]]], Awaitable[dict[str, Any] | None]
+]
+
 
 async def run_llm_flow(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
     """Step until a final response, an error, a transfer, or the end of the invocation."""
@@ -58,9 +64,9 @@ async def run_llm_flow(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerato
         # A tool whose run asked the user (a workflow called as a tool) takes the answer first.
         for unit in agent.tool_units():
             answer_waiting = getattr(unit, "answer_waiting", None)
-            if answer_waiting is None:
+            if answer_waiting is None or not isinstance(unit, BaseTool):
                 continue
-            async for event in answer_waiting(agent.name, ctx):
+            async for event in answer_waiting(agent.name, ctx, _resumed_call(agent, unit)):
                 yield event
             if ctx.end_invocation or ctx.counter.failed:
                 return
@@ -423,6 +429,8 @@ async def _handle_function_calls(
     merged = EventActions()
     parts = []
     for call, tool_context, response in zip(calls, contexts, responses, strict=True):
+        if tool_context.waiting:
+            continue  # its run asked the user: google-adk keeps nothing of this call yet
         _merge_actions(merged, tool_context.actions)
         if response is None:
             continue  # a long-running tool that answered nothing yet
@@ -471,15 +479,29 @@ async def _run_one_call(
     )
 
 
+def _resumed_call(agent: LlmAgent, tool: BaseTool) -> ResumedCall:
+    """How a tool's call that waited for the user goes on: with the callbacks and plugins
+    around it, as any call (google-adk reruns the whole call when the answer comes)."""
+
+    async def call_tool(
+        tool_context: ToolContext, args: dict[str, Any], invoke: Callable[[], Awaitable[Any]]
+    ) -> dict[str, Any] | None:
+        call = FunctionCall(id=tool_context.function_call_id, name=tool.name, args=args)
+        return await _call_tool(agent, call, tool, tool_context, None, invoke)
+
+    return call_tool
+
+
 async def _call_tool(
     agent: LlmAgent,
     call: FunctionCall,
     tool: BaseTool,
     tool_context: ToolContext,
     traced: TracedCall | None,
+    invoke: Callable[[], Awaitable[Any]] | None = None,
 ) -> dict[str, Any] | None:
-    """The callbacks and the tool; a tool that raises is reported to the model (and, traced,
-    kept on ``traced``)."""
+    """The callbacks and the tool (or ``invoke``, a resumed run of it); a tool that raises is
+    reported to the model (and, traced, kept on ``traced``)."""
     args = dict(call.args)
     plugins = tool_context.invocation_context.plugins
     result = None
@@ -497,9 +519,11 @@ async def _call_tool(
         )
     if result is None:
         try:
-            # Held back for the user's confirmation, or refused by the user; else it runs.
-            result = await confirmation_gate(tool, args, tool_context)
-            if result is None:
+            if invoke is not None:
+                result = await invoke()
+            else:  # held back for the user's confirmation, or refused by the user
+                result = await confirmation_gate(tool, args, tool_context)
+            if result is None and invoke is None:
                 if traced is None:
                     result = await tool.run_async(args=args, tool_context=tool_context)
                 else:

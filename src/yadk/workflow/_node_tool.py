@@ -18,6 +18,7 @@ import pydantic
 
 from yadk._contexts import InvocationContext, ToolContext
 from yadk.agents import BaseAgent
+from yadk.agents._flow import ResumedCall
 from yadk.events import Event
 from yadk.models import FunctionDeclaration
 from yadk.tools import BaseTool
@@ -110,10 +111,14 @@ class NodeTool(BaseTool):
                 return _BadArguments(exc)
         return node_input
 
-    async def answer_waiting(self, agent_name: str, ic: InvocationContext) -> AsyncIterator[Event]:
+    async def answer_waiting(
+        self, agent_name: str, ic: InvocationContext, call_tool: ResumedCall
+    ) -> AsyncIterator[Event]:
         """When the user's message answers a question this tool's run asked (the model's call
-        of it is still unanswered): the run goes on with the answer, its events, then the
-        call's function response, come out before the agent's next model call."""
+        of it is still unanswered): the run goes on with the answer, inside ``call_tool`` (the
+        agent's callbacks and the app's plugins, as for any call; google-adk reruns them), its
+        events, then the call's function response, come out before the agent's next model
+        call."""
         content = ic.user_content
         answers = {
             p.function_response.id
@@ -139,13 +144,17 @@ class NodeTool(BaseTool):
         tool_context = ToolContext(ic, function_call_id=asked["call_id"])
         args = dict(asked["args"])
         node_input = self._node_input(args)
-        output = await self._run(tool_context, node_input, args, resume=resume)
+
+        async def invoke() -> Any:
+            output = await self._run(tool_context, node_input, args, resume=resume)
+            return {"result": None} if output is None else as_output(output)
+
+        result = await call_tool(tool_context, args, invoke)
         for event in tool_context.events:
             yield event
         if tool_context.waiting:
             ic.end_invocation = True  # it asked again: the invocation waits for that answer
             return
-        result = {"result": None} if output is None else output
         yield Event(
             invocation_id=ic.invocation_id,
             author=agent_name,
@@ -157,9 +166,7 @@ class NodeTool(BaseTool):
                         function_response=FunctionResponse(
                             id=asked["call_id"],
                             name=self.name,
-                            response=as_output(
-                                result if isinstance(result, dict) else {"result": result}
-                            ),
+                            response={"result": None} if result is None else result,
                         )
                     )
                 ],
