@@ -46,6 +46,12 @@ ResumedCall = Callable[
     [ToolContext, dict[str, Any], Callable[[], Awaitable[Any]]], Awaitable[dict[str, Any] | None]
 ]
 
+# What a model event keeps of the (final) model response: every field the two share, so a field
+# added to both is carried without a line here. ``partial`` is the event's own.
+_KEPT_FROM_RESPONSE = tuple(
+    name for name in LlmResponse.model_fields if name in Event.model_fields and name != "partial"
+)
+
 
 async def run_llm_flow(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
     """Step until a final response, an error, a transfer, or the end of the invocation."""
@@ -187,19 +193,8 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
     response = _as_response(response)
     _propagate_grounding(request, ctx, response)
 
-    model_event.content = response.content
-    model_event.error_code = response.error_code
-    model_event.error_message = response.error_message
-    model_event.turn_complete = response.turn_complete
-    model_event.finish_reason = response.finish_reason
-    model_event.custom_metadata = response.custom_metadata
-    model_event.grounding_metadata = response.grounding_metadata
-    model_event.cache_metadata = response.cache_metadata
-    model_event.model_version = response.model_version
-    model_event.avg_logprobs = response.avg_logprobs
-    model_event.logprobs_result = response.logprobs_result
-    model_event.citation_metadata = response.citation_metadata
-    model_event.usage_metadata = response.usage_metadata
+    for name in _KEPT_FROM_RESPONSE:
+        setattr(model_event, name, getattr(response, name))
     record_usage(model_event, usage)
     _assign_call_ids(model_event)
     if agent.code_executor is not None:

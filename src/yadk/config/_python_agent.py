@@ -77,18 +77,12 @@ def _anchor_scripted_models(root: Any, folder: Path) -> None:
     """``model="scripted:turns.yaml"`` in agent code names a file beside the code, as
     ``model: scripted:turns.yaml`` in a config names one beside the config (not one in the
     folder the command runs in)."""
-    pending, seen = [root], set()
-    while pending:
-        agent = pending.pop()
-        if id(agent) in seen:
-            continue
-        seen.add(id(agent))
+    for agent in root.walk():
         model = getattr(agent, "model", None)
         if isinstance(model, str) and model.startswith("scripted:"):
             path = Path(model.removeprefix("scripted:"))
             if path.parts and not path.is_absolute():
                 agent.model = f"scripted:{folder / path}"
-        pending.extend(getattr(agent, "sub_agents", None) or ())
 
 
 def _check_declarations(root: Any) -> None:
