@@ -115,3 +115,29 @@ def write_results(script: str, **extra: object) -> Path | None:
     target.write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
     print(f"results written to {target.relative_to(RESULTS.parent.parent)}")
     return target
+
+
+# google-adk's side of a scripted tool turn (a model asking for the weather, then answering),
+# as text for run_adk: the agent's model, imports and tool; the bench scripts build the runner.
+ADK_TOOL_TURN_AGENT = """\
+from google.adk.agents import LlmAgent
+from google.adk.models.base_llm import BaseLlm
+from google.adk.models.llm_response import LlmResponse
+from google.adk.runners import InMemoryRunner
+from google.genai import types
+
+class Free(BaseLlm):
+    model: str = "free"
+    async def generate_content_async(self, llm_request, stream=False):
+        last = llm_request.contents[-1].parts[0]
+        if last.function_response is None:
+            part = types.Part(function_call=types.FunctionCall(name="get_weather",
+                                                               args={"city": "Paris"}))
+        else:
+            part = types.Part(text="It is sunny.")
+        yield LlmResponse(content=types.Content(role="model", parts=[part]))
+
+def get_weather(city: str) -> dict:
+    \"\"\"The weather in a city.\"\"\"
+    return {"city": city, "weather": "sunny"}
+"""

@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-from _compare import record, report, run_adk, write_results
+from _compare import ADK_TOOL_TURN_AGENT, record, report, run_adk, write_results
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "7"))
 TURNS = 300
@@ -124,27 +124,7 @@ if traced:
     provider.add_span_processor(SimpleSpanProcessor(ApiServerSpanExporter({})))
     provider.add_span_processor(SimpleSpanProcessor(store))
     trace.set_tracer_provider(provider)
-from google.adk.agents import LlmAgent
-from google.adk.models.base_llm import BaseLlm
-from google.adk.models.llm_response import LlmResponse
-from google.adk.runners import InMemoryRunner
-from google.genai import types
-
-class Free(BaseLlm):
-    model: str = "free"
-    async def generate_content_async(self, llm_request, stream=False):
-        last = llm_request.contents[-1].parts[0]
-        if last.function_response is None:
-            part = types.Part(function_call=types.FunctionCall(name="get_weather",
-                                                               args={"city": "Paris"}))
-        else:
-            part = types.Part(text="It is sunny.")
-        yield LlmResponse(content=types.Content(role="model", parts=[part]))
-
-def get_weather(city: str) -> dict:
-    \"\"\"The weather in a city.\"\"\"
-    return {"city": city, "weather": "sunny"}
-
+""" + ADK_TOOL_TURN_AGENT + """
 async def main():
     runner = InMemoryRunner(agent=LlmAgent(name="bench", model=Free(), instruction="Help.",
                                            tools=[get_weather]), app_name="app")
