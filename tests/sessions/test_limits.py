@@ -17,10 +17,11 @@ from yadk.sessions import (
     BaseSessionService,
     InMemorySessionService,
     PostgresSessionService,
+    Session,
     SqliteSessionService,
 )
 from yadk.sessions._event_cache import EventCache
-from yadk.sessions._limits import SizeLimits, plain_json
+from yadk.sessions._limits import SizeLimits, StateSizes, plain_json, state_size
 from yadk.types import Content, Part
 
 KB = 1024
@@ -77,6 +78,42 @@ async def test_state_over_the_cap_is_refused_whatever_its_scope(
     assert len(stored.events) == 3
     # temp: keys are never stored, so they do not count.
     await service.append_event(session, _delta(**{"temp:big": "x" * 9 * KB}))
+
+
+async def test_a_state_grown_by_many_small_appends_is_measured_as_a_whole(
+    service: BaseSessionService,
+) -> None:
+    # The durable stores measure an append by the keys it writes, from the size they knew
+    # after the last one: replaced keys must come off, or the cap would be reached early.
+    session = await service.create_session(app_name="app", user_id="u", session_id="s")
+    for i in range(40):  # 40 x 2 KB, but only 5 keys: about 10 KB
+        await service.append_event(session, _delta(**{f"k{i % 5}": f"{i:02d}" * KB}))
+    for i in range(7):
+        await service.append_event(session, _delta(**{f"more{i}": "x" * 2 * KB}))
+    with pytest.raises(SessionTooLargeError, match="would be about"):
+        await service.append_event(session, _delta(last="x" * 2 * KB))
+    # The same from a copy read afresh (measured whole).
+    again = await service.get_session(app_name="app", user_id="u", session_id="s")
+    assert again is not None
+    with pytest.raises(SessionTooLargeError, match="would be about"):
+        await service.append_event(again, _delta(last="x" * 2 * KB))
+
+
+def test_the_size_known_after_appends_is_the_size_of_the_whole_state() -> None:
+    sizes = StateSizes()
+    session = Session(id="s", app_name="a", user_id="u", state={"a": 1, "b": [1, 2]})
+    session.storage_version = 1
+    deltas = [{"a": "xyz"}, {"c": {"d": "e"}, "temp:t": "x" * 100}, {"b": None}, {}]
+    for delta in deltas:
+        size = sizes.after(session, delta)
+        if delta:
+            assert size == state_size(session.state, delta, "temp:")
+        session.state.update(delta)
+        session.storage_version += 1
+        sizes.remember(session, size)
+    assert sizes.after(session, {"a": 2}) == state_size(session.state, {"a": 2}, "temp:")
+    session.state = dict(session.state)  # read again: measured whole
+    assert sizes.after(session, {}) is None
 
 
 async def test_a_session_created_with_state_over_the_cap_is_refused(

@@ -32,7 +32,7 @@ from yadk.sessions._codec import (
     stored_delta,
 )
 from yadk.sessions._event_cache import EventCache
-from yadk.sessions._limits import SizeLimits, check_append, check_created
+from yadk.sessions._limits import SizeLimits, StateSizes, check_append, check_created
 from yadk.sessions._pg import PgDatabase
 from yadk.sessions._pg_locks import PgTurnLocks
 from yadk.sessions._pg_sql import REFRESH_DATA, SessionSql, refresh_columns, session_columns
@@ -68,6 +68,7 @@ class PostgresSessionService(BaseSessionService):
         cache_bytes: int | None = None,
     ) -> None:
         self.limits = SizeLimits.resolve(max_event_bytes, max_state_bytes)
+        self._state_sizes = StateSizes()
         self.db = database or PgDatabase(
             url,
             pool_size=pool_size,
@@ -301,7 +302,8 @@ class PostgresSessionService(BaseSessionService):
             return event
         delta = stored_delta(event)
         data = dump_event(event, delta)
-        check_append(self.limits, session.id, session.state, event.id, data, delta, event)
+        state_after = self._state_sizes.after(session, delta)
+        check_append(self.limits, session.id, state_after, event.id, data, event)
         app_delta, user_delta, session_delta = split_scopes(delta)
         params = {
             "a": session.app_name,
@@ -321,6 +323,7 @@ class PostgresSessionService(BaseSessionService):
             return event
         apply_event(session, event)
         session.storage_version = seq
+        self._state_sizes.remember(session, state_after)
         return event
 
     async def _append(self, conn: Any, params: dict[str, Any]) -> int | None:

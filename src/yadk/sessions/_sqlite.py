@@ -52,7 +52,7 @@ from yadk.sessions._codec import (
 )
 from yadk.sessions._event_cache import EventCache
 from yadk.sessions._file_locks import FileTurnLocks
-from yadk.sessions._limits import SizeLimits, check_append, check_created
+from yadk.sessions._limits import SizeLimits, StateSizes, check_append, check_created
 from yadk.sessions._session import Session
 from yadk.sessions._sqlite_schema import prepare_schema, translate_error
 from yadk.sessions._state import merge_scopes, split_scopes
@@ -103,6 +103,7 @@ class SqliteSessionService(BaseSessionService):
     ) -> None:
         self.path = sqlite_path(db)
         self.limits = SizeLimits.resolve(max_event_bytes, max_state_bytes)
+        self._state_sizes = StateSizes()
         self.busy_timeout = busy_timeout
         self._turn_locks: FileTurnLocks | None = None
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="yadk-sqlite")
@@ -442,7 +443,8 @@ class SqliteSessionService(BaseSessionService):
             return event
         delta = stored_delta(event)
         event_json = dump_event(event, delta)
-        check_append(self.limits, session.id, session.state, event.id, event_json, delta, event)
+        state_after = self._state_sizes.after(session, delta)
+        check_append(self.limits, session.id, state_after, event.id, event_json, event)
         key = (session.app_name, session.user_id, session.id)
         seq = await self._run(
             self._append,
@@ -458,6 +460,7 @@ class SqliteSessionService(BaseSessionService):
         # Only once the write is committed does the in-memory session change.
         apply_event(session, event)
         session.storage_version = seq
+        self._state_sizes.remember(session, state_after)
         return event
 
     def _append(
