@@ -4,6 +4,12 @@ Every import in src/yadk (at module level or inside a function; names a lazy fac
 too) is read with ``ast``; type-only imports (under ``if TYPE_CHECKING:``) are left out, as they
 never run. An import from a lower layer to a higher one is a violation, unless it is listed in
 ``KNOWN`` with the reason it stays: that list may only shrink.
+
+Packages also reach each other only through facades (``yadk.sessions``, never
+``yadk.sessions._pg``), type-only imports included: a private module may be split, renamed or
+merged without a look outside its package. Top-level private modules (``yadk._yaml``) are the
+shared bottom layers and anyone may import them. A name a facade offers outside ``__all__`` is
+for yadk's own packages, so some other package imports it.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ LAYERS: list[set[str]] = [
         "_docx",
         "_secrets",
         "_version",
+        "_paths",
         "_case",
         "_tool_confirmation",
     },
@@ -78,27 +85,30 @@ def _own_package(file: Path) -> str:
 _BODIES = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
-def _statements(nodes: list[ast.AST]) -> Iterator[ast.AST]:
+def _statements(nodes: list[ast.AST], *, type_only: bool = False) -> Iterator[ast.AST]:
     """Every statement in ``nodes`` and in the blocks they hold (imports are statements, so
-    expressions need no visit), leaving out the body of an ``if TYPE_CHECKING:``."""
+    expressions need no visit), leaving out the body of an ``if TYPE_CHECKING:`` unless
+    ``type_only``."""
     for node in nodes:
         yield node
         for name in _BODIES:
             if (
-                name == "body"
+                not type_only
+                and name == "body"
                 and isinstance(node, ast.If)
                 and "TYPE_CHECKING" in ast.unparse(node.test)
             ):
                 continue  # type-only imports never run
-            yield from _statements(getattr(node, name, None) or [])
+            yield from _statements(getattr(node, name, None) or [], type_only=type_only)
 
 
-def _imports(file: Path) -> list[tuple[int, str]]:
-    """(line, imported module) for each import in ``file`` that may run."""
+def _imports(file: Path, *, type_only: bool = False) -> list[tuple[int, str]]:
+    """(line, imported module) for each import in ``file`` that may run (with ``type_only``,
+    those under ``if TYPE_CHECKING:`` too); ``from m import n`` gives both ``m`` and ``m.n``."""
     tree = ast.parse(file.read_text(encoding="utf-8"))
     found: list[tuple[int, str]] = []
     package = ".".join(("yadk", *file.relative_to(SRC).with_suffix("").parts[:-1]))
-    for node in _statements(tree.body):
+    for node in _statements(tree.body, type_only=type_only):
         if isinstance(node, (ast.Assign, ast.Expr)) and isinstance(node.value, ast.Call):
             node = node.value  # a lazy facade: `__getattr__, __dir__ = lazy_facade(...)`
         if isinstance(node, ast.Import):
@@ -154,4 +164,26 @@ def test_imports_point_down_the_layers() -> None:
 
 def test_the_known_exceptions_are_what_the_code_does() -> None:
     edges = _edges()
-    assert [edges[("tools", "examples")]] == [["tools/__init__.py:56"]]
+    assert [edges[("tools", "examples")]] == [["tools/__init__.py:62"]]
+
+
+def _private_part(module: str) -> str | None:
+    """``module`` up to its first private part below a package (``yadk.sessions._pg`` for
+    ``yadk.sessions._pg.PgDatabase``), or None for a facade, a public module or a top-level
+    ``yadk._x``."""
+    parts = module.split(".")
+    for end in range(3, len(parts) + 1):
+        if parts[end - 1].startswith("_") and not parts[end - 1].startswith("__"):
+            return ".".join(parts[:end])
+    return None
+
+
+def test_packages_import_each_other_through_facades() -> None:
+    reaching_in = set()
+    for file in sorted(SRC.rglob("*.py")):
+        own = _own_package(file)
+        for line, module in _imports(file, type_only=True):
+            private = _private_part(module)
+            if private is not None and _package(private) != own:
+                reaching_in.add(f"{file.relative_to(SRC)}:{line} imports {private}")
+    assert sorted(reaching_in) == []

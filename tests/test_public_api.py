@@ -3,7 +3,8 @@
 ``CONTRACT`` holds ARCHITECTURE.md's "Python API" table; ``DOCUMENTED`` the names a package adds
 to it that a doc page (named in the comment) tells users to import. A new public name is one
 entry in one of them (a new package is one row), together with the doc that describes it; a
-helper that other modules need is imported from its private module instead.
+helper that yadk's other packages need is offered by the facade outside ``__all__`` instead
+(tests/test_layers.py).
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ def _import_turn_path() -> None:
     """Import the modules a turn runs (they load lazily, as ``yadk inspect`` and ``validate``
     need few of them) now, while the runner is built, so a server's first turn does not import
     them on its event loop (hundreds of milliseconds on a busy machine)."""
-    import yadk.agents._flow  # noqa: F401
+    from yadk.agents import run_llm_flow  # noqa: F401
 
 
 class Runner:

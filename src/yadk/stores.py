@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from yadk.artifacts import (
     BaseArtifactService,
@@ -37,6 +38,10 @@ from yadk.sessions import (
 __all__ = ["MEMORY", "Stores", "open_stores"]
 
 MEMORY = ":memory:"
+
+# The store of the front ends run without ``--db`` (``yadk run``, ``yadk serve``, ``yadk web``),
+# for yadk's own packages: one file shared by every command in a folder.
+DEFAULT_DB = str(Path(".yadk") / "sessions.db")
 
 
 @dataclass

@@ -162,6 +162,7 @@ def test_importing_the_config_layer_stays_light() -> None:
     allowed += ("'yadk._script_format",)  # the scripted model file's rules, shared with the engine
     allowed += ("'yadk._graph_shape",)  # a workflow's shape checks: names and edges only
     allowed += ("'yadk._blocked_modules",)  # the trust policy's always-blocked modules: sys only
+    allowed += ("'yadk._paths",)  # paths shown relative to the working directory: os, pathlib
     allowed += ("'_cython", "'cython_runtime")  # PyYAML's C loader
     assert [m for m in added[1:-1].split(", ") if not m.startswith(allowed)] == []
     assert heavy == "[]"

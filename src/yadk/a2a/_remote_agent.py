@@ -27,8 +27,7 @@ from yadk._contexts import InvocationContext
 from yadk.a2a._card import AgentCard, card_url, read_card
 from yadk.a2a._client import FAILED_STATES, MAX_CARD_BYTES, A2AReply, JsonRpcClient
 from yadk.a2a._parts import parts_to_a2a
-from yadk.agents import BaseAgent
-from yadk.agents._other_agents import as_context
+from yadk.agents import BaseAgent, as_context
 from yadk.errors import A2AClientError, AgentCardResolutionError
 from yadk.events import Event
 from yadk.types import Content, Part

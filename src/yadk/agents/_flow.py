@@ -28,8 +28,7 @@ from yadk.agents._tool_spans import TracedCall, in_tool_span, run_attached
 from yadk.errors import BudgetExceededError, ModelCallLimitError, ModelError, ToolExecutionError
 from yadk.events import Event, EventActions, new_event_id
 from yadk.models import BaseLlm, LlmRequest, LlmResponse
-from yadk.tools import BaseTool
-from yadk.tools._agent_tool import GROUNDING_STATE_KEY
+from yadk.tools import GROUNDING_STATE_KEY, BaseTool
 from yadk.types import Content, FunctionCall, FunctionResponse, Part
 
 if TYPE_CHECKING:

@@ -18,10 +18,9 @@ from yadk.agents._placeholder_sources import located_template_error
 from yadk.agents._search_agent import search_with_transfer_error
 from yadk.agents._set_model_response import offer_set_model_response, uses_set_model_response
 from yadk.agents._transfer import transfer_instructions, transfer_targets, transfer_tool
-from yadk.code_executors._built_in import code_parts_as_text
+from yadk.code_executors import code_parts_as_text
 from yadk.errors import TemplateKeyError
-from yadk.models import LlmRequest
-from yadk.models._base import insert_before_current_turn
+from yadk.models import LlmRequest, insert_before_current_turn
 from yadk.templating import inject_session_state
 from yadk.tools import BaseToolset
 from yadk.types import Content, Part

@@ -11,7 +11,7 @@ from typing import Any
 
 from yadk.artifacts._base import BaseArtifactService, check_filename, is_user_scoped
 from yadk.errors import ArtifactError
-from yadk.sessions._pg import PgDatabase
+from yadk.sessions import PgDatabase
 from yadk.types import Part
 
 __all__ = ["PostgresArtifactService"]

@@ -81,7 +81,7 @@ def _execute_trusted(command: Any, args: argparse.Namespace) -> int:
     execution = getattr(args, "allow_code_execution", [])
     if not args.trust and not execution:
         return int(command.execute(args))
-    from yadk.config._trust import allow_code_execution_on_command_line, trust_on_command_line
+    from yadk.config import allow_code_execution_on_command_line, trust_on_command_line
 
     trust_on_command_line(args.trust)
     allow_code_execution_on_command_line(execution)

@@ -12,7 +12,7 @@ __all__ = ["execute"]
 
 
 def execute(args: argparse.Namespace) -> int:
-    from yadk.serve._card import CARD_FILE, CardFileError, read_card_file, served_card
+    from yadk.serve import CARD_FILE, CardFileError, read_card_file, served_card
 
     path = agent_path(args.agent)
     folder = path if path.is_dir() else path.parent

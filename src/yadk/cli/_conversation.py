@@ -7,7 +7,6 @@ import contextlib
 import json
 import sys
 from collections.abc import Awaitable, Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO, TypedDict, Unpack
 
 from yadk.agents import RunConfig
@@ -21,7 +20,7 @@ from yadk.memory import BaseMemoryService
 from yadk.reload import RunTarget, runner_for
 from yadk.runner import Runner
 from yadk.sessions import BaseSessionService, InMemorySessionService, Session, SessionBusy
-from yadk.stores import Stores
+from yadk.stores import DEFAULT_DB, Stores
 from yadk.stores import open_stores as engine_open_stores
 from yadk.types import Part
 
@@ -30,7 +29,6 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEFAULT_BUSY_WAIT",
-    "DEFAULT_DB",
     "USER_ID",
     "Stores",
     "note",
@@ -44,8 +42,6 @@ __all__ = [
 ]
 
 USER_ID = "user"
-
-DEFAULT_DB = str(Path(".yadk") / "sessions.db")
 
 # How long a turn waits (seconds) while another process (yadk serve, another yadk run) has a
 # turn in the same session (--busy-wait).

@@ -7,7 +7,7 @@ import argparse
 from yadk._secrets import mask_url
 from yadk.cli._common import EXIT_OK, CommandError
 from yadk.errors import YadkError
-from yadk.sessions._open import upgrade_schema
+from yadk.sessions import upgrade_schema
 
 __all__ = ["execute"]
 

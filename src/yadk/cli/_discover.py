@@ -67,7 +67,7 @@ def ignore_rules(folder: Path) -> list[_Rule]:
 
 
 def _is_agent(folder: Path) -> bool:
-    from yadk.config._python_agent import python_agent_file
+    from yadk.config import python_agent_file
 
     if any((folder / name).is_file() for name in _ROOT_FILES):
         return True

@@ -20,9 +20,14 @@ __all__ = ["execute", "save_evalcase"]
 
 def execute(args: argparse.Namespace) -> int:
     from yadk.errors import ConfigError, YadkError
-    from yadk.eval import agent_factory, load_targets, run_targets
-    from yadk.eval._api import check_tool_names
-    from yadk.eval._report import junit_xml, text_report
+    from yadk.eval import (
+        agent_factory,
+        check_tool_names,
+        junit_xml,
+        load_targets,
+        run_targets,
+        text_report,
+    )
     from yadk.reload import target_agent
 
     if args.num_runs < 1:
@@ -91,7 +96,7 @@ def save_evalcase(
 ) -> None:
     """``yadk run --save-evalcase FILE``: add the session's conversation to FILE as an eval case."""
     from yadk.cli._conversation import USER_ID, note
-    from yadk.eval._save import add_eval_case, eval_case_from_events
+    from yadk.eval import add_eval_case, eval_case_from_events
 
     session = asyncio.run(
         sessions.get_session(app_name=app_name, user_id=USER_ID, session_id=session_id)

@@ -13,9 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from yadk._contexts import Context, InvocationContext, RunConfig, new_invocation_id
-from yadk.agents import BaseAgent, LlmAgent
-from yadk.agents._callbacks import run_callbacks
-from yadk.agents._request import build_request
+from yadk.agents import BaseAgent, LlmAgent, build_request, run_callbacks
 from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
 from yadk.cli._common import (
     EXIT_OK,
@@ -100,7 +98,7 @@ def _graph(root: BaseAgent, args: argparse.Namespace) -> str | None:
 
     if not isinstance(root, Workflow) or args.agent_name or args.message or args.state:
         return None
-    from yadk.workflow._render import graph_mermaid, graph_text
+    from yadk.workflow import graph_mermaid, graph_text
 
     return graph_mermaid(root) if args.format == "mermaid" else graph_text(root)
 

@@ -13,12 +13,12 @@ from typing import Any
 from yadk._compacted import compaction_ranges
 from yadk.agents import BaseAgent
 from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError, local_store
-from yadk.cli._conversation import DEFAULT_DB, USER_ID
+from yadk.cli._conversation import USER_ID
 from yadk.cli._inspect import Inspection, _target, inspect_session
 from yadk.errors import YadkError
 from yadk.events import Event
 from yadk.sessions import Session
-from yadk.stores import Stores, open_stores
+from yadk.stores import DEFAULT_DB, Stores, open_stores
 
 __all__ = ["compactions", "compactions_text", "execute_stored"]
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from yadk._tool_confirmation import REQUEST_CONFIRMATION, plain_answer
 from yadk.runner import Runner
-from yadk.tools._long_running import pending_calls
+from yadk.tools import pending_calls
 from yadk.types import Content, FunctionCall, FunctionResponse, Part
 
 __all__ = ["answer_for", "pending_note", "waiting_call"]

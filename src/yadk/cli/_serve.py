@@ -82,8 +82,8 @@ def _serve(
     port = listener.getsockname()[1]
     import uvicorn
 
-    from yadk.serve._app import DEFAULT_DB
-    from yadk.serve._logs import configure_logging
+    from yadk.serve import configure_logging
+    from yadk.stores import DEFAULT_DB
 
     configure_logging(args.log_format)
     start_otel(args)
@@ -132,7 +132,7 @@ def _serve(
         _release(served)
         # Each worker is a fresh (spawned) interpreter that builds its own app, so its own
         # connection pool and event loop: nothing opened here crosses into a worker.
-        from yadk.config._trust import command_line_code_execution, command_line_trust
+        from yadk.config import command_line_code_execution, command_line_trust
 
         os.environ[_WORKER_ENV] = json.dumps(
             {
@@ -180,7 +180,7 @@ def _limits(args: argparse.Namespace) -> Limits:
 def _hosts(args: argparse.Namespace) -> set[str]:
     """The ``Host`` values served: the bound address (with the loopback names on loopback and
     all-interfaces binds) and every ``--allow-host``."""
-    from yadk.serve._hosts import allowed_hosts, with_port
+    from yadk.serve import allowed_hosts, with_port
 
     hosts = allowed_hosts(args.host, args.port)
     for given in args.allow_host or ():
@@ -278,8 +278,8 @@ def _release(served: Any) -> None:
 def worker_app() -> Any:
     """The app of one ``--workers`` process (uvicorn's factory), from the options the
     command put in the environment."""
-    from yadk.config._trust import allow_code_execution_on_command_line, trust_on_command_line
-    from yadk.serve._logs import configure_logging
+    from yadk.config import allow_code_execution_on_command_line, trust_on_command_line
+    from yadk.serve import configure_logging
 
     options = json.loads(os.environ[_WORKER_ENV])
     configure_logging(options.pop("log_format"))

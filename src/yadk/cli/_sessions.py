@@ -19,13 +19,11 @@ from pydantic import ValidationError
 
 from yadk._usage import session_usage, usage_lines
 from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError, file_error, local_store, not_utf8
-from yadk.cli._conversation import DEFAULT_DB
 from yadk.cli._transcript import event_lines
 from yadk.errors import YadkError
 from yadk.events import Event
-from yadk.sessions import Session
-from yadk.sessions._export import EXPORT_FORMAT, export_document, initial_state, state_scopes
-from yadk.stores import Stores, open_stores
+from yadk.sessions import EXPORT_FORMAT, Session, export_document, initial_state, state_scopes
+from yadk.stores import DEFAULT_DB, Stores, open_stores
 
 __all__ = ["EXPORT_FORMAT", "execute"]
 

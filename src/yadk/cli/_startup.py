@@ -54,7 +54,7 @@ def print_warnings(diagnostics: Iterable[Diagnostic]) -> None:
 
 def check_credentials(agent: BaseAgent, path: Path) -> None:
     """Refuse (exit status 2) a tree whose models cannot be called for a missing API key."""
-    from yadk.reload._loading import missing_credentials
+    from yadk.reload import missing_credentials
 
     problems = missing_credentials(agent)
     if not problems:

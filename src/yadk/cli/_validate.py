@@ -28,7 +28,7 @@ def execute(args: argparse.Namespace) -> int:
             f"{missing[0]!r} does not exist; expected config files, agent folders or skill folders",
             exit_code=EXIT_USAGE,
         )
-    from yadk.eval._validate import check_with_eval_sets
+    from yadk.eval import check_with_eval_sets
 
     targets = _targets(args.paths)
     # What `yadk run` would see: `${env:VAR}` values and API keys from the agents' .env files.
@@ -79,7 +79,7 @@ def _count(diagnostics: Sequence[Diagnostic], severity: str) -> int:
 
 
 def _status(diagnostics: Sequence[Diagnostic], *, strict: bool) -> int:
-    from yadk.config._model_checks import ENVIRONMENT_RULES
+    from yadk.config import ENVIRONMENT_RULES
 
     # A missing API key says something about this machine, not the config: not a --strict failure.
     strict_fails = [d for d in diagnostics if d.rule not in ENVIRONMENT_RULES]

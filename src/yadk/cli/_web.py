@@ -46,10 +46,8 @@ def execute(args: argparse.Namespace) -> int:
     listener = listen(args.host, args.port)
     port = listener.getsockname()[1]
 
-    from yadk.serve._app import DEFAULT_DB
-    from yadk.serve._devtraces import start_web_tracing
-    from yadk.serve._webapp import create_web_app
-    from yadk.stores import open_stores
+    from yadk.serve import create_web_app, start_web_tracing
+    from yadk.stores import DEFAULT_DB, open_stores
 
     tracing = start_web_tracing()
     stores = open_stores(local_store(args.db, DEFAULT_DB))

@@ -8,3 +8,7 @@ config that names one gets a located error saying so.
 from yadk.code_executors._built_in import BaseCodeExecutor, BuiltInCodeExecutor
 
 __all__ = ["BaseCodeExecutor", "BuiltInCodeExecutor"]
+
+# For yadk's own packages; not part of the public contract (``__all__``). Their module
+# loads with the names above anyway.
+from yadk.code_executors._built_in import code_parts_as_text as code_parts_as_text

@@ -45,6 +45,26 @@ __all__ = [
     "validate_paths",
 ]
 
+# For yadk's own packages; not part of the public contract (``__all__``). Imported here
+# when their module loads with the names above anyway, else loaded on first use (table below).
+from yadk.config._api import ROOT_CONFIG_NAMES as ROOT_CONFIG_NAMES
+from yadk.config._diagnostics import sort_diagnostics as sort_diagnostics
+from yadk.config._model_checks import ENVIRONMENT_RULES as ENVIRONMENT_RULES
+from yadk.config._trust import (
+    allow_code_execution_on_command_line as allow_code_execution_on_command_line,
+)
+from yadk.config._trust import command_line_code_execution as command_line_code_execution
+from yadk.config._trust import command_line_trust as command_line_trust
+from yadk.config._trust import trust_on_command_line as trust_on_command_line
+from yadk.config._yaml import Document as Document
+from yadk.config._yaml import KeyPath as KeyPath
+from yadk.config._yaml import parse_document as parse_document
+
+if TYPE_CHECKING:
+    from yadk.config._python_agent import python_agent_file as python_agent_file
+    from yadk.config._validate import Checked as Checked
+    from yadk.config._validate import check_paths as check_paths
+
 # Loaded on first use: loading an agent (``yadk inspect``, ``yadk run``) needs neither the
 # JSON Schema nor the tree walk of ``yadk validate``.
 __getattr__, __dir__ = lazy_facade(
@@ -53,5 +73,9 @@ __getattr__, __dir__ = lazy_facade(
         "agent_config_json_schema": "yadk.config._schema",
         "app_config_json_schema": "yadk.config._app_schema",
         "validate_paths": "yadk.config._validate",
+        # for yadk's own packages; not part of the public contract
+        "python_agent_file": "yadk.config._python_agent",
+        "Checked": "yadk.config._validate",
+        "check_paths": "yadk.config._validate",
     },
 )

@@ -8,12 +8,12 @@ which is also what ``ConfigError`` prints, so a traceback is never the message.
 from __future__ import annotations
 
 import dataclasses
-import os
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any, Literal
 
-__all__ = ["Diagnostic", "Severity", "display_path", "sort_diagnostics"]
+from yadk._paths import display_path
+
+__all__ = ["Diagnostic", "Severity", "sort_diagnostics"]
 
 Severity = Literal["error", "warning"]
 
@@ -59,16 +59,6 @@ class Diagnostic:
 
     def __str__(self) -> str:
         return self.format()
-
-
-def display_path(path: str | os.PathLike[str]) -> str:
-    """``path`` relative to the working directory when inside it, else as given."""
-    text = os.fspath(path)
-    try:
-        relative = Path(text).relative_to(Path.cwd())
-    except ValueError:
-        return text
-    return str(relative) or text
 
 
 def sort_diagnostics(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:

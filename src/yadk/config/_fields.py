@@ -376,7 +376,7 @@ def schema(reader: LoaderBase, scope: FileScope, at: KeyPath, value: Any) -> Any
 
 def state_keys(reader: LoaderBase, scope: FileScope, at: KeyPath, value: Any) -> list[str] | None:
     """``state:`` as a list of keys or a mapping of key to description."""
-    from yadk.templating._syntax import is_valid_state_name
+    from yadk.templating import is_valid_state_name
 
     if not reader.expect(
         scope,

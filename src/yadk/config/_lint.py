@@ -14,8 +14,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from yadk._paths import display_path
 from yadk.config._context import AgentRecord, Reporter, TextSource, did_you_mean
-from yadk.config._diagnostics import display_path
 from yadk.config._writers import StateWrites, state_writes
 
 __all__ = ["check_trees", "placeholder_location"]

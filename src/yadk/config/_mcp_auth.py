@@ -31,7 +31,7 @@ def read_auth(
     """The toolset's auth options (keyword arguments), or None after reporting a problem."""
     import pydantic
 
-    from yadk.tools.mcp._auth import (
+    from yadk.tools.mcp import (
         AuthCredential,
         AuthScheme,
         UnsupportedAuth,

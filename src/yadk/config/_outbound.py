@@ -15,8 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from yadk._paths import display_path
 from yadk.config._context import FileScope
-from yadk.config._diagnostics import display_path
 from yadk.config._yaml import KeyPath
 
 if TYPE_CHECKING:

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from yadk._paths import display_path
 from yadk.config._context import AgentRecord, FileScope, Reporter
-from yadk.config._diagnostics import display_path
 from yadk.config._names import NameProblem, NameResolver, Resolution, describe, qualify
 from yadk.config._pyproject import effective_trust_policy
 from yadk.config._reach import CodeSource, unreachable

@@ -74,7 +74,7 @@ def read_remote(
         reader.error(scope, at, problem.rule, problem.message, problem.hint)
         return
     reader.files.add(target)
-    from yadk.a2a._card import read_card
+    from yadk.a2a import read_card
     from yadk.errors import AgentCardResolutionError
 
     try:
@@ -92,7 +92,7 @@ _CARD_HINT = (
 
 
 def _url(reader: LoaderBase, scope: FileScope, at: KeyPath, value: str) -> bool:
-    from yadk.a2a._card import is_loopback
+    from yadk.a2a import is_loopback
 
     try:
         parts = urlsplit(value)
@@ -184,8 +184,7 @@ def _fetch(
     headers: dict[str, str],
     timeout: float,
 ) -> None:
-    from yadk.a2a._card import card_url, read_card
-    from yadk.a2a._client import fetch_card_blocking
+    from yadk.a2a import card_url, fetch_card_blocking, read_card
     from yadk.errors import AgentCardResolutionError
 
     where = card_url(url)

@@ -409,7 +409,7 @@ def skills(
     before = reader.errors
     folders: list[Path] = []
     from yadk.errors import SkillError
-    from yadk.skills._validation import expand_skill_paths, validate_skill_paths
+    from yadk.skills import expand_skill_paths, validate_skill_paths
 
     for index, entry in enumerate(entries):
         where = at if isinstance(value, str) else (*at, index)
@@ -441,7 +441,7 @@ def _skills_confined(reader: LoaderBase, scope: FileScope, at: KeyPath, folder: 
     """Whether every skill folder ``folder`` holds (it, or its subfolders) stays inside the
     agent folder once symlinks are resolved; reports the first that does not."""
     from yadk._files import FileProblem, confine
-    from yadk.skills._validation import expand_skill_paths
+    from yadk.skills import expand_skill_paths
 
     found, _ = expand_skill_paths([folder])
     for skill in found:
@@ -475,13 +475,13 @@ def example_tool(
 ) -> Any:
     """``ExampleTool`` args, or the ``examples:`` shorthand (list, file or provider name)."""
     from yadk.errors import ToolExecutionError
-    from yadk.examples._error import ExampleValidationError
-    from yadk.examples._files import (
+    from yadk.examples import (
+        ExampleValidationError,
+        check_examples,
         check_examples_file,
         load_examples_file,
         looks_like_examples_path,
     )
-    from yadk.examples._shape import check_examples
 
     options: dict[str, Any] = {}
     examples_at = at
@@ -524,7 +524,7 @@ def example_tool(
             if not reader.import_code:
                 check_examples(value)
                 return None
-            from yadk.examples._example import coerce_examples
+            from yadk.examples import coerce_examples
 
             value = coerce_examples(value)
         else:

@@ -145,7 +145,7 @@ def _root_config(folder: Path) -> Path | None:
 
 
 def _skill_diagnostics(folders: list[Path]) -> list[Diagnostic]:
-    from yadk.skills._validation import validate_skill_paths
+    from yadk.skills import validate_skill_paths
 
     return [
         Diagnostic(p.path, p.line, p.column, p.rule, p.severity, p.message, p.hint)

@@ -391,7 +391,7 @@ def _graph_checks(loader: Loader, scope: FileScope, workflow: str, reader: _Read
     edges = [(e.src, e.dst, e.route) for e in reader.edges]
     if any(obj is not None for obj in nodes.values()):
         # Routes and types are read from the nodes' functions: only with their code imported.
-        from yadk.workflow._analysis import analyse_graph
+        from yadk.workflow import analyse_graph
 
         problems = analyse_graph(workflow, nodes, edges)
     else:
@@ -410,8 +410,7 @@ def _graph_checks(loader: Loader, scope: FileScope, workflow: str, reader: _Read
 
 
 def _edges(reader: _Reader) -> list[Any]:
-    from yadk.workflow import START, Edge
-    from yadk.workflow._build import build_node
+    from yadk.workflow import START, Edge, build_node
 
     built: dict[str, Any] = {START_NAME: START}
     for name, node in reader.nodes.items():

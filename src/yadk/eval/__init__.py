@@ -47,6 +47,19 @@ __all__ = [
     "trajectory_matches",
 ]
 
+# For yadk's own packages; not part of the public contract (``__all__``). Loaded on first
+# use (table below), as the names above are.
+if TYPE_CHECKING:
+    from yadk.eval._api import check_tool_names as check_tool_names
+    from yadk.eval._report import junit_xml as junit_xml
+    from yadk.eval._report import text_report as text_report
+    from yadk.eval._save import EVALSET_SUFFIX as EVALSET_SUFFIX
+    from yadk.eval._save import add_eval_case as add_eval_case
+    from yadk.eval._save import eval_case_from_events as eval_case_from_events
+    from yadk.eval._save import eval_case_from_session as eval_case_from_session
+    from yadk.eval._save import new_eval_set as new_eval_set
+    from yadk.eval._validate import check_with_eval_sets as check_with_eval_sets
+
 # Loaded on first use (PEP 562): `yadk validate` reaches yadk.eval._validate without the engine.
 __getattr__, __dir__ = lazy_facade(
     globals(),
@@ -72,5 +85,15 @@ __getattr__, __dir__ = lazy_facade(
         "RougeScore": "yadk.eval._rouge",
         "rouge_1": "yadk.eval._rouge",
         "tokenize": "yadk.eval._rouge",
+        # for yadk's own packages; not part of the public contract
+        "check_tool_names": "yadk.eval._api",
+        "junit_xml": "yadk.eval._report",
+        "text_report": "yadk.eval._report",
+        "EVALSET_SUFFIX": "yadk.eval._save",
+        "add_eval_case": "yadk.eval._save",
+        "eval_case_from_events": "yadk.eval._save",
+        "eval_case_from_session": "yadk.eval._save",
+        "new_eval_set": "yadk.eval._save",
+        "check_with_eval_sets": "yadk.eval._validate",
     },
 )

@@ -15,8 +15,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from yadk.agents import BaseAgent, LlmAgent
-from yadk.config import Diagnostic, load_agent_with_sources
-from yadk.config._yaml import parse_document
+from yadk.config import Diagnostic, load_agent_with_sources, parse_document
 from yadk.errors import ConfigError, YadkError
 from yadk.eval._criteria import DEFAULT_CONFIG, EvalConfig, load_eval_config
 from yadk.eval._discovery import CONFIG_FILE_NAME, find_eval_files

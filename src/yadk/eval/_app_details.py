@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from yadk.agents import BaseAgent, LlmAgent
-from yadk.agents._callbacks import as_callback_list
+from yadk.agents import BaseAgent, LlmAgent, as_callback_list
 from yadk.eval._model import AgentDetails
 from yadk.models import LlmRequest
 from yadk.tools import AgentTool

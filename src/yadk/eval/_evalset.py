@@ -19,8 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from yadk.config import Diagnostic
-from yadk.config._yaml import KeyPath
+from yadk.config import Diagnostic, KeyPath
 from yadk.eval._located import (
     Fields,
     JsonFile,

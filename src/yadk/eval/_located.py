@@ -17,8 +17,7 @@ from typing import Any
 
 from yadk._files import FileProblem, load_json, read_text
 from yadk._yaml import type_name
-from yadk.config import Diagnostic, Severity
-from yadk.config._yaml import KeyPath, parse_document
+from yadk.config import Diagnostic, KeyPath, Severity, parse_document
 
 __all__ = [
     "MAX_FILE_BYTES",

@@ -13,7 +13,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from itertools import zip_longest
 
-from yadk.config._diagnostics import display_path
+from yadk._paths import display_path
 from yadk.eval._metrics import EvalStatus, MetricResult
 from yadk.eval._model import Invocation
 from yadk.eval._results import CaseResult, EvalSetResult, format_score

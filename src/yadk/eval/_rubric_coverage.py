@@ -9,8 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from yadk.config import Diagnostic
-from yadk.config._yaml import parse_document
+from yadk.config import Diagnostic, parse_document
 from yadk.eval._criteria import RUBRIC_TYPES, EvalConfig
 
 if TYPE_CHECKING:

@@ -20,7 +20,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from yadk.config._yaml import KeyPath
+from yadk.config import KeyPath
 from yadk.eval._located import Fields, JsonFile, is_object, is_opt_str, is_str
 from yadk.eval._model import Invocation, Rubric, RubricScore
 

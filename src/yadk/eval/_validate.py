@@ -13,9 +13,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from yadk.config import Diagnostic
-from yadk.config._diagnostics import sort_diagnostics
-from yadk.config._validate import Checked, check_paths
+from yadk.config import Checked, Diagnostic, check_paths, sort_diagnostics
 from yadk.eval._discovery import CONFIG_FILE_NAME, find_eval_files
 
 if TYPE_CHECKING:
@@ -100,7 +98,7 @@ def _eval_file_diagnostics(eval_files: list[Path], *, import_code: bool) -> list
 
 
 def _agent_folder(file: Path) -> Path | None:
-    from yadk.config._api import ROOT_CONFIG_NAMES
+    from yadk.config import ROOT_CONFIG_NAMES
 
     for folder in (file.parent, *file.parent.parents):
         if any((folder / name).is_file() for name in ROOT_CONFIG_NAMES):

@@ -25,8 +25,7 @@ from yadk.memory._base import BaseMemoryService, SearchMemoryResponse
 from yadk.memory._cache import Row, UserIndex, UserIndexes, rows_of
 
 if TYPE_CHECKING:
-    from yadk.sessions import Session
-    from yadk.sessions._pg import PgDatabase
+    from yadk.sessions import PgDatabase, Session
 
 __all__ = ["PostgresMemoryService"]
 
@@ -49,7 +48,7 @@ class PostgresMemoryService(BaseMemoryService):
         pool_timeout: float = 10.0,
         statement_timeout: float = 30.0,
     ) -> None:
-        from yadk.sessions._pg import PgDatabase
+        from yadk.sessions import PgDatabase
 
         self._owns_db = database is None
         self.db = database or PgDatabase(

@@ -41,6 +41,10 @@ __all__ = [
     "serves",
 ]
 
+# For yadk's own packages; not part of the public contract (``__all__``). Their module
+# loads with the names above anyway.
+from yadk.models._base import insert_before_current_turn as insert_before_current_turn
+
 ALLOW_MODEL_REQUESTS: bool = allowed_by_environment()
 """Whether real backends may send requests; tests set it to False to stay offline."""
 

@@ -49,6 +49,12 @@ __all__ = [
     "watch_roots",
 ]
 
+# For yadk's own packages; not part of the public contract (``__all__``). Loaded on first
+# use (table below), as the names above are.
+if TYPE_CHECKING:
+    from yadk.reload._loading import missing_credentials as missing_credentials
+    from yadk.reload._reloader import shown_names as shown_names
+
 # Loaded on first use: `yadk run` and `yadk inspect` need the loading helpers, not the watcher.
 __getattr__, __dir__ = lazy_facade(
     globals(),
@@ -72,5 +78,8 @@ __getattr__, __dir__ = lazy_facade(
         "WatchfilesChanges": "yadk.reload._watch",
         "matters": "yadk.reload._watch",
         "watch_roots": "yadk.reload._watch",
+        # for yadk's own packages; not part of the public contract
+        "missing_credentials": "yadk.reload._loading",
+        "shown_names": "yadk.reload._reloader",
     },
 )

@@ -12,7 +12,7 @@ import dataclasses
 import json
 from typing import Any, Final
 
-from yadk.a2a._parts import Protocol
+from yadk.a2a import Protocol
 
 __all__ = [
     "INTERNAL_ERROR",

@@ -15,7 +15,7 @@ import uuid
 from typing import Any, Final
 
 from yadk._contexts import RunConfig
-from yadk.a2a._parts import PartError, parts_from_a2a
+from yadk.a2a import PartError, parts_from_a2a
 from yadk.errors import AlreadyExistsError, SessionNotFoundError
 from yadk.events import Event
 from yadk.runner import Runner

@@ -19,7 +19,7 @@ import json
 import uuid
 from typing import Final, Literal
 
-from yadk.a2a._parts import DATA_END, DATA_MIME_TYPE, DATA_START
+from yadk.a2a import DATA_END, DATA_MIME_TYPE, DATA_START
 from yadk.events import Event
 from yadk.sessions import Session
 from yadk.types import Blob, FunctionCall, Part

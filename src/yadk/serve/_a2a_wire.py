@@ -12,7 +12,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-from yadk.a2a._parts import Protocol, parts_to_a2a
+from yadk.a2a import Protocol, parts_to_a2a
 from yadk.serve._a2a_tasks import TERMINAL, HistoryEntry, TaskView
 from yadk.types import Part
 

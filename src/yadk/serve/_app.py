@@ -8,7 +8,6 @@ import dataclasses
 import logging
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -32,11 +31,9 @@ from yadk.serve._served import Served
 from yadk.serve._sessions import session_routes
 from yadk.sessions import SessionLocks
 
-__all__ = ["BUSY_WAIT", "DEFAULT_DB", "RouterFactory", "ServeOptions", "create_app"]
+__all__ = ["BUSY_WAIT", "RouterFactory", "ServeOptions", "create_app"]
 
 logger = logging.getLogger("yadk.serve")
-
-DEFAULT_DB = str(Path(".yadk") / "sessions.db")
 
 
 def create_app(
@@ -58,7 +55,7 @@ def create_app(
     memory_service = options.memory_service
     opened = None
     if session_service is None:
-        from yadk.stores import open_stores
+        from yadk.stores import DEFAULT_DB, open_stores
 
         opened = open_stores(DEFAULT_DB if options.db is None else options.db)
         session_service = opened.sessions

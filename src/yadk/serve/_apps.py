@@ -31,8 +31,8 @@ from yadk.reload import (
     WatchFailed,
     WatchfilesChanges,
     runner_for,
+    shown_names,
 )
-from yadk.reload._reloader import shown_names
 from yadk.runner import Runner
 from yadk.sessions import BaseSessionService, SessionLocks
 

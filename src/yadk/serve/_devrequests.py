@@ -14,9 +14,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from yadk.agents import BaseAgent, LlmAgent
-from yadk.agents._callbacks import as_callback_list
-from yadk.agents._request import INSTRUCTION_BEGIN, INSTRUCTION_END
+from yadk.agents import INSTRUCTION_BEGIN, INSTRUCTION_END, BaseAgent, LlmAgent, as_callback_list
 from yadk.models import LlmRequest, LlmResponse
 
 __all__ = ["RequestRecorder", "instruction_segments"]

@@ -31,11 +31,10 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from yadk._usage import session_usage, usage_lines
-from yadk.eval._save import EVALSET_SUFFIX, eval_case_from_session, new_eval_set
+from yadk.eval import EVALSET_SUFFIX, eval_case_from_session, new_eval_set
 from yadk.serve._json import dumps, json_response
 from yadk.serve._wire import session_json
-from yadk.sessions import BaseSessionService, Session
-from yadk.sessions._export import export_document
+from yadk.sessions import BaseSessionService, Session, export_document
 
 __all__ = ["web_session_routes"]
 

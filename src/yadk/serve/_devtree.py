@@ -15,11 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from yadk.agents import BaseAgent, LlmAgent
-from yadk.config._yaml import Document, parse_document
+from yadk.config import Document, parse_document
 from yadk.skills import SkillToolset
 from yadk.tools import BaseTool, BaseToolset, ExampleTool, FunctionTool
-from yadk.workflow import Workflow
-from yadk.workflow._render import graph_data
+from yadk.workflow import Workflow, graph_data
 
 if TYPE_CHECKING:
     from yadk.config import LoadedAgent

@@ -35,6 +35,16 @@ __all__ = [
     "upgrade_local_store",
 ]
 
+# For yadk's own packages; not part of the public contract (``__all__``). Loaded on first
+# use (table below), as the names above are.
+if TYPE_CHECKING:
+    from yadk.sessions._export import EXPORT_FORMAT as EXPORT_FORMAT
+    from yadk.sessions._export import export_document as export_document
+    from yadk.sessions._export import initial_state as initial_state
+    from yadk.sessions._export import state_scopes as state_scopes
+    from yadk.sessions._open import upgrade_schema as upgrade_schema
+    from yadk.sessions._pg import PgDatabase as PgDatabase
+
 # Loaded on first use: an in-memory session (yadk inspect) needs neither sqlite3 nor psycopg.
 __getattr__, __dir__ = lazy_facade(
     globals(),
@@ -51,5 +61,12 @@ __getattr__, __dir__ = lazy_facade(
         "State": "yadk.sessions._state",
         "SessionBusy": "yadk.sessions._turns",
         "SessionLocks": "yadk.sessions._turns",
+        # for yadk's own packages; not part of the public contract
+        "EXPORT_FORMAT": "yadk.sessions._export",
+        "export_document": "yadk.sessions._export",
+        "initial_state": "yadk.sessions._export",
+        "state_scopes": "yadk.sessions._export",
+        "upgrade_schema": "yadk.sessions._open",
+        "PgDatabase": "yadk.sessions._pg",
     },
 )

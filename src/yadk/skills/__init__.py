@@ -31,6 +31,12 @@ __all__ = [
     "skill_toolset_from_paths",
 ]
 
+# For yadk's own packages; not part of the public contract (``__all__``). Loaded on first
+# use (table below), as the names above are.
+if TYPE_CHECKING:
+    from yadk.skills._validation import expand_skill_paths as expand_skill_paths
+    from yadk.skills._validation import validate_skill_paths as validate_skill_paths
+
 # Loaded on first use: checking a skill (yadk validate) needs no toolset and no engine.
 __getattr__, __dir__ = lazy_facade(
     globals(),
@@ -43,5 +49,8 @@ __getattr__, __dir__ = lazy_facade(
         "load_skill_from_dir": "yadk.skills._loading",
         "load_skills_from_dir": "yadk.skills._loading",
         "skill_toolset_from_paths": "yadk.skills._toolset",
+        # for yadk's own packages; not part of the public contract
+        "expand_skill_paths": "yadk.skills._validation",
+        "validate_skill_paths": "yadk.skills._validation",
     },
 )

@@ -27,6 +27,11 @@ __all__ = [
     "inject_session_state",
 ]
 
+# For yadk's own packages; not part of the public contract (``__all__``). Loaded on first
+# use (table below), as the names above are.
+if TYPE_CHECKING:
+    from yadk.templating._syntax import is_valid_state_name as is_valid_state_name
+
 # Loaded on first use: the linter needs find_placeholders without the engine behind injection.
 __getattr__, __dir__ = lazy_facade(
     globals(),
@@ -37,5 +42,7 @@ __getattr__, __dir__ = lazy_facade(
         "clear_template_caches": "yadk.templating._cache",
         "find_placeholders": "yadk.templating._placeholders",
         "inject_session_state": "yadk.templating._inject",
+        # for yadk's own packages; not part of the public contract
+        "is_valid_state_name": "yadk.templating._syntax",
     },
 )

@@ -52,6 +52,12 @@ __all__ = [
     "url_context",
 ]
 
+# For yadk's own packages; not part of the public contract (``__all__``). Loaded on first
+# use (table below), as the names above are.
+if TYPE_CHECKING:
+    from yadk.tools._agent_tool import GROUNDING_STATE_KEY as GROUNDING_STATE_KEY
+    from yadk.tools._long_running import pending_calls as pending_calls
+
 # Loaded on first use: an agent's tools import only their own modules (MCP only with MCP).
 __getattr__, __dir__ = lazy_facade(
     globals(),
@@ -76,5 +82,8 @@ __getattr__, __dir__ = lazy_facade(
         "get_user_choice": "yadk.tools._user_choice",
         "MCPToolset": "yadk.tools.mcp",
         "McpToolset": "yadk.tools.mcp",
+        # for yadk's own packages; not part of the public contract
+        "GROUNDING_STATE_KEY": "yadk.tools._agent_tool",
+        "pending_calls": "yadk.tools._long_running",
     },
 )

@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, Field
 
 from yadk.memory import MemoryEntry
-from yadk.models import FunctionDeclaration
-from yadk.models._base import insert_before_current_turn
+from yadk.models import FunctionDeclaration, insert_before_current_turn
 from yadk.tools._base import BaseTool
 from yadk.tools._function import FunctionTool
 from yadk.types import Content, Part

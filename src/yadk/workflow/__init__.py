@@ -3,6 +3,9 @@ joins, loops, retries, timeouts and human input."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from yadk._lazy import lazy_facade
 from yadk.workflow._base_node import START, BaseNode
 from yadk.workflow._build import node
 from yadk.workflow._context import NodeContext
@@ -41,3 +44,24 @@ __all__ = [  # noqa: RUF022
     "WorkflowConfigurationError",
     "node",
 ]
+
+# For yadk's own packages; not part of the public contract (``__all__``). Imported here
+# when their module loads with the names above anyway, else loaded on first use (table below).
+from yadk.workflow._build import build_node as build_node
+
+if TYPE_CHECKING:
+    from yadk.workflow._analysis import analyse_graph as analyse_graph
+    from yadk.workflow._render import graph_data as graph_data
+    from yadk.workflow._render import graph_mermaid as graph_mermaid
+    from yadk.workflow._render import graph_text as graph_text
+
+__getattr__, __dir__ = lazy_facade(
+    globals(),
+    {
+        # for yadk's own packages; not part of the public contract
+        "analyse_graph": "yadk.workflow._analysis",
+        "graph_data": "yadk.workflow._render",
+        "graph_mermaid": "yadk.workflow._render",
+        "graph_text": "yadk.workflow._render",
+    },
+)

@@ -17,8 +17,7 @@ from typing import Any
 import pydantic
 
 from yadk._contexts import InvocationContext, ToolContext
-from yadk.agents import BaseAgent
-from yadk.agents._flow import ResumedCall
+from yadk.agents import BaseAgent, ResumedCall
 from yadk.events import Event
 from yadk.models import FunctionDeclaration
 from yadk.tools import BaseTool
