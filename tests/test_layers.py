@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -187,3 +188,57 @@ def test_packages_import_each_other_through_facades() -> None:
             if private is not None and _package(private) != own:
                 reaching_in.add(f"{file.relative_to(SRC)}:{line} imports {private}")
     assert sorted(reaching_in) == []
+
+
+def _offered_outside_all(facade: Path) -> set[str]:
+    """The names a facade offers besides its ``__all__``: its lazy table's keys and its
+    ``from m import name as name`` re-exports (type-only ones included)."""
+    tree = ast.parse(facade.read_text(encoding="utf-8"))
+    offered: set[str] = set()
+    public: set[str] = set()
+    for node in _statements(tree.body, type_only=True):
+        if isinstance(node, ast.ImportFrom):
+            offered.update(alias.name for alias in node.names if alias.asname == alias.name)
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            if getattr(node.value.func, "id", None) == "lazy_facade":
+                for arg in node.value.args:
+                    if isinstance(arg, ast.Dict):
+                        offered.update(
+                            key.value for key in arg.keys if isinstance(key, ast.Constant)
+                        )
+        if isinstance(node, ast.Assign) and any(
+            getattr(target, "id", None) == "__all__" for target in node.targets
+        ):
+            public.update(ast.literal_eval(node.value))
+    return offered - public
+
+
+def test_a_facade_offers_outside_its_contract_only_what_other_packages_import() -> None:
+    imported: set[str] = set()
+    for file in sorted(SRC.rglob("*.py")):
+        own = _own_package(file)
+        imported.update(
+            module
+            for _, module in _imports(file, type_only=True)
+            if _package(module) not in (None, own)
+        )
+    unused = {
+        f"{'.'.join(('yadk', *facade.parent.relative_to(SRC).parts))}.{name}"
+        for facade in sorted(SRC.rglob("__init__.py"))
+        if facade.parent != SRC
+        for name in _offered_outside_all(facade)
+    } - imported
+    assert sorted(unused) == []
+
+
+def test_every_name_a_facade_offers_outside_its_contract_resolves() -> None:
+    # A lazy table's entries are strings: a wrong module shows only when the name is used.
+    missing = [
+        f"{module}.{name}"
+        for facade in sorted(SRC.rglob("__init__.py"))
+        if facade.parent != SRC
+        for module in [".".join(("yadk", *facade.parent.relative_to(SRC).parts))]
+        for name in sorted(_offered_outside_all(facade))
+        if not hasattr(importlib.import_module(module), name)
+    ]
+    assert missing == []
