@@ -29,7 +29,7 @@ from yadk.serve._a2a_rpc import (
     result_body,
 )
 from yadk.serve._a2a_service import A2AService, TaskRun
-from yadk.serve._a2a_tasks import TERMINAL, TaskView, answer_parts, task_ids, task_view
+from yadk.serve._a2a_tasks import TERMINAL, TaskView, answer_parts, task_ids
 from yadk.serve._a2a_wire import (
     artifact_update,
     status_update,
@@ -239,7 +239,7 @@ async def _list(service: A2AService, app: str, call: RpcCall) -> dict[str, Any]:
         if session is None:
             continue
         for task_id in reversed(task_ids(session)):
-            view = task_view(session.id, session.events, task_id, running=task_id in service.runs)
+            view = await service.stored_task(app, session, task_id)
             if view is None or (wanted and wanted not in (view.state, _state_1_0(view))):
                 continue
             if after is None or view.timestamp >= after:

@@ -116,13 +116,32 @@ class A2AService:
             raise RpcError(INVALID_PARAMS, "Invalid params: 'id' must be the task's id (a string)")
         context_id = context_of(task_id)
         session = await self.session(app, context_id) if context_id else None
-        view = None
-        if session is not None:
-            run = self.runs.get(task_id)
-            view = task_view(session.id, session.events, task_id, running=run is not None)
+        view = await self.stored_task(app, session, task_id) if session is not None else None
         if view is None:
             raise RpcError(TASK_NOT_FOUND, f"Task not found: {task_id!r}")
         return view
+
+    async def stored_task(self, app: str, session: Session, task_id: str) -> TaskView | None:
+        """The task ``task_id`` of ``session`` (``None`` if it has none). A task its events
+        leave unfinished that no process runs (its session's turn lock is free: every
+        invocation holds it, and a dead process's lock is released with it) has failed; the
+        session is read again under the lock, in case its invocation ended meanwhile."""
+        run = self.runs.get(task_id)
+        view = task_view(session.id, session.events, task_id, running=run is not None)
+        if view is None or view.state != "working" or run is not None:
+            return view
+        key = (app, session.user_id, session.id)
+        try:
+            await self.served.locks.acquire(key, wait=0)
+        except SessionBusy:
+            return view  # running elsewhere (another replica), or starting here
+        try:
+            again = await self.session(app, session.id)
+            if again is None or task_id in self.runs:
+                return view
+            return task_view(again.id, again.events, task_id, lost=True)
+        finally:
+            await self.served.locks.released(key)
 
     async def saved_files(self, app: str, view: TaskView) -> list[tuple[str, Part]]:
         """The files the task saved as artifacts (latest version each task saved)."""

@@ -26,6 +26,7 @@ from yadk.types import Blob, FunctionCall, Part
 
 __all__ = [
     "CANCEL_KEY",
+    "LOST",
     "TASK_KEY",
     "TERMINAL",
     "TaskState",
@@ -94,11 +95,23 @@ def task_ids(session: Session) -> list[str]:
     return list(seen)
 
 
+LOST: Final = (
+    "The process running this task stopped before the task finished (a restart or a crash);"
+    " what it stored is kept. Send the message again, without taskId, to start a new task."
+)
+
+
 def task_view(
-    context_id: str, events: list[Event], task_id: str, *, running: bool = False
+    context_id: str,
+    events: list[Event],
+    task_id: str,
+    *,
+    running: bool = False,
+    lost: bool = False,
 ) -> TaskView | None:
     """The task ``task_id`` among a session's ``events``; ``None`` when it has no such task.
-    ``running`` says this process is running its invocation now."""
+    ``running`` says this process is running its invocation now; ``lost`` that no process is
+    (so a task the events leave unfinished will never finish: it failed)."""
     session_events = events
     invocations: set[str] = set()
     events = []
@@ -133,6 +146,9 @@ def task_view(
         status_parts = _question(agent_events, last_invocation, pending)
     elif last is not None and last.invocation_id == last_invocation and last.is_final_response():
         state = "completed"
+    elif lost:
+        state = "failed"
+        status_parts = [Part(text=LOST)]
     else:
         state = "working"
     saved: dict[str, int] = {}
