@@ -41,7 +41,7 @@ HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE.parent.parent))
 
 from tests.workflow import scenarios_dynamic, scenarios_limits  # noqa: E402,F401  (register scenarios)
-from tests.workflow.scenarios import INVALID, SCENARIOS  # noqa: E402
+from tests.workflow.scenarios import INVALID, SCENARIOS, canonical_message  # noqa: E402
 
 
 class CannedModel(BaseLlm):
@@ -167,7 +167,7 @@ def record_invalid() -> dict[str, str]:
             # pydantic wraps the error; its own message is what the user reads first.
             errors = exc.errors() if hasattr(exc, "errors") else None
             text = errors[0]["msg"] if errors else str(exc)
-            messages[name] = text.removeprefix("Value error, ")
+            messages[name] = canonical_message(text.removeprefix("Value error, "))
         else:
             messages[name] = "(accepted)"
     return messages

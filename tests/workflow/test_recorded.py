@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from tests.workflow import scenarios_dynamic, scenarios_limits  # noqa: F401  (register scenarios)
 from tests.workflow.kit import KIT, run_turns, summarize
-from tests.workflow.scenarios import INVALID, SCENARIOS
+from tests.workflow.scenarios import INVALID, SCENARIOS, canonical_message
 
 from yadk import LlmAgent
 from yadk.adk_compat import disable, enable
@@ -78,7 +78,20 @@ def test_graphs_google_adk_refuses_are_refused_with_its_message(name: str) -> No
     with pytest.raises(WorkflowConfigurationError) as raised:
         spec = INVALID[name](KIT)
         Workflow(name="bad", **(spec if isinstance(spec, dict) else {"edges": spec}))
-    assert str(raised.value) == messages[name]
+    assert canonical_message(str(raised.value)) == messages[name]
+
+
+@pytest.mark.parametrize(
+    ("message", "canonical"),
+    [
+        ("cycle detected: a -> b -> a. Cycles", "cycle detected: a -> b -> a. Cycles"),
+        ("cycle detected: b -> a -> b. Cycles", "cycle detected: a -> b -> a. Cycles"),
+        ("cycle detected: c -> a -> b -> c.", "cycle detected: a -> b -> c -> a."),
+        ("Duplicate node names found: ['a'].", "Duplicate node names found: ['a']."),
+    ],
+)
+def test_a_cycle_is_compared_from_its_least_node(message: str, canonical: str) -> None:
+    assert canonical_message(message) == canonical
 
 
 # YAML workflow folders written for google-adk (tests/workflow/configs/<name>), as record_adk.py
