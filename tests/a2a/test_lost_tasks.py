@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -56,6 +57,14 @@ def _died_mid_task(db: Path) -> str:
     return task_id
 
 
+def _served(tmp_path: Path) -> Path:
+    """The served apps, copied as the other A2A tests copy them: a module of an agent folder is
+    imported from one place per process."""
+    target = tmp_path / "served"
+    shutil.copytree(SERVED, target, ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
 def _rpc(live: Live, method: str, params: dict[str, Any]) -> dict[str, Any]:
     body = {"jsonrpc": "2.0", "id": "r1", "method": method, "params": params}
     reply = httpx.post(f"{live.url}/a2a/capital", json=body, headers=V1, timeout=BOUND)
@@ -67,7 +76,7 @@ def _rpc(live: Live, method: str, params: dict[str, Any]) -> dict[str, Any]:
 def test_a_task_no_process_runs_any_more_has_failed(tmp_path: Path) -> None:
     db = tmp_path / "sessions.db"
     task_id = _died_mid_task(db)
-    with live_server(SERVED, session_service=SqliteSessionService(db)) as live:
+    with live_server(_served(tmp_path), session_service=SqliteSessionService(db)) as live:
         got = _rpc(live, "GetTask", {"id": task_id})
         assert got["status"]["state"] == "TASK_STATE_FAILED"
         assert LOST in json.dumps(got["status"])
@@ -119,7 +128,7 @@ def test_a_task_whose_session_another_process_holds_is_working(tmp_path: Path) -
         text=True,
     ) as holder:
         assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
-        with live_server(SERVED, session_service=SqliteSessionService(db)) as live:
+        with live_server(_served(tmp_path), session_service=SqliteSessionService(db)) as live:
             assert _rpc(live, "GetTask", {"id": task_id})["status"]["state"] == (
                 "TASK_STATE_WORKING"
             )
