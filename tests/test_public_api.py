@@ -188,6 +188,7 @@ DOCUMENTED: dict[str, set[str]] = {
         "GraphValidationError",
         "Node",
         "NodeContext",
+        "NodeInterruptedError",
         "RequestInput",
         "StateSchemaError",
         "WorkflowConfigurationError",

@@ -388,14 +388,16 @@ async def test_a_workflow_written_for_google_adk_runs_through_the_shim() -> None
     from google.adk.events.event import NodeInfo
     from google.adk.runners import InMemoryRunner
     from google.adk.workflow import START, Node
+    from google.adk.workflow._errors import NodeInterruptedError
     from google.genai import types
 
     import yadk.workflow
 
-    assert (Workflow, Node, NodeInfo) == (
+    assert (Workflow, Node, NodeInfo, NodeInterruptedError) == (
         yadk.workflow.Workflow,
         yadk.workflow.Node,
         yadk.events.NodeInfo,
+        yadk.workflow.NodeInterruptedError,
     )
 
     def shout(node_input: str) -> str:

@@ -254,3 +254,35 @@ def node_as_tool_asks_callbacks(k: Any) -> Scenario:
         after_tool_callback=after,
     )
     return Scenario(shop, messages=["buy tea", "yes"])
+
+
+@scenario
+def dynamic_raise_on_wait(k: Any) -> Scenario:
+    def quiet(node_input: str) -> None:
+        return None
+
+    def nothing(node_input: str) -> None:
+        return None
+
+    silent = k.Workflow(name="silent", edges=[(k.START, quiet)])
+
+    @k.node(rerun_on_resume=True)
+    async def lenient(ctx: Any, node_input: str):  # type: ignore[no-untyped-def]
+        got = await ctx.run_node(silent, node_input=node_input)
+        plain = await ctx.run_node(nothing, node_input=node_input, raise_on_wait=True)
+        yield k.Event(output=f"lenient got {got} and {plain}")
+
+    @k.node(rerun_on_resume=True)
+    async def strict(ctx: Any, node_input: str):  # type: ignore[no-untyped-def]
+        ctx.state["strict_runs"] = ctx.state.get("strict_runs", 0) + 1
+        yield k.Event(message="strict starts")
+        await ctx.run_node(silent, node_input=node_input, raise_on_wait=True)
+        yield k.Event(output="strict went on")
+
+    def after(node_input: Any) -> str:
+        return f"after: {node_input}"
+
+    return Scenario(
+        k.Workflow(name="waits", edges=[(k.START, lenient, strict, after)]),
+        messages=["go", "again"],
+    )

@@ -310,6 +310,34 @@ async def test_run_node_options_set_the_child_runs_id_branch_and_output() -> Non
     ]
 
 
+async def test_raise_on_wait_ends_the_node_even_through_except_exception() -> None:
+    def quiet(node_input: Any) -> None:
+        return None
+
+    silent = Workflow(name="silent", edges=[(START, quiet)])
+    patient = FunctionNode(func=quiet, name="patient", wait_for_output=True)
+
+    async def careless(node_input: str, ctx: NodeContext) -> str:
+        try:
+            await ctx.run_node(silent, node_input, raise_on_wait=True)
+        except Exception:  # NodeInterruptedError is a BaseException: not caught here
+            return "caught"
+        return "went on"
+
+    async def waits(node_input: Any, ctx: NodeContext) -> str:
+        await ctx.run_node(patient, node_input, raise_on_wait=True)
+        return "went on"
+
+    async def done(node_input: Any) -> str:
+        return f"done after {node_input}"
+
+    flow = Workflow(name="flow", edges=[(START, careless, waits, done)])
+    turns, _, _ = await run_turns(flow, ["go"])
+    assert [(r["path"], r.get("output")) for r in rows(turns)] == [
+        ("flow@1/done@1", "done after None"),
+    ]
+
+
 async def test_state_parameters_bind_by_name_with_defaults_and_a_missing_one_fails() -> None:
     def uses(node_input: str, city: str, units: str = "metric") -> str:
         return f"{city}/{units}"

@@ -143,6 +143,7 @@ NAMES: Final[dict[str, str]] = {
     "node": "yadk.workflow:node",
     "RetryConfig": "yadk.workflow:RetryConfig",
     "NodeTimeoutError": "yadk.workflow:NodeTimeoutError",
+    "NodeInterruptedError": "yadk.workflow:NodeInterruptedError",
     # google.adk.agents.remote_a2a_agent: yadk.a2a
     "RemoteA2aAgent": "yadk.a2a:RemoteA2aAgent",
     "A2AClientError": "yadk.errors:A2AClientError",
@@ -163,6 +164,9 @@ EXTRA: Final[dict[str, tuple[str, ...]]] = {
     # google-adk imports this module only with LiteLLM installed, so the recorded surface
     # (google-adk without extras) lacks it; agent code imports LiteLlm from here.
     "google.adk.models.lite_llm": ("LiteLlm",),
+    # A private module (so not in the recorded surface), where google-adk keeps the signal
+    # ``ctx.run_node`` raises; node code that must let it through imports it from there.
+    "google.adk.workflow._errors": ("NodeInterruptedError", "NodeTimeoutError"),
 }
 
 # Where yadk offers something else for a google-adk name it does not provide.

@@ -11,6 +11,7 @@ from yadk.workflow._build import node
 from yadk.workflow._context import NodeContext
 from yadk.workflow._errors import (
     GraphValidationError,
+    NodeInterruptedError,
     NodeTimeoutError,
     StateSchemaError,
     WorkflowConfigurationError,
@@ -34,6 +35,7 @@ __all__ = [  # noqa: RUF022
     "JoinNode",
     "Node",
     "NodeContext",
+    "NodeInterruptedError",
     "NodeTimeoutError",
     "NodeTool",
     "RequestInput",

@@ -22,7 +22,11 @@ from yadk.workflow._base_node import START, BaseNode
 from yadk.workflow._build import build_node
 from yadk.workflow._confirmation import confirmation_gate
 from yadk.workflow._context import NodeContext
-from yadk.workflow._errors import NodeTimeoutError, WorkflowConfigurationError
+from yadk.workflow._errors import (
+    NodeInterruptedError,
+    NodeTimeoutError,
+    WorkflowConfigurationError,
+)
 from yadk.workflow._events import (
     NodeResult,
     bare_event,
@@ -341,7 +345,7 @@ class Runtime:
                 return await run
             except NodeFailed:
                 raise
-            except ChildWaiting:
+            except NodeInterruptedError:
                 # A node it ran with ctx.run_node asked the user: it waits too, and runs again
                 # when the answer comes (the children that completed are not run again).
                 return await self._flush(ctx, NodeResult(interrupted=True))
@@ -361,11 +365,28 @@ class Runtime:
     async def _attempt(
         self, node: BaseNode, ctx: NodeContext, node_input: Any, output_for: list[str]
     ) -> NodeResult:
+        result = NodeResult()
+        try:
+            return await self._attempt_run(node, ctx, node_input, output_for, result)
+        except NodeInterruptedError as stop:
+            if stop.path is not None:
+                raise  # a question: the node waits (``_run_node``)
+            # ``raise_on_wait``: the child is still waiting, so this run ends here, with what
+            # it yielded so far (google-adk then goes on to the node's successors).
+            return await self._flush(ctx, result)
+
+    async def _attempt_run(
+        self,
+        node: BaseNode,
+        ctx: NodeContext,
+        node_input: Any,
+        output_for: list[str],
+        result: NodeResult,
+    ) -> NodeResult:
         if isinstance(node, WorkflowNode):
             return await self._run_child_workflow(node, ctx, node_input, output_for)
         if isinstance(node, ParallelWorker):
             return await self._run_workers(node, ctx, node_input, output_for)
-        result = NodeResult()
         schema = node.output_schema
         if isinstance(node, FunctionNode):
             if node.require_confirmation:
@@ -496,6 +517,7 @@ class Runtime:
         run_id: str | None = None,
         use_sub_branch: bool = False,
         override_branch: str | None = None,
+        raise_on_wait: bool = False,
     ) -> Any:
         node = self._dynamic_nodes.get(id(value))
         if node is None:
@@ -539,7 +561,13 @@ class Runtime:
             state_schema=ctx.state_schema,
         )
         if result.interrupted:
-            raise ChildWaiting(path)
+            raise NodeInterruptedError(path)
+        if (
+            raise_on_wait
+            and result.output is None
+            and (isinstance(node, WorkflowNode) or node.wait_for_output)
+        ):
+            raise NodeInterruptedError()
         return result.output
 
     def parent_inputs(self, path: str) -> dict[str, Any]:
@@ -550,15 +578,6 @@ class Runtime:
             found.update(self._lineage.get(prefix, {}))
             prefix = prefix.rpartition("/")[0]
         return found
-
-
-class ChildWaiting(Exception):
-    """Raised by ``ctx.run_node`` when the node it ran asks the user a question: the node that
-    ran it waits too (let it propagate; a node that catches it never resumes)."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        super().__init__(f"{path} is waiting for the user's answer")
 
 
 def _report(
