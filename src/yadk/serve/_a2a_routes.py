@@ -225,16 +225,25 @@ async def _list(service: A2AService, app: str, call: RpcCall) -> dict[str, Any]:
     wanted = params.get("status")
     after = _timestamp_param(params.get("statusTimestampAfter"))
     context = params.get("contextId")
+    start = int(token)
     if context:
         if not isinstance(context, str):
             raise RpcError(INVALID_PARAMS, "Invalid params: contextId must be a string")
         contexts = [context]
     else:
+        # Newest first; no event is read here (the rows only), and a context updated before
+        # statusTimestampAfter holds no task that passes it.
         listed = await service.served.sessions.list_sessions(app_name=app)
         ordered = sorted(listed.sessions, key=lambda s: s.last_update_time, reverse=True)
-        contexts = [s.id for s in ordered if s.user_id == f"A2A_USER_{s.id}"]
+        contexts = [
+            s.id
+            for s in ordered
+            if s.user_id == f"A2A_USER_{s.id}" and (after is None or s.last_update_time >= after)
+        ]
     views: list[TaskView] = []
     for context_id in contexts:
+        if len(views) > start + size:
+            break  # the page is full and a next one exists: older contexts are not read
         session = await service.session(app, context_id)
         if session is None:
             continue
@@ -244,7 +253,6 @@ async def _list(service: A2AService, app: str, call: RpcCall) -> dict[str, Any]:
                 continue
             if after is None or view.timestamp >= after:
                 views.append(view)
-    start = int(token)
     page = views[start : start + size]
     tasks = [await _task_json(service, app, v, call, params) for v in page]
     following = start + size
@@ -252,6 +260,7 @@ async def _list(service: A2AService, app: str, call: RpcCall) -> dict[str, Any]:
         "tasks": tasks,
         "nextPageToken": str(following) if following < len(views) else "",
         "pageSize": size,
+        # Exact on the last page; before it, the tasks read so far (there are more).
         "totalSize": len(views),
     }
 

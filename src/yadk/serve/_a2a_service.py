@@ -10,11 +10,13 @@ that goes away does not stop it; ``CancelTask`` does. Tasks of this process are 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import uuid
 from typing import Any, Final
 
 from yadk._contexts import RunConfig
+from yadk._tool_confirmation import REQUEST_CONFIRMATION, plain_answer
 from yadk.a2a import PartError, parts_from_a2a
 from yadk.errors import AlreadyExistsError, SessionNotFoundError
 from yadk.events import Event
@@ -383,7 +385,10 @@ def _resume_content(parts: list[Part], view: TaskView) -> Content:
     if len(calls) == 1 and len(view.pending) == 1:
         call = calls[0]
         text = "\n".join(p.text for p in parts if p.text is not None)
-        response = FunctionResponse(id=call.id, name=call.name, response={"result": text})
+        answer = _confirmation(text, view) if call.name == REQUEST_CONFIRMATION else None
+        response = FunctionResponse(
+            id=call.id, name=call.name, response=answer if answer else {"result": text}
+        )
         return Content(role="user", parts=[Part(function_response=response)])
     if len(calls) > 1:
         names = ", ".join(f"{c.name} ({c.id})" for c in calls)
@@ -393,3 +398,22 @@ def _resume_content(parts: list[Part], view: TaskView) -> Content:
             " function_response data part (metadata adk_type: function_response).",
         )
     return Content(role="user", parts=parts)
+
+
+def _confirmation(text: str, view: TaskView) -> dict[str, Any]:
+    """A text answering a tool confirmation request as the ``ToolConfirmation`` it means:
+    yes/no words, or the JSON object itself (as ``yadk run`` reads a typed answer)."""
+    try:
+        value: Any = json.loads(text)
+    except ValueError:
+        value = text
+    value = plain_answer(value if isinstance(value, dict | bool) else text)
+    if isinstance(value, dict):
+        return value
+    original = view.pending[0].args.get("originalFunctionCall") or {}
+    raise RpcError(
+        INVALID_PARAMS,
+        f"Task {view.id!r} waits for the confirmation of the tool call"
+        f" {original.get('name', '?')}(): answer yes or no, or a JSON object"
+        f' ({{"confirmed": true, "payload": ...}}), not {text[:80]!r}',
+    )

@@ -1,0 +1,69 @@
+"""ListTasks without contextId reads contexts newest first and stops once the page is full (and
+one task beyond it says a next page exists): a big store is not read whole for one page."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import httpx
+from tests.serve.live import BOUND, Live, live_server
+
+from yadk.sessions import Session, SqliteSessionService
+
+AGENTS = Path(__file__).with_name("served") / "capital"
+V1 = {"A2A-Version": "1.0"}
+
+
+class CountingStore(SqliteSessionService):
+    """Counts the sessions read whole (with their events)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.reads: Counter[str] = Counter()
+
+    async def get_session(self, **kwargs: Any) -> Session | None:
+        self.reads[kwargs["session_id"]] += 1
+        return await super().get_session(**kwargs)
+
+
+def rpc(live: Live, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    body = {"jsonrpc": "2.0", "id": 1, "method": method, "params": params}
+    reply = httpx.post(f"{live.url}/a2a/capital", json=body, headers=V1, timeout=BOUND)
+    result: dict[str, Any] = reply.json()["result"]
+    return result
+
+
+def test_a_page_reads_only_the_contexts_it_needs(tmp_path: Path) -> None:
+    store = CountingStore(tmp_path / "sessions.db")
+    with live_server(AGENTS, session_service=store) as live:
+        contexts = [f"ctx-{n}" for n in range(6)]
+        for context in contexts:
+            message = {
+                "messageId": "m",
+                "role": "ROLE_USER",
+                "parts": [{"text": "France?"}],
+                "contextId": context,
+            }
+            rpc(live, "SendMessage", {"message": message})
+        newest_first = contexts[::-1]
+        store.reads.clear()
+        first = rpc(live, "ListTasks", {"pageSize": 2})
+        assert [t["contextId"] for t in first["tasks"]] == newest_first[:2]
+        assert first["nextPageToken"]
+        assert set(store.reads) == set(newest_first[:3])  # the page, and one beyond it
+        assert first["totalSize"] == 3
+        store.reads.clear()
+        second = rpc(live, "ListTasks", {"pageSize": 2, "pageToken": first["nextPageToken"]})
+        assert [t["contextId"] for t in second["tasks"]] == newest_first[2:4]
+        assert set(store.reads) == set(newest_first[:5])
+        last = rpc(live, "ListTasks", {"pageSize": 2, "pageToken": second["nextPageToken"]})
+        assert [t["contextId"] for t in last["tasks"]] == newest_first[4:]
+        assert last["nextPageToken"] == ""
+        assert last["totalSize"] == 6
+        store.reads.clear()
+        after = first["tasks"][1]["status"]["timestamp"]
+        recent = rpc(live, "ListTasks", {"statusTimestampAfter": after})
+        assert [t["contextId"] for t in recent["tasks"]] == newest_first[:2]
+        assert set(store.reads) == set(newest_first[:2])  # older contexts are not read
