@@ -74,6 +74,74 @@ def test_inspect_draws_the_graph_in_mermaid(cli: Cli, configs: Path) -> None:
     )
 
 
+NESTED_AGENT = """\
+from yadk.workflow import START, Workflow
+
+
+def draft(node_input: str) -> str:
+    return node_input
+
+
+def polish(node_input: str) -> str:
+    return node_input
+
+
+def publish(node_input: str) -> str:
+    return node_input
+
+
+editing = Workflow(name="editing", edges=[(START, draft, polish)])
+root_agent = Workflow(name="flow", edges=[(START, editing, publish)])
+"""
+
+
+def test_inspect_prints_and_draws_a_nested_workflow_inside_its_parent(
+    cli: Cli, tmp_path: Path
+) -> None:
+    folder = tmp_path / "nested_inspect"
+    folder.mkdir()
+    (folder / "agent.py").write_text(NESTED_AGENT)
+    (folder / "__init__.py").write_text("from . import agent\n")
+    assert cli("inspect", str(folder)) == (
+        0,
+        """\
+Workflow flow (2 nodes, 2 edges)
+  nodes:
+    editing  Workflow
+    publish  function nested_inspect.agent.publish
+  edges:
+    START -> editing
+    editing -> publish
+  Workflow editing (2 nodes, 2 edges)
+    nodes:
+      draft   function nested_inspect.agent.draft
+      polish  function nested_inspect.agent.polish
+    edges:
+      START -> draft
+      draft -> polish
+""",
+        "",
+    )
+    assert cli("inspect", str(folder), "--format", "mermaid") == (
+        0,
+        """\
+flowchart TD
+  START([START])
+  subgraph editing["editing"]
+    editing__START([START])
+    editing__draft["draft"]
+    editing__polish["polish"]
+    editing__START --> editing__draft
+    editing__draft --> editing__polish
+  end
+  publish["publish"]
+  START --> editing
+  editing --> publish
+""",
+        "",
+    )
+
+
 def test_inspect_builds_the_request_of_one_of_its_agents(cli: Cli, configs: Path) -> None:
     code, out, _ = cli(
         "inspect", str(configs / "triage_workflow"), "--agent", "writer", "--message", "hi?"

@@ -207,3 +207,79 @@ def test_the_agent_tab_draws_the_graph_and_marks_the_running_node(
     assert running == ["classify", "writer", "check_tone", "check_length", "checks", "summarize"]
     assert graph.locator(".graph-node[data-running]").count() == 0, "the mark outlives the turn"
     page.shot("workflow-graph")
+
+
+NESTED_APP = '''\
+from yadk.workflow import START, Workflow
+
+
+def draft(node_input: str) -> str:
+    return "draft: " + node_input
+
+
+def polish(node_input: str) -> str:
+    return node_input + " (polished)"
+
+
+def publish(node_input: str) -> str:
+    return "published " + node_input
+
+
+editing = Workflow(name="editing", edges=[(START, draft, polish)])
+root_agent = Workflow(name="flow", edges=[(START, editing, publish)])
+'''
+
+
+@pytest.mark.browser
+@pytest.mark.subprocess
+def test_a_nested_workflow_is_drawn_as_a_group_holding_its_graph_and_marked_inside(
+    tmp_path: Path, web_at: Callable[..., Any], tab: Callable[..., Any]
+) -> None:
+    folder = tmp_path / "apps" / "nested_flow"
+    folder.mkdir(parents=True)
+    (folder / "agent.py").write_text(NESTED_APP)
+    (folder / "__init__.py").write_text("from . import agent\n")
+    server = web_at(folder.parent)
+    page = tab()
+    page.open(server.url)
+    page.page.wait_for_selector("body[data-loaded='1']", timeout=30000)
+    graph = page.tab("Agent").get_by_role("img", name="Graph of workflow flow")
+    assert graph.locator(":scope > .graph-node > text").all_text_contents() == [
+        "START",
+        "editing",
+        "publish",
+    ]
+    group = graph.locator(".graph-node.nested[data-node='editing']")
+    inner = group.locator(".graph-nested[data-workflow='editing']")
+    assert inner.locator(":scope > .graph-node > text").all_text_contents() == [
+        "START",
+        "draft",
+        "polish",
+    ]
+    assert inner.locator(":scope > .graph-edge").count() == 2
+    # The group's box holds its graph's boxes, and the edge out of it starts below them.
+    outer = group.locator(":scope > rect").bounding_box()
+    for name in ("START", "draft", "polish"):
+        box = inner.locator(f".graph-node[data-node='{name}'] > rect").bounding_box()
+        assert outer["x"] <= box["x"] and box["x"] + box["width"] <= outer["x"] + outer["width"]
+        assert outer["y"] <= box["y"] and box["y"] + box["height"] <= outer["y"] + outer["height"]
+    publish = graph.locator(":scope > .graph-node[data-node='publish'] > rect").bounding_box()
+    assert publish["y"] > outer["y"] + outer["height"]
+    page.page.evaluate(
+        """() => {
+          window.__running = [];
+          new MutationObserver((records) => {
+            for (const record of records)
+              if (record.oldValue === null)
+                window.__running.push(record.target.dataset.node);
+          }).observe(document.querySelector('svg.graph'),
+                     {subtree: true, attributes: true, attributeFilter: ['data-running'],
+                      attributeOldValue: true});
+        }"""
+    )
+    page.send("the news")
+    page.page.wait_for_selector("body[data-busy='0']", timeout=30000)
+    # The nested workflow is marked in the outer graph while its nodes run, each in its own.
+    assert page.page.evaluate("window.__running") == ["editing", "draft", "polish", "publish"]
+    assert graph.locator(".graph-node[data-running]").count() == 0, "the mark outlives the turn"
+    page.shot("nested-workflow-graph")
