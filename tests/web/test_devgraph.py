@@ -209,7 +209,7 @@ def test_the_agent_tab_draws_the_graph_and_marks_the_running_node(
     page.shot("workflow-graph")
 
 
-NESTED_APP = '''\
+NESTED_APP = """\
 from yadk.workflow import START, Workflow
 
 
@@ -227,7 +227,7 @@ def publish(node_input: str) -> str:
 
 editing = Workflow(name="editing", edges=[(START, draft, polish)])
 root_agent = Workflow(name="flow", edges=[(START, editing, publish)])
-'''
+"""
 
 
 @pytest.mark.browser
