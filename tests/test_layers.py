@@ -38,6 +38,7 @@ LAYERS: list[set[str]] = [
         "_paths",
         "_case",
         "_tool_confirmation",
+        "_telemetry_config",
     },
     {"_tracing"},
     {"_blocked_modules"},

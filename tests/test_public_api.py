@@ -209,8 +209,9 @@ DOCUMENTED: dict[str, set[str]] = {
         "SessionBusy",
         "SessionLocks",
     },
-    # docs/engine.md and docs/multi_agent.md: Agent = LlmAgent, RunConfig.
-    "yadk.agents": {"Agent", "RunConfig"},
+    # docs/engine.md and docs/multi_agent.md: Agent = LlmAgent, RunConfig; docs/tracing.md:
+    # google-adk's per-request telemetry settings.
+    "yadk.agents": {"Agent", "RunConfig", "TelemetryConfig", "ContentCapturingMode"},
     # docs/templating.md: Placeholder fields, artifact rendering, the template cache.
     "yadk.templating": {"Placeholder", "artifact_to_text", "clear_template_caches"},
     # docs/models.md: the backends, the switch that forbids real calls, the registry.

@@ -18,6 +18,7 @@ from collections.abc import AsyncIterator, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
+from yadk._telemetry_config import TelemetryConfig
 from yadk._tool_confirmation import ToolConfirmation
 from yadk.artifacts import BaseArtifactService
 from yadk.errors import TemplateValueError
@@ -71,12 +72,26 @@ class RunConfig:
     # "NO_CONTENT", "SPAN_ONLY", "EVENT_ONLY" or "SPAN_AND_EVENT"; None reads
     # OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT (off when unset). See docs/tracing.md.
     capture_message_content: str | None = None
+    # google-adk's per-request telemetry settings (``TelemetryConfig``); its content capture
+    # replaces ``capture_message_content``, which must then be left unset.
+    telemetry: TelemetryConfig | None = None
     # An OpenTelemetry TracerProvider for this invocation's spans instead of the global one
     # (a yadk addition: tests, hosts that keep one provider per tenant).
     tracer_provider: Any = None
 
     def __post_init__(self) -> None:
+        if self.telemetry is not None and not isinstance(self.telemetry, TelemetryConfig):
+            raise TypeError(
+                f"RunConfig(telemetry=...) takes a TelemetryConfig (yadk.agents.TelemetryConfig,"
+                f" or google-adk's name for it), not {type(self.telemetry).__name__}"
+            )
         capture = self.capture_message_content
+        if capture is not None and self.telemetry is not None:
+            raise ValueError(
+                "RunConfig: set the content capture in one place, either"
+                " capture_message_content=... or telemetry=TelemetryConfig("
+                "capture_message_content=...), not both"
+            )
         if capture is not None:
             value = str(getattr(capture, "value", capture)).upper()
             if value not in _CAPTURE_MODES:

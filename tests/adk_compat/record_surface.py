@@ -32,6 +32,7 @@ PACKAGES = [
     "google.adk.code_executors",
     "google.adk.planners",
     "google.adk.workflow",
+    "google.adk.telemetry",
 ]
 MODULES = ["google.adk", "google.adk.runners"]
 # google.adk.tools.mcp_tool exports nothing when the ``mcp`` package is missing (as in the

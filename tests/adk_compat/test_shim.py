@@ -131,8 +131,9 @@ def test_imports_the_shim_lacks_are_located_diagnostics(tmp_path: Path) -> None:
     expected = [
         f"{file}:2:1: error adk-import: `google.adk.cli.fast_api` is not provided by yadk's"
         " google-adk compatibility layer (it serves google-adk's agents, events, tools, examples,"
-        " runners, sessions, artifacts, memory, models, planners, code_executors, apps, plugins"
-        " and workflow modules). Import yadk's own API instead (see docs/adk_compat.md)." + hint,
+        " runners, sessions, artifacts, memory, models, planners, code_executors, apps, plugins,"
+        " workflow and telemetry modules). Import yadk's own API instead (see docs/adk_compat.md)."
+        + hint,
         f"{file}:3:1: error adk-import: `google.adk.tools.VertexAiSearchTool` is not provided by"
         " yadk's google-adk compatibility layer: yadk has no Vertex AI Search tool; serve the"
         " search over MCP (`MCPToolset`) or wrap your client in a `FunctionTool`." + see + hint,

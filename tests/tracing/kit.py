@@ -14,6 +14,7 @@ from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanE
 from tests.tracing.scenarios import SCENARIOS, SESSION_ID, span_rows
 
 from yadk import LlmAgent, LoopAgent, ParallelAgent, Runner, SequentialAgent, Workflow
+from yadk.agents import ContentCapturingMode, TelemetryConfig
 from yadk.models import BaseLlm, LlmRequest, LlmResponse
 from yadk.runner import RunConfig
 from yadk.types import Content, FunctionCall, Part
@@ -68,8 +69,11 @@ def traced_provider() -> tuple[TracerProvider, InMemorySpanExporter]:
     return provider, exporter
 
 
-async def run_scenario(name: str, **run_config: Any) -> dict[str, Any]:
-    """Run scenario ``name`` in yadk with its own tracer provider; its spans as fixture rows."""
+async def run_scenario(name: str, *, telemetry: bool = False, **run_config: Any) -> dict[str, Any]:
+    """Run scenario ``name`` in yadk with its own tracer provider; its spans as fixture rows.
+    The scenario's capture is ``RunConfig(capture_message_content=...)``, or with ``telemetry``
+    google-adk's spelling, ``RunConfig(telemetry=TelemetryConfig(capture_message_content=...))``
+    (made while the scenario's environment is set, as google-adk's recording made it)."""
     scenario = SCENARIOS[name](KIT)
     provider, exporter = traced_provider()
     saved = {key: os.environ.get(key) for key in scenario.env}
@@ -79,7 +83,11 @@ async def run_scenario(name: str, **run_config: Any) -> dict[str, Any]:
         await runner.session_service.create_session(
             app_name="app", user_id="u", session_id=SESSION_ID
         )
-        settings = {"capture_message_content": scenario.capture, **run_config}
+        settings: dict[str, Any] = {"capture_message_content": scenario.capture}
+        if telemetry:
+            mode = ContentCapturingMode(scenario.capture) if scenario.capture else None
+            settings = {"telemetry": TelemetryConfig(capture_message_content=mode)}
+        settings.update(run_config)
         config = RunConfig(tracer_provider=provider, **settings)
         for message in scenario.messages:
             async for _ in runner.run_async(

@@ -19,7 +19,8 @@ SESSION_ID = "s1"
 class Scenario:
     agent: Any
     messages: list[str] = field(default_factory=lambda: ["hi"])
-    # RunConfig's content capture ("SPAN_ONLY", ...), or None for the default.
+    # RunConfig's content capture ("SPAN_ONLY", ...), or None for the default: google-adk's
+    # RunConfig(telemetry=TelemetryConfig(capture_message_content=...)).
     capture: str | None = None
     # Environment variables set while the scenario runs.
     env: dict[str, str] = field(default_factory=dict)
@@ -126,6 +127,17 @@ def transfer_and_tool_env_span_and_event(k: Any) -> Scenario:
         _transfer(k),
         messages=["weather in Paris?"],
         env={"OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT": "SPAN_AND_EVENT"},
+    )
+
+
+@scenario
+def transfer_and_tool_ignore_run_config(k: Any) -> Scenario:
+    """The operator's lock: the RunConfig asks for content, the environment keeps it off."""
+    return Scenario(
+        _transfer(k),
+        messages=["weather in Paris?"],
+        capture="SPAN_ONLY",
+        env={"ADK_TELEMETRY_IGNORE_RUN_CONFIG": "1"},
     )
 
 

@@ -48,6 +48,18 @@ async def test_spans_are_google_adks(name: str) -> None:
     assert await run_scenario(name) == recorded(name)
 
 
+@pytest.mark.parametrize(
+    "name",
+    ["transfer_and_tool_span_only", "transfer_and_tool_ignore_run_config"],
+)
+@pytest.mark.parametrize("telemetry", [True, False], ids=["TelemetryConfig", "yadk"])
+async def test_the_run_configs_content_capture_is_google_adks(name: str, telemetry: bool) -> None:
+    """google-adk's ``RunConfig(telemetry=TelemetryConfig(capture_message_content=...))`` and
+    yadk's ``RunConfig(capture_message_content=...)`` capture alike, and the operator's
+    ``ADK_TELEMETRY_IGNORE_RUN_CONFIG`` overrides both."""
+    assert await run_scenario(name, telemetry=telemetry) == recorded(name)
+
+
 def _tree(rows: dict[str, Any]) -> list[str]:
     """The spans as their paths from the root (with attributes, status, events), sorted: the
     shape, whatever order concurrent branches started in."""

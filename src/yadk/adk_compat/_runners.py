@@ -13,7 +13,7 @@ import inspect
 from collections.abc import AsyncGenerator
 from typing import Any
 
-from yadk.agents import BaseAgent
+from yadk.agents import BaseAgent, TelemetryConfig
 from yadk.agents import RunConfig as _YadkRunConfig
 from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
 from yadk.events import Event
@@ -35,8 +35,10 @@ class StreamingMode(enum.Enum):
 
 class RunConfig(_YadkRunConfig):
     """yadk's ``RunConfig`` taking google-adk's ``streaming_mode`` (``SSE`` streams; ``BIDI``,
-    live audio, is not provided) and ignoring google-adk's speech and audio settings, which only
-    its live mode reads."""
+    live audio, is not provided) and ``telemetry`` (a ``TelemetryConfig``: its content capture
+    is honoured, docs/tracing.md), and ignoring google-adk's speech and audio settings, which
+    only its live mode reads. yadk's own fields are taken too (``dataclasses.replace`` passes
+    them)."""
 
     def __init__(
         self,
@@ -45,6 +47,10 @@ class RunConfig(_YadkRunConfig):
         max_llm_calls: int = 500,
         raise_errors: bool = False,
         streaming: bool = False,
+        telemetry: TelemetryConfig | None = None,
+        budget: Any = None,
+        capture_message_content: str | None = None,
+        tracer_provider: Any = None,
         **live_settings: Any,
     ) -> None:
         mode = streaming_mode.value if isinstance(streaming_mode, StreamingMode) else streaming_mode
@@ -57,6 +63,10 @@ class RunConfig(_YadkRunConfig):
             max_llm_calls=max_llm_calls,
             raise_errors=raise_errors,
             streaming=streaming or bool(mode),
+            budget=budget,
+            capture_message_content=capture_message_content,
+            telemetry=telemetry,
+            tracer_provider=tracer_provider,
         )
         self.live_settings = live_settings
 

@@ -48,6 +48,10 @@ NAMES: Final[dict[str, str]] = {
     "ToolContext": f"{_AGENTS}:ToolContext",
     "RunConfig": f"{_COMPAT}._runners:RunConfig",
     "StreamingMode": f"{_COMPAT}._runners:StreamingMode",
+    # google.adk.telemetry
+    "TelemetryConfig": f"{_AGENTS}:TelemetryConfig",
+    "ContentCapturingMode": f"{_AGENTS}:ContentCapturingMode",
+    "tracer": f"{_COMPAT}._telemetry:tracer",
     # google.adk.events
     "Event": "yadk.events:Event",
     "EventActions": "yadk.events:EventActions",
@@ -210,6 +214,23 @@ HINTS: Final[dict[str, str]] = {
     "CrewaiTool": "wrap the CrewAI tool's function in a `FunctionTool`",
     "load_web_page": "yadk has no web page loader; use `url_context` or a `FunctionTool`",
     "request_input": "human input is `yadk.workflow`'s (`RequestInput`)",
+    **dict.fromkeys(
+        (
+            "trace_call_llm",
+            "trace_tool_call",
+            "trace_merged_tool_calls",
+            "trace_send_data",
+            "trace_agent_invocation",
+            "start_as_current_node_span",
+        ),
+        "yadk traces its agents, nodes, model and tool calls itself (docs/tracing.md); for a"
+        " span of your own use `google.adk.telemetry.tracer`",
+    ),
+    **dict.fromkeys(
+        ("maybe_set_otel_providers", "get_gcp_exporters", "OTelHooks"),
+        "set an OpenTelemetry `TracerProvider`, or run yadk with `--otel` and the"
+        " `OTEL_EXPORTER_OTLP_*` variables (docs/tracing.md)",
+    ),
 }
 
 _GENAI_TYPES = "google.genai.types"
@@ -260,7 +281,8 @@ def unprovided_reason(module: str, name: str | None = None) -> str:
         return (
             f"`{module}` is not provided by yadk's google-adk compatibility layer (it serves"
             " google-adk's agents, events, tools, examples, runners, sessions, artifacts,"
-            " memory, models, planners, code_executors, apps, plugins and workflow modules)."
+            " memory, models, planners, code_executors, apps, plugins, workflow and telemetry"
+            " modules)."
             " Import yadk's own API instead (see docs/adk_compat.md)."
         )
     full = f"{module}.{name}"

@@ -17,6 +17,7 @@ from yadk._contexts import (
     ToolContext,
 )
 from yadk._lazy import lazy_facade
+from yadk._telemetry_config import ContentCapturingMode, TelemetryConfig
 from yadk.agents._base_agent import BaseAgent
 from yadk.agents._llm_agent import LlmAgent
 from yadk.templating import InstructionProvider
@@ -31,6 +32,7 @@ __all__ = [
     "Agent",
     "BaseAgent",
     "CallbackContext",
+    "ContentCapturingMode",
     "Context",
     "InstructionProvider",
     "InvocationContext",
@@ -40,6 +42,7 @@ __all__ = [
     "ReadonlyContext",
     "RunConfig",
     "SequentialAgent",
+    "TelemetryConfig",
     "ToolContext",
 ]
 

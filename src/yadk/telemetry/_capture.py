@@ -1,30 +1,29 @@
 """Whether an invocation's spans carry content: prompts, answers, tool arguments and results,
 and exception messages.
 
-Off by default. ``RunConfig.capture_message_content`` wins over
-``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT``, as google-adk's
-``RunConfig.telemetry.capture_message_content`` does; the values are google-adk's (and
-OpenTelemetry's): ``NO_CONTENT``, ``SPAN_ONLY``, ``EVENT_ONLY``, ``SPAN_AND_EVENT``, any case;
-the variable's older boolean form ``true``/``1`` means ``EVENT_ONLY`` and anything else unknown
-means no content, as in google-adk.
+Off by default. A ``RunConfig`` decides for its invocation, through google-adk's
+``telemetry=TelemetryConfig(capture_message_content=...)`` or yadk's shorter
+``capture_message_content=...``; otherwise ``OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT``
+does. The values are google-adk's (and OpenTelemetry's): ``NO_CONTENT``, ``SPAN_ONLY``,
+``EVENT_ONLY``, ``SPAN_AND_EVENT``, any case; the variable's older boolean form ``true``/``1``
+means ``EVENT_ONLY`` and anything else unknown means no content, as in google-adk. With
+``ADK_TELEMETRY_IGNORE_RUN_CONFIG`` set (the operator's lock) the variable decides whatever the
+``RunConfig`` says, as in google-adk.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import enum
 import os
 
-__all__ = ["CAPTURE_ENV", "Capture", "CaptureMode", "capture_for"]
+from yadk._contexts import RunConfig
+from yadk._telemetry_config import ContentCapturingMode, parse_capture, run_config_locked
+
+__all__ = ["CAPTURE_ENV", "Capture", "CaptureMode", "capture_for", "capture_of"]
 
 CAPTURE_ENV = "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"
 
-
-class CaptureMode(enum.Enum):
-    NO_CONTENT = "NO_CONTENT"
-    EVENT_ONLY = "EVENT_ONLY"
-    SPAN_ONLY = "SPAN_ONLY"
-    SPAN_AND_EVENT = "SPAN_AND_EVENT"
+CaptureMode = ContentCapturingMode
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,20 +50,21 @@ class Capture:
 _CAPTURES = {mode: Capture(mode) for mode in CaptureMode}
 
 
-def _parse(text: str) -> CaptureMode:
-    value = text.strip()
-    if value.lower() in ("true", "1"):
-        return CaptureMode.EVENT_ONLY
-    try:
-        return CaptureMode(value.upper())
-    except ValueError:
-        return CaptureMode.NO_CONTENT
-
-
 def capture_for(run_config_value: object) -> Capture:
-    """The capture of one invocation: the RunConfig's value (a string or an enum member with a
-    string ``value``, as google-adk's ``ContentCapturingMode``), else the environment's."""
+    """The capture a ``capture_message_content`` value asks for (a string or an enum member
+    with a string ``value``, as google-adk's ``ContentCapturingMode``), else the
+    environment's."""
     if run_config_value is not None:
         value = getattr(run_config_value, "value", run_config_value)
-        return _CAPTURES[_parse(str(value))]
-    return _CAPTURES[_parse(os.environ.get(CAPTURE_ENV, ""))]
+        return _CAPTURES[parse_capture(str(value))]
+    return _CAPTURES[parse_capture(os.environ.get(CAPTURE_ENV, ""))]
+
+
+def capture_of(run_config: RunConfig) -> Capture:
+    """The capture of the invocation ``run_config`` starts: its ``TelemetryConfig``'s decision
+    (the environment read when that was made), else its ``capture_message_content`` unless the
+    operator's lock is on, else the environment's."""
+    if run_config.telemetry is not None:
+        return _CAPTURES[run_config.telemetry.resolved_content_capturing_mode]
+    value = run_config.capture_message_content
+    return capture_for(None if value is not None and run_config_locked() else value)

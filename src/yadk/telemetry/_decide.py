@@ -16,7 +16,7 @@ from opentelemetry.trace import Tracer
 
 from yadk._contexts import InvocationContext
 from yadk._version import __version__
-from yadk.telemetry._capture import capture_for
+from yadk.telemetry._capture import capture_of
 from yadk.telemetry._spans import OtelInvocationTrace, start_root
 
 __all__ = ["TRACING_ENV", "invocation_trace", "tracing_forced_off"]
@@ -56,5 +56,5 @@ def invocation_trace(ctx: InvocationContext, entry: Any) -> OtelInvocationTrace 
     root = start_root(tracer, ctx, entry)
     if not root.is_recording():
         return None
-    capture = capture_for(ctx.run_config.capture_message_content)
+    capture = capture_of(ctx.run_config)
     return OtelInvocationTrace(tracer, root, ctx=ctx, entry=entry, capture=capture)
