@@ -17,10 +17,12 @@ from fastapi.responses import Response
 
 from yadk.errors import SessionStoreError
 from yadk.serve._a2a_card import app_card
+from yadk.serve._a2a_follow import follow, stopped
 from yadk.serve._a2a_rpc import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
     PUSH_NOT_SUPPORTED,
+    TASK_NOT_FOUND,
     UNSUPPORTED_OPERATION,
     RpcCall,
     RpcError,
@@ -112,9 +114,11 @@ async def _answer(service: A2AService, app: str, call: RpcCall, request: Request
             )
         running = service.runs.get(view.id)
         task = await _task_json(service, app, view, call, params)
-        if running is None:  # waiting for input (or running in another process): the snapshot
+        if running is not None:
+            return _stream(_run_frames(service, call, running, first=False, snapshot=task))
+        if stopped(view):  # waiting for input: the snapshot
             return _stream(_single(call, task))
-        return _stream(_run_frames(service, call, running, first=False, snapshot=task))
+        return _stream(_stored_frames(service, app, call, view, task))
     assert call.action == "list"
     return json_response(result_body(call.id, await _list(service, app, call)))
 
@@ -212,6 +216,45 @@ async def _run_frames(
     finally:
         if queue in run.listeners:
             run.listeners.remove(queue)
+
+
+async def _stored_frames(
+    service: A2AService, app: str, call: RpcCall, view: TaskView, snapshot: dict[str, Any]
+) -> AsyncIterator[bytes]:
+    """The stream of a task another process runs (a replica sharing the store), read from the
+    store as it goes: the task, working, each new answer as an artifact update, then the final
+    status once the task ends or waits for input."""
+    version = call.version
+
+    def out(kind: str, payload: dict[str, Any]) -> bytes:
+        return frame(result_body(call.id, wrap(kind, payload, version)))
+
+    session = await service.session(app, view.context_id)
+
+    async def read() -> TaskView:
+        found = None
+        if session is not None and await service.served.sessions.refresh_session(session):
+            found = await service.stored_task(app, session, view.id)
+        if found is None:
+            raise RpcError(TASK_NOT_FOUND, f"Task not found: {view.id!r} (its context was deleted)")
+        return found
+
+    try:
+        yield out("task", snapshot)
+        yield out("statusUpdate", status_update(view, version, "working"))
+        sent = len(view.answer)
+        latest = view
+        async for latest in follow(read, service.served.locks.clock, seen=view):
+            if len(latest.answer) > sent:
+                parts = latest.answer[sent:]
+                yield out("artifactUpdate", artifact_update(latest, parts, version, append=True))
+                sent = len(latest.answer)
+        yield out("statusUpdate", status_update(latest, version))
+    except RpcError as exc:
+        yield frame(error_body(call.id, exc))
+    except SessionStoreError as exc:
+        error = RpcError(INTERNAL_ERROR, f"The session store cannot be used: {exc.message}")
+        yield frame(error_body(call.id, error))
 
 
 async def _list(service: A2AService, app: str, call: RpcCall) -> dict[str, Any]:

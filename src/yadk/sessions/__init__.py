@@ -44,6 +44,7 @@ if TYPE_CHECKING:
     from yadk.sessions._export import state_scopes as state_scopes
     from yadk.sessions._open import upgrade_schema as upgrade_schema
     from yadk.sessions._pg import PgDatabase as PgDatabase
+    from yadk.sessions._turns import Clock as Clock
 
 # Loaded on first use: an in-memory session (yadk inspect) needs neither sqlite3 nor psycopg.
 __getattr__, __dir__ = lazy_facade(
@@ -68,5 +69,6 @@ __getattr__, __dir__ = lazy_facade(
         "state_scopes": "yadk.sessions._export",
         "upgrade_schema": "yadk.sessions._open",
         "PgDatabase": "yadk.sessions._pg",
+        "Clock": "yadk.sessions._turns",
     },
 )
