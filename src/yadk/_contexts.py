@@ -171,6 +171,9 @@ class InvocationContext:
     artifact_service: BaseArtifactService | None = None
     user_content: Content | None = None
     branch: str | None = None
+    # Set for what a workflow node runs with ``override_isolation_scope``: stamped on its events,
+    # and an agent under it sees only that scope's events (yadk.agents._isolation).
+    isolation_scope: str | None = None
     run_config: RunConfig = dataclasses.field(default_factory=RunConfig)
     end_invocation: bool = False
     counter: _Counter = dataclasses.field(default_factory=_Counter)

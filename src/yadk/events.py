@@ -133,6 +133,10 @@ class Event(BaseModel):
     invocation_id: str = ""
     author: str
     branch: str | None = None
+    # The scope of the ``ctx.run_node(..., override_isolation_scope=...)`` run that produced
+    # the event: an agent running under a scope sees only the events of that scope, an agent
+    # under none only the events of none (google-adk 2.13's ``isolation_scope``).
+    isolation_scope: str | None = None
     timestamp: float = Field(default_factory=time.time)
     content: Content | None = None
     actions: EventActions = Field(default_factory=EventActions)

@@ -140,7 +140,6 @@ NOT_SENT = {
     "interactionId": "Gemini's Interactions API, which yadk's backends do not call",
     "interactionStatus": _LIVE,
     "interrupted": _LIVE,
-    "isolationScope": "google-adk's Task API (delegated task agents)",
     "liveSessionId": _LIVE,
     "liveSessionResumptionUpdate": _LIVE,
     "outputTranscription": _LIVE,

@@ -73,6 +73,7 @@ def summarize(event: Event) -> dict[str, Any]:
         "output": json.loads(json.dumps(event.output)),
         "function_calls": calls or None,
         "error_code": event.error_code,
+        "isolation_scope": event.isolation_scope,
     }
 
 

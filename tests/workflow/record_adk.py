@@ -102,6 +102,7 @@ def summarize(event: Event) -> dict[str, Any]:
         "error_code": event.error_code,
         "error_message": event.error_message,
         "end_of_agent": event.actions.end_of_agent,
+        "isolation_scope": event.isolation_scope,
     }
     return row
 

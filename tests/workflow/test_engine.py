@@ -4,6 +4,7 @@ concurrency and its bound, failures, agents and tools as nodes, nodes scheduled 
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,7 +15,8 @@ from yadk.agents import RunConfig
 from yadk.events import Event
 from yadk.models import ScriptedModel
 from yadk.runner import Runner
-from yadk.sessions import InMemorySessionService
+from yadk.serve._wire import event_json
+from yadk.sessions import InMemorySessionService, SqliteSessionService
 from yadk.tools import AgentTool
 from yadk.workflow import (
     DEFAULT_ROUTE,
@@ -336,6 +338,60 @@ async def test_raise_on_wait_ends_the_node_even_through_except_exception() -> No
     assert [(r["path"], r.get("output")) for r in rows(turns)] == [
         ("flow@1/done@1", "done after None"),
     ]
+
+
+async def test_an_agent_under_an_isolation_scope_sees_its_task_and_that_scope_only(
+    tmp_path: Path,
+) -> None:
+    seen: list[list[str]] = []
+
+    def remember(callback_context: Any, llm_request: Any) -> None:
+        seen.append(
+            [f"{c.role}: {' | '.join(p.text or '' for p in c.parts)}" for c in llm_request.contents]
+        )
+
+    writer = LlmAgent(
+        name="writer",
+        model=ScriptedModel([{"text": "One."}, {"text": "Two."}]),
+        instruction="Write.",
+        before_model_callback=remember,
+    )
+
+    async def scoped(node_input: Any, ctx: NodeContext) -> str:
+        await ctx.run_node(writer, "alpha", override_isolation_scope="s1")
+        await ctx.run_node(writer, "gamma")
+        return "done"
+
+    flow = Workflow(name="flow", edges=[(START, scoped)])
+    service = SqliteSessionService(str(tmp_path / "sessions.db"))
+    turns, _, session_id = await run_turns(flow, ["hi"], session_service=service)
+    writer.model = ScriptedModel([{"text": "Three."}, {"text": "Four."}])
+    # The second turn reads the first one's events back from the database, scopes included.
+    await run_turns(flow, ["again"], session_service=service, session_id=session_id)
+    # google-adk's words for an agent that answers once (its single_turn mode).
+    nudge = (
+        "Important: You will not receive any user replies or clarifications."
+        " Complete the task using only the information provided above."
+    )
+    assert seen == [
+        [f"user: hi | {nudge}", "user: alpha"],
+        ["user: hi", "user: gamma"],
+        [f"user: again | {nudge}", "user: alpha", "model: One.", "user: alpha"],
+        ["user: hi", "user: gamma", "model: Two.", "user: again", "user: gamma"],
+    ]
+    assert [(summarize(e)["path"], e.isolation_scope) for e in turns[0]] == [
+        ("flow@1/scoped@1/writer@1", "s1"),
+        ("flow@1/scoped@1/writer@2", None),
+        ("flow@1/scoped@1", None),
+    ]
+    stored = await SqliteSessionService(str(tmp_path / "sessions.db")).get_session(
+        app_name="app", user_id="u", session_id=session_id
+    )
+    assert stored is not None
+    scoped_events = [e for e in stored.events if e.isolation_scope == "s1"]
+    assert [e.text for e in scoped_events] == ["alpha", "One.", "alpha", "Three."]
+    assert event_json(scoped_events[1])["isolationScope"] == "s1"
+    assert "isolationScope" not in event_json(stored.events[0])
 
 
 async def test_state_parameters_bind_by_name_with_defaults_and_a_missing_one_fails() -> None:

@@ -34,12 +34,16 @@ FIELDS = (
     "output",
     "function_calls",
     "error_code",
+    "isolation_scope",
 )
 
 
 def _expected(turn: dict[str, Any]) -> list[dict[str, Any]]:
     return [
-        {key: event[key] for key in FIELDS} for event in turn["events"] if "raised" not in event
+        # Fixtures recorded before events' isolation_scope was compared lack it (None).
+        {key: event[key] if key in event or key != "isolation_scope" else None for key in FIELDS}
+        for event in turn["events"]
+        if "raised" not in event
     ]
 
 

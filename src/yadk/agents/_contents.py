@@ -5,6 +5,9 @@ The rules follow google-adk 2.13, so a multi-agent config gives each model the s
 
 * only events on the agent's branch or an ancestor branch are seen (parallel branches never see
   each other), and events without visible content are skipped;
+* only events of the agent's isolation scope are seen (``ctx.run_node(...,
+  override_isolation_scope=...)``): an agent under a scope sees that scope's events, an agent
+  under none the events of none;
 * another agent's event is re-voiced as user-side context: a fixed preamble, then each part as
   ``[author] said:`` / ``called tool`` / ``tool returned result:``, its payload fenced between
   quote markers so a relayed text cannot pass itself off as instructions;
@@ -71,8 +74,12 @@ def _has_visible_content(event: Event) -> bool:
     )
 
 
-def _included(branch: str | None, event: Event) -> bool:
-    return _has_visible_content(event) and event_in_branch(branch, event)
+def _included(branch: str | None, scope: str | None, event: Event) -> bool:
+    return (
+        event.isolation_scope == scope
+        and _has_visible_content(event)
+        and event_in_branch(branch, event)
+    )
 
 
 def _is_other_agent(agent_name: str, event: Event) -> bool:
@@ -87,8 +94,10 @@ def build_contents(
     include_contents: str,
     call_ids: Container[str] | None = None,
     compacted: bool | None = None,
+    isolation_scope: str | None = None,
 ) -> list[Content]:
-    """Contents for a model call by ``agent_name`` on ``branch`` (see the module docstring).
+    """Contents for a model call by ``agent_name`` on ``branch`` under ``isolation_scope`` (see
+    the module docstring).
 
     ``call_ids``, when given, holds every function-call id in ``events`` (a caller that keeps
     them as events are appended saves ``include_contents="none"`` a scan of the history).
@@ -102,11 +111,11 @@ def build_contents(
     if include_contents == "none":
         if resumed is not events or call_ids is None:
             call_ids = function_call_ids(resumed)
-        events = _current_turn(resumed, agent_name, branch, call_ids)
+        events = _current_turn(resumed, agent_name, branch, isolation_scope, call_ids)
     else:
         events = resumed
     folded = Folded()
-    fold_events(folded, events, agent_name, branch)
+    fold_events(folded, events, agent_name, branch, isolation_scope)
     return finish_contents(folded)
 
 
@@ -122,7 +131,11 @@ class Folded:
 
 
 def fold_events(
-    folded: Folded, events: Iterable[Event], agent_name: str, branch: str | None
+    folded: Folded,
+    events: Iterable[Event],
+    agent_name: str,
+    branch: str | None,
+    scope: str | None = None,
 ) -> None:
     """Add ``events`` (in order, after those already folded) to ``folded``."""
     # No per-event allocations on the common path: this runs before every model call.
@@ -130,7 +143,13 @@ def fold_events(
     call_authors = folded.call_authors
     for event in events:
         content = event.content
-        if event.partial or content is None or not content.role or not content.parts:
+        if (
+            event.partial
+            or content is None
+            or not content.role
+            or not content.parts
+            or event.isolation_scope != scope
+        ):
             continue
         if (
             branch
@@ -210,7 +229,11 @@ def function_call_ids(events: Iterable[Event]) -> set[str]:
 
 
 def _current_turn(
-    events: list[Event], agent_name: str, branch: str | None, call_ids: Container[str]
+    events: list[Event],
+    agent_name: str,
+    branch: str | None,
+    scope: str | None,
+    call_ids: Container[str],
 ) -> list[Event]:
     """The events from the start of the current turn on (``include_contents="none"``).
 
@@ -234,7 +257,7 @@ def _current_turn(
             and not posted_back
             and (event.author == "user" or _is_other_agent(agent_name, event))
             and not _is_transfer(event)
-            and _included(branch, event)
+            and _included(branch, scope, event)
         ):
             return events[index:]
     return []

@@ -73,13 +73,18 @@ class _CallIds(_Prefix):
     compacted: bool = False
 
 
-_CacheKey = tuple[str, str | None]
+_CacheKey = tuple[str, str | None, str | None]
 _cache: weakref.WeakKeyDictionary[Session, dict[_CacheKey, _Entry]] = weakref.WeakKeyDictionary()
 _call_ids: weakref.WeakKeyDictionary[Session, _CallIds] = weakref.WeakKeyDictionary()
 
 
 def session_contents(
-    session: Session, *, agent_name: str, branch: str | None, include_contents: str
+    session: Session,
+    *,
+    agent_name: str,
+    branch: str | None,
+    include_contents: str,
+    isolation_scope: str | None = None,
 ) -> list[Content]:
     """``build_contents(session.events, ...)``, folding only events new since the last call."""
     events = session.events
@@ -89,6 +94,7 @@ def session_contents(
             agent_name=agent_name,
             branch=branch,
             include_contents=include_contents,
+            isolation_scope=isolation_scope,
             call_ids=(known := _session_call_ids(session, events)).ids,
             compacted=known.compacted,
         )
@@ -99,10 +105,11 @@ def session_contents(
             agent_name=agent_name,
             branch=branch,
             include_contents=include_contents,
+            isolation_scope=isolation_scope,
             compacted=_session_call_ids(session, events).compacted,
         )
     entries = _cache.setdefault(session, {})
-    key = (agent_name, branch)
+    key = (agent_name, branch, isolation_scope)
     entry = entries.get(key)
     if entry is None or not entry.extends(events):
         entry = entries[key] = _Entry(events=events)
@@ -111,9 +118,15 @@ def session_contents(
         # A new summary replaces events already folded: fold the compacted history afresh.
         entry.compacted = True
         entry.folded = Folded()
-        fold_events(entry.folded, compacted_events(events, agent_name), agent_name, branch)
+        fold_events(
+            entry.folded,
+            compacted_events(events, agent_name),
+            agent_name,
+            branch,
+            isolation_scope,
+        )
     elif new:
-        fold_events(entry.folded, new, agent_name, branch)
+        fold_events(entry.folded, new, agent_name, branch, isolation_scope)
     return finish_contents(entry.folded)
 
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from yadk._contexts import InvocationContext, ReadonlyContext, ToolContext
 from yadk.agents._contents_cache import session_contents
 from yadk.agents._context_cache import add_cache_info
+from yadk.agents._isolation import scoped_task_content
 from yadk.agents._placeholder_sources import located_template_error
 from yadk.agents._search_agent import search_with_transfer_error
 from yadk.agents._set_model_response import offer_set_model_response, uses_set_model_response
@@ -107,7 +108,14 @@ async def build_request(agent: LlmAgent, ctx: InvocationContext) -> LlmRequest:
         agent_name=agent.name,
         branch=ctx.branch,
         include_contents=agent.include_contents,
+        isolation_scope=ctx.isolation_scope,
     )
+    if ctx.isolation_scope is not None:
+        task = scoped_task_content(
+            ctx.session.events, ctx.isolation_scope, user_content=ctx.user_content
+        )
+        if task is not None:
+            request.contents.insert(0, task)
     if dynamic is not None and agent.static_instruction:
         insert_before_current_turn(
             request.contents,

@@ -136,8 +136,9 @@ class NodeContext(Context):
         ``use_as_output``: the child's output is this node's output (this node's own output
         event is left out). ``use_sub_branch``: the child runs on the branch
         ``<branch>.<name>@<n>``, so agents in it see only their own conversation there;
-        ``override_branch`` names the branch outright. ``override_isolation_scope`` is
-        accepted as google-adk takes it. A child that asks the user a question raises
+        ``override_branch`` names the branch outright. ``override_isolation_scope``: the
+        child's events (and its children's) carry that scope, and agents in it see only that
+        scope's events, opening on their task (yadk.agents' contents rules). A child that asks the user a question raises
         ``NodeInterruptedError`` through this node, which then waits too and runs again on the
         answer (children that completed return their recorded outputs then).
         ``raise_on_wait``: a child workflow (or ``wait_for_output`` node) that ends without an
@@ -151,6 +152,7 @@ class NodeContext(Context):
             run_id=run_id,
             use_sub_branch=use_sub_branch,
             override_branch=override_branch,
+            override_isolation_scope=override_isolation_scope,
             raise_on_wait=raise_on_wait,
         )
 

@@ -445,6 +445,8 @@ class Runtime:
 
     async def _emit(self, ctx: NodeContext, event: Event) -> None:
         ic = ctx.invocation_context
+        if ic.isolation_scope is not None and event.isolation_scope is None:
+            event.isolation_scope = ic.isolation_scope
         if ic.trace is not None:  # the node's span lists its events (google-adk's tracing)
             ic.trace.node_event(ic.span, event.id)
         await self.sink.emit(event)
@@ -517,6 +519,7 @@ class Runtime:
         run_id: str | None = None,
         use_sub_branch: bool = False,
         override_branch: str | None = None,
+        override_isolation_scope: str | None = None,
         raise_on_wait: bool = False,
     ) -> Any:
         node = self._dynamic_nodes.get(id(value))
@@ -546,6 +549,8 @@ class Runtime:
             branch = f"{branch}.{segment}" if branch else segment
         if branch != ic.branch:
             ic = dataclasses.replace(ic, branch=branch)
+        if override_isolation_scope is not None:
+            ic = dataclasses.replace(ic, isolation_scope=override_isolation_scope)
         output_for: list[str] = []
         if use_as_output:
             output_for = ctx.output_for
