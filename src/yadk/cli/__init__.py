@@ -3,7 +3,8 @@
 Only this package knows about argument parsing (the parser itself is built in ``_parser.py``).
 Each command lives in ``_<command>.py`` with an ``execute(args) -> int``; a command's module
 (and the engine behind it) is imported only when that command runs, so ``yadk schema`` or
-``yadk --help`` stay fast.
+``yadk --help`` stay fast; so are the helpers of the global options (``--trust``,
+``--no-adk-compat``), imported only when a command runs.
 
 Exit codes: 0 success, 1 a config, file-content or run error, 2 a usage error.
 

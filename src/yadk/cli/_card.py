@@ -7,13 +7,12 @@ import argparse
 import json
 
 from yadk.cli._common import EXIT_OK, CommandError, agent_path, load_agent
+from yadk.serve import CARD_FILE, CardFileError, read_card_file, served_card
 
 __all__ = ["execute"]
 
 
 def execute(args: argparse.Namespace) -> int:
-    from yadk.serve import CARD_FILE, CardFileError, read_card_file, served_card
-
     path = agent_path(args.agent)
     folder = path if path.is_dir() else path.parent
     agent = load_agent(path)

@@ -1,4 +1,8 @@
-"""What every command shares: exit codes, the error it raises, and loading an agent."""
+"""What every command shares: exit codes, the error it raises, and loading an agent.
+
+Every command, ``yadk --help`` too, imports this module, so what only some of its functions
+need (the config loader, the engine, the session stores) is imported inside them.
+"""
 
 from __future__ import annotations
 

@@ -9,10 +9,12 @@ import sys
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TextIO, TypedDict, Unpack
 
+from yadk._secrets import mask_secrets
 from yadk.agents import RunConfig
 from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
 from yadk.cli._common import CommandError, local_store, parse_artifacts
 from yadk.cli._live import LivePrinter
+from yadk.cli._pending import answer_for, pending_note, waiting_call
 from yadk.cli._transcript import event_lines
 from yadk.errors import YadkError
 from yadk.events import Event
@@ -238,8 +240,6 @@ async def _turn(
     stream: bool,
     prog: str,
 ) -> bool:
-    from yadk.cli._pending import answer_for, pending_note, waiting_call
-
     failed = False
     printer = LivePrinter(out)
     run_config = RunConfig(streaming=stream and not json_lines)
@@ -300,7 +300,5 @@ def show_event(event: Event, out: TextIO, *, json_lines: bool, echo_user: bool) 
 def note(text: str, *, prog: str = "yadk run") -> None:
     """A note on stderr, after what stdout holds so far (secrets masked: a store's URL may
     carry a password)."""
-    from yadk._secrets import mask_secrets
-
     sys.stdout.flush()
     print(mask_secrets(f"{prog}: {text}"), file=sys.stderr)

@@ -19,6 +19,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from yadk.config import python_agent_file
+
 __all__ = ["discover", "ignore_rules"]
 
 _ROOT_FILES = ("root_agent.yaml", "root_agent.yml")
@@ -67,8 +69,6 @@ def ignore_rules(folder: Path) -> list[_Rule]:
 
 
 def _is_agent(folder: Path) -> bool:
-    from yadk.config import python_agent_file
-
     if any((folder / name).is_file() for name in _ROOT_FILES):
         return True
     return python_agent_file(folder, mentions_root_agent=True) is not None

@@ -1,5 +1,9 @@
 """``yadk eval``: run google-adk eval sets against an agent; exit 0 all passed, 1 one failed,
-2 usage or input errors."""
+2 usage or input errors.
+
+``save_evalcase`` (``yadk run --save-evalcase``) imports what it needs when called, so ``yadk
+eval`` does not load the conversation code, nor ``yadk run`` all of eval's.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +14,26 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from yadk.cli._common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, CommandError, agent_path
+from yadk.cli._common import (
+    EXIT_FAILURE,
+    EXIT_OK,
+    EXIT_USAGE,
+    CommandError,
+    agent_path,
+    not_loaded,
+    resolve_model_option,
+)
+from yadk.errors import ConfigError, YadkError
+from yadk.eval import (
+    agent_factory,
+    check_tool_names,
+    find_eval_files,
+    junit_xml,
+    load_targets,
+    run_targets,
+    text_report,
+)
+from yadk.reload import target_agent
 
 if TYPE_CHECKING:
     from yadk.sessions import BaseSessionService
@@ -19,17 +42,6 @@ __all__ = ["execute", "save_evalcase"]
 
 
 def execute(args: argparse.Namespace) -> int:
-    from yadk.errors import ConfigError, YadkError
-    from yadk.eval import (
-        agent_factory,
-        check_tool_names,
-        junit_xml,
-        load_targets,
-        run_targets,
-        text_report,
-    )
-    from yadk.reload import target_agent
-
     if args.num_runs < 1:
         raise CommandError("--num-runs must be at least 1", exit_code=EXIT_USAGE)
     path = agent_path(args.agent)
@@ -45,8 +57,6 @@ def execute(args: argparse.Namespace) -> int:
         ) from None
     judge = None
     if args.judge_model:
-        from yadk.cli._common import resolve_model_option
-
         try:
             judge = resolve_model_option(args.judge_model)
         except CommandError as exc:
@@ -57,8 +67,6 @@ def execute(args: argparse.Namespace) -> int:
     try:
         agent = factory()
     except YadkError as exc:
-        from yadk.cli._common import not_loaded
-
         error = not_loaded(path, exc)
         error.exit_code = EXIT_USAGE
         raise error from None
@@ -117,8 +125,6 @@ def save_evalcase(
 
 def _default_evalsets(agent: Path) -> Path:
     """With no EVALSET, the agent's folder: ``adk eval`` users keep eval sets beside the agent."""
-    from yadk.eval import find_eval_files
-
     folder = agent if agent.is_dir() else agent.parent
     if not find_eval_files(folder):
         raise CommandError(

@@ -1,4 +1,8 @@
-"""``yadk inspect``: the exact request an agent's first model call would receive, no model called."""
+"""``yadk inspect``: the exact request an agent's first model call would receive, no model called.
+
+What only some agents need (a workflow's graph, MCP listings, a stored session, the text form of
+the request) is imported when needed, off the start of the common case.
+"""
 
 from __future__ import annotations
 

@@ -15,8 +15,10 @@ from yadk.agents import BaseAgent
 from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError, local_store
 from yadk.cli._conversation import USER_ID
 from yadk.cli._inspect import Inspection, _target, inspect_session
+from yadk.cli._request_text import request_text
 from yadk.errors import YadkError
 from yadk.events import Event
+from yadk.runner import Runner
 from yadk.sessions import Session
 from yadk.stores import DEFAULT_DB, Stores, open_stores
 
@@ -43,8 +45,6 @@ def execute_stored(root: BaseAgent, args: argparse.Namespace) -> int:
         document = {**inspection.request.to_dict(), "compactions": found}
         print(json.dumps(document, indent=2, ensure_ascii=False))
     else:
-        from yadk.cli._request_text import request_text
-
         print(request_text(inspection.request), end="")
         print(compactions_text(found, len(session.events)), end="")
     sys.stdout.flush()
@@ -58,8 +58,6 @@ async def _inspect(
 ) -> tuple[Session, Inspection]:
     try:
         session = await _find(root, args.session_id, stores, args.db or DEFAULT_DB)
-        from yadk.runner import Runner
-
         runner = Runner(agent=root, app_name=session.app_name, session_service=stores.sessions)
         next_agent = (
             _target(root, args.agent_name) if args.agent_name else runner.find_agent_to_run(session)

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError
 from yadk.cli._scaffold import SCRIPTED, scaffold_files
+from yadk.config import agent_config_json_schema
 
 __all__ = ["agent_name_for", "create_agent_folder", "execute"]
 
@@ -37,8 +38,6 @@ def create_agent_folder(folder: Path, *, model: str = SCRIPTED, kind: str = "con
         raise CommandError(
             f"{str(folder)!r} already exists; choose another name or remove it first"
         )
-    from yadk.config import agent_config_json_schema
-
     schema = json.dumps(agent_config_json_schema(), indent=2, ensure_ascii=False) + "\n"
     files = scaffold_files(
         name, schema=schema, extras=WITH_SKILL_AND_EXAMPLES, model=model, kind=kind

@@ -8,6 +8,7 @@ import argparse
 import os
 
 from yadk.cli._common import EXIT_FAILURE, CommandError
+from yadk.errors import TracingSetupError
 
 __all__ = ["otel_wanted", "start_otel"]
 
@@ -28,7 +29,6 @@ def start_otel(args: argparse.Namespace | bool) -> None:
     flag = args if isinstance(args, bool) else bool(getattr(args, "otel", False))
     if not otel_wanted(flag):
         return
-    from yadk.errors import TracingSetupError
     from yadk.telemetry import configure_otlp
 
     try:

@@ -4,12 +4,18 @@ argparse types that check values before a command runs.
 Only this module builds parsers; ``yadk.cli`` parses a command line with them and dispatches to
 the command's module. The options ``run``, ``dev``, ``serve`` and ``web`` share are declared once
 here.
+
+Every command imports this module: ``--version`` and a database URL's check import what they
+need when used.
 """
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Sequence
+from urllib.parse import urlsplit
+
+from yadk.cli._common import not_utf8
 
 __all__ = ["build_parser"]
 
@@ -64,8 +70,6 @@ def _subparser(
 def _text(text: str) -> str:
     """An argparse type: text a database can store (undecodable bytes in argv arrive as lone
     surrogates, which no store can encode)."""
-    from yadk.cli._common import not_utf8
-
     problem = not_utf8(text, repr(text.encode("utf-8", "backslashreplace").decode()))
     if problem is not None:
         raise argparse.ArgumentTypeError(problem)
@@ -92,8 +96,6 @@ def _db_location(text: str) -> str:
     port that is not a number) is a usage error naming it, with any password masked."""
     if "://" not in text:
         return text  # a file path (or :memory:): opening it says what is wrong, if anything
-    from urllib.parse import urlsplit
-
     from yadk._secrets import mask_url
 
     try:

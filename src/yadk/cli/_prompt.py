@@ -4,7 +4,8 @@ Lines are read with ``input()`` on the main thread while no event loop runs, so 
 gives line editing and history, and Ctrl-C at the prompt is an ordinary ``KeyboardInterrupt``.
 History is kept per agent in ``.yadk/history/<agent>``. Another thread (the dev loop's reload
 watcher) may print notices while the prompt waits: ``notice`` clears the prompt line, prints
-them, and draws the prompt again with what the user had typed so far.
+them, and draws the prompt again with what the user had typed so far. ``readline`` (whose import changes
+how ``input()`` behaves) and ``ctypes`` are imported only when a terminal prompt needs them.
 """
 
 from __future__ import annotations

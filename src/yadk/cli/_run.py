@@ -1,4 +1,7 @@
-"""``yadk run``: one message, a replay file, or an interactive prompt against an agent."""
+"""``yadk run``: one message, a replay file, or an interactive prompt against an agent.
+
+``--save-evalcase``'s code (yadk eval's) is imported only when the option is given.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ import uuid
 from pathlib import Path
 from typing import Any, TextIO, Unpack
 
+from yadk._files import FileProblem, read_json
 from yadk.cli._common import (
     EXIT_FAILURE,
     EXIT_OK,
@@ -110,8 +114,6 @@ def _execute(args: argparse.Namespace) -> int:
 
 def read_replay(path: Path) -> tuple[dict[str, Any], list[str]]:
     """The ``state`` and ``queries`` of a replay file."""
-    from yadk._files import FileProblem, read_json
-
     try:
         data = read_json(path, kind="replay")
     except FileProblem as problem:

@@ -21,8 +21,26 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import uvicorn
+
 from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError, listen, local_store
 from yadk.cli._otel import start_otel
+from yadk.config import (
+    allow_code_execution_on_command_line,
+    command_line_code_execution,
+    command_line_trust,
+    trust_on_command_line,
+)
+from yadk.errors import ConfigError, YadkError
+from yadk.memory import SqliteMemoryService
+from yadk.serve import Limits, ServeOptions, allowed_hosts, configure_logging, create_app, with_port
+from yadk.sessions import (
+    InMemorySessionService,
+    PostgresSessionService,
+    SqliteSessionService,
+    open_session_service,
+)
+from yadk.stores import DEFAULT_DB
 
 if TYPE_CHECKING:
     from yadk.serve import Limits
@@ -80,11 +98,6 @@ def _serve(
     path: Path,
 ) -> int:
     port = listener.getsockname()[1]
-    import uvicorn
-
-    from yadk.serve import configure_logging
-    from yadk.stores import DEFAULT_DB
-
     configure_logging(args.log_format)
     start_otel(args)
     db = local_store(args.db, DEFAULT_DB)
@@ -132,8 +145,6 @@ def _serve(
         _release(served)
         # Each worker is a fresh (spawned) interpreter that builds its own app, so its own
         # connection pool and event loop: nothing opened here crosses into a worker.
-        from yadk.config import command_line_code_execution, command_line_trust
-
         os.environ[_WORKER_ENV] = json.dumps(
             {
                 **options,
@@ -152,8 +163,6 @@ def _serve(
 
 
 def _limits(args: argparse.Namespace) -> Limits:
-    from yadk.serve import Limits
-
     for option in ("header_timeout", "body_timeout", "idle_timeout", "send_timeout"):
         if not getattr(args, option) > 0:
             raise CommandError(
@@ -180,8 +189,6 @@ def _limits(args: argparse.Namespace) -> Limits:
 def _hosts(args: argparse.Namespace) -> set[str]:
     """The ``Host`` values served: the bound address (with the loopback names on loopback and
     all-interfaces binds) and every ``--allow-host``."""
-    from yadk.serve import allowed_hosts, with_port
-
     hosts = allowed_hosts(args.host, args.port)
     for given in args.allow_host or ():
         name = given.strip().lower()
@@ -213,9 +220,6 @@ def _check_workers(args: argparse.Namespace, db: str) -> None:
 
 
 def _build_app(options: dict[str, Any]) -> Any:
-    from yadk.errors import ConfigError, YadkError
-    from yadk.serve import Limits, ServeOptions, create_app
-
     serve_options = ServeOptions(
         db=options["db"],
         reload=options["reload"],
@@ -237,9 +241,6 @@ def _check_store(sessions: Any, db: str) -> None:
     """Use the store once before serving, as a turn would (read, then a session created and
     deleted), so an unreachable server, a schema that needs ``yadk db upgrade`` or a read-only
     database stops the command instead of failing every request."""
-    from yadk.errors import YadkError
-    from yadk.sessions import InMemorySessionService, PostgresSessionService, open_session_service
-
     if isinstance(sessions, InMemorySessionService):
         return
     if isinstance(sessions, PostgresSessionService):
@@ -266,9 +267,6 @@ def _check_store(sessions: Any, db: str) -> None:
 
 def _release(served: Any) -> None:
     """Close what building the app opened synchronously (SQLite files), unused here."""
-    from yadk.memory import SqliteMemoryService
-    from yadk.sessions import SqliteSessionService
-
     if isinstance(served.sessions, SqliteSessionService):
         served.sessions.close()
     if isinstance(served.apps.memory_service, SqliteMemoryService):
@@ -278,9 +276,6 @@ def _release(served: Any) -> None:
 def worker_app() -> Any:
     """The app of one ``--workers`` process (uvicorn's factory), from the options the
     command put in the environment."""
-    from yadk.config import allow_code_execution_on_command_line, trust_on_command_line
-    from yadk.serve import configure_logging
-
     options = json.loads(os.environ[_WORKER_ENV])
     configure_logging(options.pop("log_format"))
     start_otel(options.pop("otel", False))

@@ -17,6 +17,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from yadk._files import FileProblem, read_json
 from yadk._usage import session_usage, usage_lines
 from yadk.cli._common import EXIT_OK, EXIT_USAGE, CommandError, file_error, local_store, not_utf8
 from yadk.cli._transcript import event_lines
@@ -163,8 +164,6 @@ async def _delete(args: argparse.Namespace, stores: Stores) -> int:
 
 
 def _read_export(path: str) -> dict[str, Any]:
-    from yadk._files import FileProblem, read_json
-
     try:
         document = read_json(path, kind="session_export")
     except FileProblem as problem:

@@ -1,5 +1,9 @@
 """Slash commands at the ``yadk run`` / ``yadk dev`` prompt: they are answered by yadk, never
-sent to the model. ``//text`` sends ``/text`` as a message."""
+sent to the model. ``//text`` sends ``/text`` as a message.
+
+The ``/request`` command loads what it prints (the inspect code) on first use, off ``yadk run``'s
+start.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,8 @@ import json
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TextIO
 
+from yadk._usage import session_usage, usage_lines
+from yadk.cli._common import CommandError
 from yadk.cli._transcript import event_lines
 from yadk.sessions import State
 
@@ -96,7 +102,6 @@ async def _events(conversation: Conversation, argument: str, out: TextIO) -> Non
 
 
 async def _request(conversation: Conversation, argument: str, out: TextIO) -> None:
-    from yadk.cli._common import CommandError
     from yadk.cli._inspect import inspect_session
     from yadk.cli._request_text import request_text
 
@@ -119,8 +124,6 @@ async def _request(conversation: Conversation, argument: str, out: TextIO) -> No
 
 
 async def _usage(conversation: Conversation, argument: str, out: TextIO) -> None:
-    from yadk._usage import session_usage, usage_lines
-
     session = await conversation.current_session()
     for line in usage_lines(session_usage(session.events)):
         print(line, file=out)

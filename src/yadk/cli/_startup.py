@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from yadk.cli._common import EXIT_USAGE, OFFLINE_HINT, CommandError
+from yadk.errors import AgentLoadError
+from yadk.reload import load, missing_credentials
 
 if TYPE_CHECKING:
     from yadk.agents import BaseAgent
@@ -30,9 +32,6 @@ def load_for_conversation(
     """The agent at ``path`` (``model`` replacing every model), checked for running, its
     warnings printed on stderr; a CommandError says what stops it. ``given_keys`` are the
     state keys the caller sets (``--state``, a replay file)."""
-    from yadk.errors import AgentLoadError
-    from yadk.reload import load
-
     try:
         loaded = load(
             path, model=model, model_hint=OFFLINE_HINT, run_checks=True, given_keys=given_keys
@@ -54,8 +53,6 @@ def print_warnings(diagnostics: Iterable[Diagnostic]) -> None:
 
 def check_credentials(agent: BaseAgent, path: Path) -> None:
     """Refuse (exit status 2) a tree whose models cannot be called for a missing API key."""
-    from yadk.reload import missing_credentials
-
     problems = missing_credentials(agent)
     if not problems:
         return

@@ -1,4 +1,8 @@
-"""``yadk validate``: every problem in configs and skills, as text, JSON or GitHub annotations."""
+"""``yadk validate``: every problem in configs and skills, as text, JSON or GitHub annotations.
+
+Secrets are masked with ``yadk._secrets`` only when a diagnostic is printed as JSON or a GitHub
+annotation: the text form of a clean run never loads it.
+"""
 
 from __future__ import annotations
 
@@ -13,6 +17,8 @@ from typing import TYPE_CHECKING, Any
 from yadk.cli._common import EXIT_FAILURE, EXIT_OK, EXIT_USAGE, CommandError
 from yadk.cli._discover import discover
 from yadk.cli._dotenv import load_dotenv_files, loaded_notes
+from yadk.config import ENVIRONMENT_RULES
+from yadk.eval import check_with_eval_sets, find_eval_files
 
 if TYPE_CHECKING:
     from yadk.config import Diagnostic
@@ -28,8 +34,6 @@ def execute(args: argparse.Namespace) -> int:
             f"{missing[0]!r} does not exist; expected config files, agent folders or skill folders",
             exit_code=EXIT_USAGE,
         )
-    from yadk.eval import check_with_eval_sets
-
     targets = _targets(args.paths)
     # What `yadk run` would see: `${env:VAR}` values and API keys from the agents' .env files.
     for target in targets:
@@ -56,8 +60,6 @@ def _targets(paths: Sequence[str]) -> list[Path]:
     """Files as given; a folder becomes every agent folder and skill under it, plus the eval
     files outside those (a folder holding no agent or skill stays itself, so that validation
     reports what it holds, or that it holds nothing)."""
-    from yadk.eval import find_eval_files
-
     targets: list[Path] = []
     for text in paths:
         path = Path(text)
@@ -79,8 +81,6 @@ def _count(diagnostics: Sequence[Diagnostic], severity: str) -> int:
 
 
 def _status(diagnostics: Sequence[Diagnostic], *, strict: bool) -> int:
-    from yadk.config import ENVIRONMENT_RULES
-
     # A missing API key says something about this machine, not the config: not a --strict failure.
     strict_fails = [d for d in diagnostics if d.rule not in ENVIRONMENT_RULES]
     if _count(diagnostics, "error") or (strict and _count(strict_fails, "warning")):

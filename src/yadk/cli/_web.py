@@ -10,6 +10,8 @@ import webbrowser
 from pathlib import Path
 from typing import Any
 
+import uvicorn
+
 from yadk._secrets import mask_url
 from yadk.cli._common import (
     EXIT_OK,
@@ -20,6 +22,8 @@ from yadk.cli._common import (
     resolve_model_option,
 )
 from yadk.cli._otel import start_otel
+from yadk.serve import create_web_app, start_web_tracing
+from yadk.stores import DEFAULT_DB, open_stores
 
 __all__ = ["LOOPBACK", "execute"]
 
@@ -45,9 +49,6 @@ def execute(args: argparse.Namespace) -> int:
     start_otel(args)
     listener = listen(args.host, args.port)
     port = listener.getsockname()[1]
-
-    from yadk.serve import create_web_app, start_web_tracing
-    from yadk.stores import DEFAULT_DB, open_stores
 
     tracing = start_web_tracing()
     stores = open_stores(local_store(args.db, DEFAULT_DB))
@@ -84,8 +85,6 @@ def execute(args: argparse.Namespace) -> int:
 
 
 def _run(app: Any, listener: socket.socket) -> None:
-    import uvicorn
-
     config = uvicorn.Config(
         app, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=2
     )
