@@ -40,10 +40,7 @@ FIELDS = (
 
 def _expected(turn: dict[str, Any]) -> list[dict[str, Any]]:
     return [
-        # Fixtures recorded before events' isolation_scope was compared lack it (None).
-        {key: event[key] if key in event or key != "isolation_scope" else None for key in FIELDS}
-        for event in turn["events"]
-        if "raised" not in event
+        {key: event[key] for key in FIELDS} for event in turn["events"] if "raised" not in event
     ]
 
 
