@@ -150,6 +150,9 @@ class _Counter:
 
     llm_calls: int = 0
     failed: bool = False
+    # The error events of workflow node attempts that were retried: they do not fail the
+    # invocation (its span), as in google-adk.
+    retried_errors: set[str] = dataclasses.field(default_factory=set)
     # Agent run paths (google-adk's ``node_info.path``): how often each agent has started under
     # each parent path, and the path each agent last ran at, so a transfer target's path hangs
     # under its tree parent's.

@@ -218,7 +218,11 @@ class Runner:
             )
             async with contextlib.aclosing(invocation) as events:
                 async for event in events:
-                    if event.error_code is not None and error_code is None:
+                    if (
+                        event.error_code is not None
+                        and error_code is None
+                        and event.id not in ctx.counter.retried_errors
+                    ):
                         error_code = event.error_code
                     yield event
             compaction = self.app.events_compaction_config if self.app is not None else None

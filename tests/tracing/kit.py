@@ -18,7 +18,7 @@ from yadk.agents import ContentCapturingMode, TelemetryConfig
 from yadk.models import BaseLlm, LlmRequest, LlmResponse
 from yadk.runner import RunConfig
 from yadk.types import Content, FunctionCall, Part
-from yadk.workflow import START
+from yadk.workflow import START, RetryConfig, node
 
 
 class Canned(BaseLlm):
@@ -58,6 +58,8 @@ KIT = SimpleNamespace(
     LoopAgent=LoopAgent,
     Workflow=Workflow,
     START=START,
+    RetryConfig=RetryConfig,
+    node=node,
     model=lambda name, turns: Canned(turns),
 )
 

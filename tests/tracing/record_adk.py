@@ -28,7 +28,7 @@ from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
 from google.adk.telemetry.context import ContentCapturingMode, TelemetryConfig
-from google.adk.workflow import START, Workflow
+from google.adk.workflow import START, RetryConfig, Workflow, node
 from google.genai import types
 from opentelemetry import trace
 from opentelemetry.sdk.trace import TracerProvider
@@ -78,6 +78,8 @@ KIT = SimpleNamespace(
     LoopAgent=LoopAgent,
     Workflow=Workflow,
     START=START,
+    RetryConfig=RetryConfig,
+    node=node,
     model=lambda name, turns: Canned(model="gemini-2.5-flash", turns=list(turns)),
 )
 

@@ -212,3 +212,29 @@ def loop(k: Any) -> Scenario:
     return Scenario(
         k.LoopAgent(name="again", description="Twice.", sub_agents=[step], max_iterations=2)
     )
+
+
+@scenario
+def retried_node(k: Any) -> Scenario:
+    """A node that fails its first attempt and succeeds on its retry."""
+    attempts: list[int] = []
+
+    def flaky(node_input: str) -> str:
+        attempts.append(1)
+        if len(attempts) == 1:
+            raise ValueError("first attempt fails")
+        return node_input + " done"
+
+    retried = k.node(flaky, retry_config=k.RetryConfig(max_attempts=3, initial_delay=0, jitter=0))
+    return Scenario(k.Workflow(name="flow", edges=[(k.START, retried)]), messages=["job"])
+
+
+@scenario
+def retried_node_fails(k: Any) -> Scenario:
+    """A node that fails every one of its attempts: the workflow fails."""
+
+    def broken(node_input: str) -> str:
+        raise ValueError("always fails")
+
+    retried = k.node(broken, retry_config=k.RetryConfig(max_attempts=2, initial_delay=0, jitter=0))
+    return Scenario(k.Workflow(name="flow", edges=[(k.START, retried)]), messages=["job"])

@@ -166,3 +166,29 @@ async def test_one_trace_per_invocation_and_spans_end_in_order() -> None:
     assert rows["traces"] == 1
     names = [span["name"] for span in rows["spans"]]
     assert names.count("invoke_workflow root") == 1
+
+
+def _failed_as_yadk(span: dict[str, Any]) -> None:
+    """A failed node or invocation span as yadk ends it: ``error.type`` set (google-adk sets it
+    on tool and model spans only), the exception's message left out (content is off), and the
+    invocation failing through its error event's code, without an ``exception`` event."""
+    kind = span["events"][0]["attributes"]["exception.type"]
+    span["attributes"]["error.type"] = kind
+    span["status"]["description"] = kind
+    span["events"] = (
+        []
+        if span["parent"] is None
+        else [{"name": "exception", "attributes": {"exception.type": kind}}]
+    )
+
+
+@pytest.mark.parametrize("name", ["retried_node", "retried_node_fails"])
+async def test_each_attempt_of_a_retried_node_has_its_span(name: str) -> None:
+    """As google-adk: one ``invoke_node`` span per attempt; a failed attempt's span fails, and
+    the error event between the attempts belongs to neither; a retry that succeeds leaves the
+    invocation's span unfailed."""
+    expected = recorded(name)
+    for span in expected["spans"]:
+        if span["status"]["code"] == "ERROR":
+            _failed_as_yadk(span)
+    assert await run_scenario(name) == expected

@@ -282,39 +282,8 @@ class Runtime:
         state_schema: type[BaseModel] | None = None,
     ) -> NodeResult:
         """One run of ``node`` (with its retries): its events emitted, its result returned;
-        raises ``NodeFailed`` when it fails for good. Traced, the run has a span (an agent's
-        is its own ``invoke_agent``)."""
-        trace = ic.trace
-        if trace is None or isinstance(node, AgentNode):
-            return await self._run_node(
-                node, ic, parent_path, run_id, author, node_input, output_for, state_schema
-            )
-        span = trace.start_node(node, ic, ic.span)
-        node_ic = dataclasses.replace(ic, span=span, outer_span=ic.span)
-        try:
-            result = await self._run_node(
-                node, node_ic, parent_path, run_id, author, node_input, output_for, state_schema
-            )
-        except NodeFailed as failed:
-            trace.end(span, failed.error if isinstance(failed.error, Exception) else failed)
-            raise
-        except BaseException as exc:
-            trace.end(span, exc if isinstance(exc, Exception) else None)
-            raise
-        trace.end(span, None)
-        return result
-
-    async def _run_node(
-        self,
-        node: BaseNode,
-        ic: InvocationContext,
-        parent_path: str,
-        run_id: int | str,
-        author: str,
-        node_input: Any,
-        output_for: list[str],
-        state_schema: type[BaseModel] | None,
-    ) -> NodeResult:
+        raises ``NodeFailed`` when it fails for good. Traced, each attempt has a span of its
+        own, as in google-adk (an agent's is its own ``invoke_agent``)."""
         path = f"{parent_path}/{node.name}@{run_id}"
         own_output_for = [path, *output_for]
         resume_inputs: dict[str, Any] = {}
@@ -323,8 +292,9 @@ class Runtime:
             self.resume = None
         attempt = 1
         while True:
+            span = _start_span(node, ic)
             ctx = NodeContext(
-                ic,
+                ic if span is None else dataclasses.replace(ic, span=span, outer_span=ic.span),
                 runtime=self,
                 node_path=path,
                 author=author,
@@ -335,32 +305,47 @@ class Runtime:
                 node_input=node_input,
             )
             try:
-                run = self._attempt(node, ctx, node_input, own_output_for)
-                if node.timeout is not None:
-                    try:
-                        async with asyncio.timeout(node.timeout):
-                            return await run
-                    except TimeoutError:
-                        raise NodeTimeoutError(node_name=node.name, timeout=node.timeout) from None
-                return await run
-            except NodeFailed:
+                result = await self._attempt_in_time(node, ctx, node_input, own_output_for)
+            except NodeFailed as failed:
+                _end_span(ic, span, failed.error if isinstance(failed.error, Exception) else failed)
                 raise
             except NodeInterruptedError:
                 # A node it ran with ctx.run_node asked the user: it waits too, and runs again
                 # when the answer comes (the children that completed are not run again).
-                return await self._flush(ctx, NodeResult(interrupted=True))
+                result = await self._flush(ctx, NodeResult(interrupted=True))
             except NodeInputError as exc:
+                _end_span(ic, span, exc.error)
                 raise NodeFailed(exc.error, path=parent_path, author=author) from exc
             except Exception as exc:
+                _end_span(ic, span, exc)
                 config = node.retry_config
                 actions = ctx.take_actions()
                 if config is None or not config.should_retry(exc, attempt):
                     raise NodeFailed(exc, path=path, author=author, actions=actions) from exc
-                await self._emit(
-                    ctx, error_event(ic, exc, path=path, author=author, actions=actions)
-                )
+                # Between the attempts' spans, as in google-adk; the invocation goes on.
+                failed_attempt = error_event(ic, exc, path=path, author=author, actions=actions)
+                ic.counter.retried_errors.add(failed_attempt.id)
+                await self._emit(ctx, failed_attempt, in_span=False)
                 await self.sleep(config.delay(attempt))
                 attempt += 1
+                continue
+            except BaseException:
+                _end_span(ic, span, None)
+                raise
+            _end_span(ic, span, None)
+            return result
+
+    async def _attempt_in_time(
+        self, node: BaseNode, ctx: NodeContext, node_input: Any, output_for: list[str]
+    ) -> NodeResult:
+        run = self._attempt(node, ctx, node_input, output_for)
+        if node.timeout is None:
+            return await run
+        try:
+            async with asyncio.timeout(node.timeout):
+                return await run
+        except TimeoutError:
+            raise NodeTimeoutError(node_name=node.name, timeout=node.timeout) from None
 
     async def _attempt(
         self, node: BaseNode, ctx: NodeContext, node_input: Any, output_for: list[str]
@@ -370,7 +355,7 @@ class Runtime:
             return await self._attempt_run(node, ctx, node_input, output_for, result)
         except NodeInterruptedError as stop:
             if stop.path is not None:
-                raise  # a question: the node waits (``_run_node``)
+                raise  # a question: the node waits (``run_node``)
             # ``raise_on_wait``: the child is still waiting, so this run ends here, with what
             # it yielded so far (google-adk then goes on to the node's successors).
             return await self._flush(ctx, result)
@@ -443,11 +428,11 @@ class Runtime:
                 return
         await self._emit(ctx, event)
 
-    async def _emit(self, ctx: NodeContext, event: Event) -> None:
+    async def _emit(self, ctx: NodeContext, event: Event, *, in_span: bool = True) -> None:
         ic = ctx.invocation_context
         if ic.isolation_scope is not None and event.isolation_scope is None:
             event.isolation_scope = ic.isolation_scope
-        if ic.trace is not None:  # the node's span lists its events (google-adk's tracing)
+        if in_span and ic.trace is not None:  # the node's span lists its events (google-adk's)
             ic.trace.node_event(ic.span, event.id)
         await self.sink.emit(event)
 
@@ -599,3 +584,15 @@ async def _cancel(tasks: Any) -> None:
         task.cancel()
     if pending:
         await asyncio.gather(*pending, return_exceptions=True)
+
+
+def _start_span(node: BaseNode, ic: InvocationContext) -> Any:
+    """The span of one attempt of ``node``, or None (not traced; an agent's span is its own)."""
+    if ic.trace is None or isinstance(node, AgentNode):
+        return None
+    return ic.trace.start_node(node, ic, ic.span)
+
+
+def _end_span(ic: InvocationContext, span: Any, error: BaseException | None) -> None:
+    if span is not None and ic.trace is not None:
+        ic.trace.end(span, error if isinstance(error, Exception) else None)
