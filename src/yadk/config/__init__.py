@@ -5,6 +5,11 @@
 ``agent_config_json_schema()`` describes the dialect for editors. Every problem is a
 ``Diagnostic`` (file, line, column, rule, severity, message, hint); loading raises
 ``yadk.errors.ConfigError`` carrying all of them at once.
+
+Importing this package loads no engine, no pydantic model and no plugin: the modules behind it
+import what only building needs (agents, tools, models, workflows, pydantic, entry points) inside
+the functions that build, so ``import yadk.config`` stays light and ``yadk validate`` never loads
+the engine. Their docstrings point here rather than repeating it on each import.
 """
 
 from __future__ import annotations

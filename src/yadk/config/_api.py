@@ -1,4 +1,8 @@
-"""The public entry points: load an agent (with the files it depends on), validate paths."""
+"""The public entry points: load an agent (with the files it depends on), validate paths.
+
+Engine imports are inside the functions that build objects, off ``import yadk.config``
+and ``yadk validate`` (see the package docstring).
+"""
 
 from __future__ import annotations
 

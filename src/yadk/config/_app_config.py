@@ -18,17 +18,22 @@
 Every problem is located (file, line, column) with a did-you-mean, in ``yadk validate`` as at
 load. Without ``import_code`` nothing is built: names are checked against sources and the
 entry points' names.
+
+Engine imports are inside the functions that build objects, off ``import yadk.config``
+and ``yadk validate`` (see the package docstring).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from yadk._files import FileProblem, confine
+from yadk._model_names import backend_for
 from yadk.config._app_settings import AppKey, budget_prices, settings_reader, summarizer_name
 from yadk.config._context import FileScope, did_you_mean
 from yadk.config._fields import args_mapping, args_trusted, call_factory
@@ -136,8 +141,6 @@ def _uncached_models(
     """Context caching is Gemini's: one warning naming the agents whose model is another
     backend's (their calls go out whole). ``yadk validate`` reports it here, located; a load
     builds the App, which says the same once, in the log."""
-    from yadk._model_names import backend_for
-
     others = [
         f"{agent} ({model})"
         for agent, model in models
@@ -170,8 +173,6 @@ def build_app(spec: AppSpec | None, agent: Any, *, default_name: str) -> Any:
 
 
 def _name(reader: LoaderBase, scope: FileScope, at: KeyPath, value: Any) -> Any:
-    import re
-
     if not reader.expect(scope, at, value, str, "an app name (a string)"):
         return None
     if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]*", value) or value == "user":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import yadk.apps
 from yadk.config._app_config import APP_KEYS, BUILTIN_PLUGINS
 
 __all__ = ["app_config_json_schema"]
@@ -18,8 +19,6 @@ _SETTINGS = {
 
 
 def _settings(model: str) -> dict[str, Any]:
-    import yadk.apps
-
     schema: dict[str, Any] = getattr(yadk.apps, model).model_json_schema()
     schema.pop("title", None)
     if model == "EventsCompactionConfig":  # in YAML the summariser is a model name

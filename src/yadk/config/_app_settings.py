@@ -1,7 +1,11 @@
 """Readers for app.yaml's settings that are pydantic models of yadk.apps
 (``events_compaction_config``, ``context_cache_config``, ``resumability_config``, ``budget``):
 unknown keys with a did-you-mean, then the model's own checks, each located at the deepest key
-the problem names."""
+the problem names.
+
+Engine imports are inside the functions that build objects, off ``import yadk.config``
+and ``yadk validate`` (see the package docstring).
+"""
 
 from __future__ import annotations
 

@@ -3,12 +3,16 @@
 Only ``BuiltInCodeExecutor`` is accepted: Gemini runs the code in Google's sandbox. google-adk's
 executors that run model-written code on this machine or in a container are not provided, and
 naming one is a located error rather than a silent downgrade.
+
+Engine imports are inside the functions that build objects, off ``import yadk.config``
+and ``yadk validate`` (see the package docstring).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from yadk._model_names import is_gemini_model
 from yadk.config._context import FileScope
 from yadk.config._refs import LoaderBase
 from yadk.config._yaml import KeyPath
@@ -91,8 +95,6 @@ def read_code_executor(reader: LoaderBase, scope: FileScope, at: KeyPath, value:
 
 
 def _gemini_or_unknown(scope: FileScope) -> bool:
-    from yadk._model_names import is_gemini_model
-
     data = scope.doc.data
     model = data.get("model") if isinstance(data, dict) else None
     return not isinstance(model, str) or "${" in model or is_gemini_model(model)

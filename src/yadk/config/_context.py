@@ -1,5 +1,8 @@
 """What a load keeps while it walks a config tree: the file at hand, the problems found so far,
-and a record of every agent for the whole-tree checks."""
+and a record of every agent for the whole-tree checks.
+
+``difflib`` is imported only when a did-you-mean is needed.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,9 @@
 """Agent classes by name: the built-ins and their spellings, or a custom ``BaseAgent`` subclass
-whose own pydantic fields become further YAML keys."""
+whose own pydantic fields become further YAML keys.
+
+Engine imports are inside the functions that build objects, off ``import yadk.config``
+and ``yadk validate`` (see the package docstring).
+"""
 
 from __future__ import annotations
 

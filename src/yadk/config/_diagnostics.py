@@ -3,6 +3,8 @@
 Every config error reaches the user as a ``Diagnostic``. ``format()`` gives the one-line compiler
 style ``path:line:col: severity rule: message`` (plus indented ``note:`` and ``hint:`` lines),
 which is also what ``ConfigError`` prints, so a traceback is never the message.
+
+``yadk._secrets`` is imported only when a diagnostic is formatted.
 """
 
 from __future__ import annotations

@@ -1,5 +1,9 @@
 """Reading the value of each agent key: instructions (inline or from a file), the model, schemas,
-callbacks and the ``state:`` declaration (model settings: ``_content_config``)."""
+callbacks and the ``state:`` declaration (model settings: ``_content_config``).
+
+Engine imports are inside the functions that build objects, off ``import yadk.config``
+and ``yadk validate`` (see the package docstring).
+"""
 
 from __future__ import annotations
 

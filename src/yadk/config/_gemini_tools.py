@@ -1,10 +1,15 @@
 """Gemini's built-in tools in ``tools:``: the model they need, and google-adk's rules for
-``google_search`` next to agents to transfer to."""
+``google_search`` next to agents to transfer to.
+
+Engine imports are inside the functions that build objects, off ``import yadk.config``
+and ``yadk validate`` (see the package docstring).
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from yadk._model_names import is_gemini_model, supports_search_with_functions
 from yadk.config._context import FileScope
 from yadk.config._refs import LoaderBase
 from yadk.config._yaml import KeyPath
@@ -43,8 +48,6 @@ def google_search_tool(
 
 def gemini_only(reader: LoaderBase, scope: FileScope, at: KeyPath, name: str) -> None:
     """A Gemini built-in tool on an agent whose model (as written) is not a Gemini model."""
-    from yadk._model_names import is_gemini_model
-
     data = scope.doc.data
     model = data.get("model") if isinstance(data, dict) else None
     if not isinstance(model, str) or "${" in model or is_gemini_model(model):
@@ -64,8 +67,6 @@ def search_with_sub_agents(
 ) -> None:
     """google-adk refuses a search without ``bypass_multi_tools_limit`` on an agent with
     sub-agents when the model is before Gemini 3; say so at load instead of at run time."""
-    from yadk._model_names import supports_search_with_functions
-
     data = scope.doc.data
     if bypass or not isinstance(data, dict) or not data.get("sub_agents"):
         return

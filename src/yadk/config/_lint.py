@@ -6,6 +6,8 @@ A required placeholder (``{key}``, not ``{key?}``) must have a possible writer: 
 have no ``state:`` block, so the writers are inferred; when a module writes computed keys, or an
 agent of the tree could not be read (a missing sub-agent file), the inference is incomplete, and
 that is said once instead of guessing per placeholder.
+
+The templating engine is imported only for an agent with placeholders to check.
 """
 
 from __future__ import annotations

@@ -4,6 +4,9 @@ One ``Loader`` reads a whole agent tree. It works in two modes: with ``import_co
 referenced code and builds engine objects; without, it checks everything it can from the files
 alone (``yadk validate``). Either way every problem of every file is collected before anything
 is raised.
+
+Engine imports are inside the functions that build objects, off ``import yadk.config``
+and ``yadk validate`` (see the package docstring).
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from yadk.config._remote import read_remote
 from yadk.config._subagents import agent_reference
 from yadk.config._tools import example_tool, skills, tools
 from yadk.config._workflow import read_workflow
+from yadk.errors import AgentDefinitionError
 
 __all__ = ["Loader"]
 
@@ -336,7 +340,6 @@ def _sub_agents(reader: LoaderBase, scope: FileScope, value: Any) -> list[AgentR
 
 def _build(reader: LoaderBase, scope: FileScope, cls: Any, kwargs: dict[str, Any]) -> Any:
     from yadk._tracing import set_config_location
-    from yadk.errors import AgentDefinitionError
 
     try:
         agent = cls(**kwargs)

@@ -8,6 +8,9 @@ execution, ``allow_code_execution = ["stdio_mcp"]`` under ``[tool.yadk]`` in the
 pyproject.toml (``yadk --allow-code-execution stdio_mcp``). Validation checks that the command exists (on ``PATH``, or as a path) and that
 URLs are well formed; it never starts a server or opens a connection. The auth keys are read
 by ``yadk.config._mcp_auth``.
+
+Engine imports are inside the functions that build objects, off ``import yadk.config``
+and ``yadk validate`` (see the package docstring).
 """
 
 from __future__ import annotations

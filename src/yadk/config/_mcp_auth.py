@@ -1,6 +1,9 @@
 """The auth keys of an ``MCPToolset`` entry: google-adk's ``auth_scheme`` / ``auth_credential``
 (sent as HTTP headers; flows that need a browser or a token service are refused at the key),
 and yadk's ``header_provider`` (a dotted name, resolved under the trust policy as callbacks are).
+
+Engine imports are inside the functions that build objects, off ``import yadk.config``
+and ``yadk validate`` (see the package docstring).
 """
 
 from __future__ import annotations

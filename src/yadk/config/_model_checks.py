@@ -7,6 +7,9 @@ Both are warnings: ``yadk run`` and ``yadk dev`` refuse to start on them (unless
 replaces every model), ``yadk validate`` only warns, since CI machines have no keys. The key check
 knows the built-in backends by name, without importing them (validate stays engine-free); a test
 keeps ``BACKEND_KEYS`` equal to what the backends read.
+
+Installed plugins' entry points and the model registry are read only when a name needs them, off
+``import yadk.config``.
 """
 
 from __future__ import annotations

@@ -4,6 +4,9 @@ Both modes tell apart the mistakes a user can make: a module that does not exist
 exists but fails to import (their own bug, reported with the line), an attribute that does not
 exist (with a "did you mean"), and a blocked module. The static mode never executes user code: it
 finds module files the way Python would and reads their top-level definitions with ``ast``.
+
+What only a failed look-up needs (``pkgutil``, ``difflib``, the compatibility shim's table) is
+imported inside the functions that report it.
 """
 
 from __future__ import annotations

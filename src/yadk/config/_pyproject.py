@@ -5,6 +5,8 @@ and ``yadk --trust``; every other pyproject.toml at or above an agent folder can
 and what one tries to add is reported (``trust-not-widened``). Tables are read once per file
 version (by mtime); problems carry the file's line and column. What the policy means is in
 ``_trust``.
+
+``tomllib`` is imported only when a pyproject.toml is read.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import re
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from yadk._files import FileProblem, read_text
 from yadk.config._trust import (
     CODE_EXECUTION_KINDS,
     TrustPolicy,
@@ -168,8 +171,6 @@ def _read(path: Path) -> tuple[TrustPolicy | None, list[TrustProblem]]:
     """The ``[tool.yadk]`` table of ``path`` (``None`` when it has none), and its problems."""
     import tomllib
 
-    from yadk._files import FileProblem, read_text
-
     try:
         text = read_text(path, kind="pyproject")
         document = tomllib.loads(text)
@@ -281,8 +282,6 @@ def _checked_names(
 
 
 def _text_of(path: Path) -> str:
-    from yadk._files import FileProblem, read_text
-
     try:
         return read_text(path, kind="pyproject")
     except FileProblem:

@@ -1,7 +1,11 @@
 """Python agent folders (google-adk's convention): ``agent.py``, or a package ``__init__.py``,
 defining ``root_agent`` (or ``app = App(...)``), with yadk's Python API or google-adk's (served
 by yadk.adk_compat). Loaded through the same path as YAML configs, so run, dev (with reload),
-inspect, serve, web and eval accept them alike."""
+inspect, serve, web and eval accept them alike.
+
+The engine is imported only when an agent is imported (``--import``, loading); ``yadk validate``
+reads the folder without it.
+"""
 
 from __future__ import annotations
 
@@ -13,8 +17,10 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from yadk.adk_compat import install
 from yadk.config._diagnostics import Diagnostic
-from yadk.errors import ConfigError
+from yadk.config._refs import adk_object_problem
+from yadk.errors import AgentDefinitionError, ConfigError, ToolDeclarationError
 
 __all__ = ["load_python_agent", "python_agent_file"]
 
@@ -90,7 +96,6 @@ def _check_declarations(root: Any) -> None:
     a parameter that cannot become a schema is an error at the function's ``def`` line (the
     message the first model call would give), every such tool at once."""
     from yadk.agents import BaseAgent
-    from yadk.errors import AgentDefinitionError, ToolDeclarationError
     from yadk.tools import FunctionTool
 
     diagnostics: list[Diagnostic] = []
@@ -139,8 +144,6 @@ def load_python_agent(file: Path) -> tuple[Any, set[str], Any]:
     """The ``root_agent`` that ``file`` defines, the names of the modules imported from its
     folder, and its ``app`` (a yadk ``App``, or None); ``ConfigError`` (with a located
     diagnostic) when the agent cannot be had."""
-    from yadk.adk_compat import install
-
     folder = file.parent
     parent = str(folder.parent)
     if parent not in sys.path:
@@ -174,8 +177,6 @@ def load_python_agent(file: Path) -> tuple[Any, set[str], Any]:
             " or add a root_agent.yaml to the folder.",
         )
     if not isinstance(agent, BaseAgent):
-        from yadk.config._refs import adk_object_problem
-
         adk = adk_object_problem("root_agent", agent, "a yadk agent")
         if adk is not None:
             raise _problem(file, 0, 0, "adk-object", *adk)

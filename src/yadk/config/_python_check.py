@@ -26,7 +26,9 @@ from typing import Any
 from yadk.config._context import AgentRecord, Reporter, TextSource
 from yadk.config._diagnostics import Diagnostic
 from yadk.config._lint import check_trees
+from yadk.config._model_checks import NameCheck
 from yadk.config._pyproject import effective_trust_policy
+from yadk.config._python_agent import load_python_agent
 from yadk.config._refs import check_adk_imports
 from yadk.errors import ConfigError
 
@@ -116,8 +118,6 @@ _AGENT_CLASSES = frozenset({"Agent", "LlmAgent"})
 def _check_model_names(reporter: Reporter, file: Path, tree: ast.Module) -> None:
     """``LlmAgent(model="...")`` with a literal name: the checks a config's ``model:`` gets
     (the rules the model registry resolves names by), at the literal."""
-    from yadk.config._model_checks import NameCheck
-
     names = NameCheck(reporter)
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
@@ -142,8 +142,6 @@ def _check_model_names(reporter: Reporter, file: Path, tree: ast.Module) -> None
 
 
 def _imported(reporter: Reporter, file: Path, where: tuple[int, int]) -> None:
-    from yadk.config._python_agent import load_python_agent
-
     try:
         agent, modules, _ = load_python_agent(file)
     except ConfigError as exc:

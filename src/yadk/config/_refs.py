@@ -3,6 +3,9 @@
 Each expectation answers twice: from the imported object (loading, ``validate --import``) and
 from the kind the source shows (``validate`` without imports), so both modes report the same
 mistake with the same rule.
+
+Engine imports are inside the functions that build objects, off ``import yadk.config``
+and ``yadk validate`` (see the package docstring).
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ a config names (confined to the agent folder, size-capped, a card that yadk can 
 checked for its shape and scheme only, so ``yadk validate`` works offline. With ``--network``
 (``Loader.network``) the card is fetched, with the configured headers, and checked as a run
 would check it.
+
+Engine imports are inside the functions that build objects, off ``import yadk.config``
+and ``yadk validate`` (see the package docstring).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from yadk._files import FileProblem, read_json
 from yadk.config._context import FileScope
 from yadk.config._fields import local_file
 from yadk.config._yaml import KeyPath
+from yadk.errors import AgentCardResolutionError
 
 if TYPE_CHECKING:
     from yadk.config._refs import LoaderBase
@@ -75,7 +79,6 @@ def read_remote(
         return
     reader.files.add(target)
     from yadk.a2a import read_card
-    from yadk.errors import AgentCardResolutionError
 
     try:
         read_card(card, source=f"in {value}")
@@ -185,7 +188,6 @@ def _fetch(
     timeout: float,
 ) -> None:
     from yadk.a2a import card_url, fetch_card_blocking, read_card
-    from yadk.errors import AgentCardResolutionError
 
     where = card_url(url)
     try:

@@ -7,9 +7,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from yadk._paths import display_path
+from yadk.agents import LlmAgent, PlaceholderSource, attach_placeholder_sources
 from yadk.config._context import AgentRecord
 from yadk.config._diagnostics import Diagnostic
 from yadk.config._lint import placeholder_location
+from yadk.templating import find_placeholders
 
 __all__ = ["attach_sources"]
 
@@ -22,9 +24,6 @@ _FALLBACK_HINT = (
 def attach_sources(trees: Sequence[AgentRecord], diagnostics: Sequence[Diagnostic]) -> None:
     """Attach the placeholder locations of every built LlmAgent of ``trees``; a placeholder
     that a lint warning is about gets that warning's hint (e.g. its "did you mean")."""
-    from yadk.agents import LlmAgent, PlaceholderSource, attach_placeholder_sources
-    from yadk.templating import find_placeholders
-
     hints = {
         (d.path, d.line, d.column): d.hint
         for d in diagnostics

@@ -4,6 +4,9 @@ Built-in names (``ExampleTool``, ``SkillToolset``, ``AgentTool``, ``exit_loop``,
 ``transfer_to_agent`` and their google-adk spellings) take ``args:`` checked against what each
 accepts. Any other name is a dotted reference to a function, a tool or toolset instance, or a tool
 class / factory (which gets ``args:`` only under the trust policy).
+
+Engine imports are inside the functions that build objects, off ``import yadk.config``
+and ``yadk validate`` (see the package docstring).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from yadk._files import FileProblem, confine
 from yadk.config._context import FileScope, did_you_mean
 from yadk.config._dialect import ADK_ONLY_TOOLS, BUILTIN_TOOL_SPELLINGS
 from yadk.config._fields import args_mapping, args_trusted, call_factory, local_file
@@ -22,6 +26,7 @@ from yadk.config._names import describe
 from yadk.config._refs import LoaderBase, adk_object_problem
 from yadk.config._subagents import agent_reference
 from yadk.config._yaml import KeyPath
+from yadk.errors import SkillError, ToolDeclarationError, ToolExecutionError
 
 __all__ = [
     "agent_tool",
@@ -326,7 +331,6 @@ def function_tool(
 def declarable(reader: LoaderBase, func: Any) -> bool:
     """Whether a function tool's declaration can be built; if not, the error is reported
     at the function's ``def`` line, with the message ``run`` would give."""
-    from yadk.errors import ToolDeclarationError
     from yadk.tools import FunctionTool
 
     try:
@@ -408,7 +412,6 @@ def skills(
         return None
     before = reader.errors
     folders: list[Path] = []
-    from yadk.errors import SkillError
     from yadk.skills import expand_skill_paths, validate_skill_paths
 
     for index, entry in enumerate(entries):
@@ -440,7 +443,6 @@ def skills(
 def _skills_confined(reader: LoaderBase, scope: FileScope, at: KeyPath, folder: Path) -> bool:
     """Whether every skill folder ``folder`` holds (it, or its subfolders) stays inside the
     agent folder once symlinks are resolved; reports the first that does not."""
-    from yadk._files import FileProblem, confine
     from yadk.skills import expand_skill_paths
 
     found, _ = expand_skill_paths([folder])
@@ -474,7 +476,6 @@ def example_tool(
     reader: LoaderBase, scope: FileScope, at: KeyPath, args: Any, *, shorthand: bool
 ) -> Any:
     """``ExampleTool`` args, or the ``examples:`` shorthand (list, file or provider name)."""
-    from yadk.errors import ToolExecutionError
     from yadk.examples import (
         ExampleValidationError,
         check_examples,

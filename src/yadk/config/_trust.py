@@ -32,6 +32,9 @@ so ``from subprocess import check_output`` in some package does not launder it.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import inspect
+import ipaddress
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, Final
@@ -73,9 +76,6 @@ def origin_module(obj: Any, _depth: int = 0) -> str | None:
     """The module that defines ``obj``, whatever name it was imported under; for callables only
     (data cannot run code). ``functools.partial`` objects and bound methods count as what they
     wrap, other callable instances as their class."""
-    import functools
-    import inspect
-
     if _depth > 8 or not callable(obj):
         return None
     if isinstance(obj, functools.partial):
@@ -168,8 +168,6 @@ class TrustPolicy:
 
 
 def _loopback(host: str) -> bool:
-    import ipaddress
-
     name = host.lower().rstrip(".").strip("[]")
     if name == "localhost" or name.endswith(".localhost"):
         return True

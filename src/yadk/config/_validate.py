@@ -1,4 +1,7 @@
-"""``validate_paths``: every problem of configs and skills under the given paths, at once."""
+"""``validate_paths``: every problem of configs and skills under the given paths, at once.
+
+The checks of Python agents and skills are imported only when the paths hold one.
+"""
 
 from __future__ import annotations
 

@@ -6,6 +6,9 @@ map ``{route: node}``), or ``{from_node, to_node, route}``. A node is ``START``,
 agent folder's package), the name of a node an earlier edge defined, or an inline mapping (an
 agent, ``{config_path: ...}``, ``{code: ...}``, ``{agent_class: JoinNode, name: ...}`` or
 ``{agent_class: FunctionNode, func_code: ...}``). Every problem is located at its YAML line.
+
+Engine imports are inside the functions that build objects, off ``import yadk.config``
+and ``yadk validate`` (see the package docstring).
 """
 
 from __future__ import annotations
