@@ -79,8 +79,16 @@ class InvocationTrace(Protocol):
     ) -> Any: ...
 
     def end_tool(
-        self, span: Any, result: Any, error: BaseException | None, *, error_type: str | None
-    ) -> None: ...
+        self,
+        span: Any,
+        result: Any,
+        error: BaseException | None,
+        *,
+        error_type: str | None,
+        waiting: bool = False,
+    ) -> None:
+        """``waiting``: the call asked the user and has no response yet (a node called as a
+        tool), so the span names no response event."""
 
     def end(self, span: Any, error: BaseException | None) -> None: ...
 

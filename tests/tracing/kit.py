@@ -15,10 +15,11 @@ from tests.tracing.scenarios import SCENARIOS, SESSION_ID, span_rows
 
 from yadk import LlmAgent, LoopAgent, ParallelAgent, Runner, SequentialAgent, Workflow
 from yadk.agents import ContentCapturingMode, TelemetryConfig
+from yadk.events import Event
 from yadk.models import BaseLlm, LlmRequest, LlmResponse
 from yadk.runner import RunConfig
-from yadk.types import Content, FunctionCall, Part
-from yadk.workflow import START, RetryConfig, node
+from yadk.types import Content, FunctionCall, FunctionResponse, Part
+from yadk.workflow import START, RequestInput, RetryConfig, node
 
 
 class Canned(BaseLlm):
@@ -60,8 +61,19 @@ KIT = SimpleNamespace(
     START=START,
     RetryConfig=RetryConfig,
     node=node,
+    Event=Event,
+    RequestInput=RequestInput,
     model=lambda name, turns: Canned(turns),
 )
+
+
+def _content(message: Any) -> Content | str:
+    if isinstance(message, str):
+        return message
+    answer = FunctionResponse(
+        id=message["answer"], name="adk_request_input", response=message["response"]
+    )
+    return Content(role="user", parts=[Part(function_response=answer)])
 
 
 def traced_provider() -> tuple[TracerProvider, InMemorySpanExporter]:
@@ -71,11 +83,14 @@ def traced_provider() -> tuple[TracerProvider, InMemorySpanExporter]:
     return provider, exporter
 
 
-async def run_scenario(name: str, *, telemetry: bool = False, **run_config: Any) -> dict[str, Any]:
+async def run_scenario(
+    name: str, *, telemetry: bool = False, out: dict[str, Any] | None = None, **run_config: Any
+) -> dict[str, Any]:
     """Run scenario ``name`` in yadk with its own tracer provider; its spans as fixture rows.
     The scenario's capture is ``RunConfig(capture_message_content=...)``, or with ``telemetry``
     google-adk's spelling, ``RunConfig(telemetry=TelemetryConfig(capture_message_content=...))``
-    (made while the scenario's environment is set, as google-adk's recording made it)."""
+    (made while the scenario's environment is set, as google-adk's recording made it). ``out``,
+    when given, receives the events (``events``) and the finished SDK spans (``spans``)."""
     scenario = SCENARIOS[name](KIT)
     provider, exporter = traced_provider()
     saved = {key: os.environ.get(key) for key in scenario.env}
@@ -91,17 +106,20 @@ async def run_scenario(name: str, *, telemetry: bool = False, **run_config: Any)
             settings = {"telemetry": TelemetryConfig(capture_message_content=mode)}
         settings.update(run_config)
         config = RunConfig(tracer_provider=provider, **settings)
+        events: list[Any] = []
         for message in scenario.messages:
-            async for _ in runner.run_async(
-                user_id="u", session_id=SESSION_ID, new_message=message, run_config=config
+            async for event in runner.run_async(
+                user_id="u", session_id=SESSION_ID, new_message=_content(message), run_config=config
             ):
-                pass
+                events.append(event)
     finally:
         for key, value in saved.items():
             if value is None:
                 os.environ.pop(key, None)
             else:
                 os.environ[key] = value
+    if out is not None:
+        out.update(events=events, spans=exporter.get_finished_spans())
     return span_rows(exporter.get_finished_spans())
 
 

@@ -24,6 +24,8 @@ from typing import Any
 
 from google.adk.agents import LlmAgent, LoopAgent, ParallelAgent, SequentialAgent
 from google.adk.agents.run_config import RunConfig
+from google.adk.events.event import Event
+from google.adk.events.request_input import RequestInput
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
@@ -80,6 +82,8 @@ KIT = SimpleNamespace(
     START=START,
     RetryConfig=RetryConfig,
     node=node,
+    Event=Event,
+    RequestInput=RequestInput,
     model=lambda name, turns: Canned(model="gemini-2.5-flash", turns=list(turns)),
 )
 
@@ -103,7 +107,15 @@ async def record(name: str) -> dict[str, Any]:
         )
         error = None
         for message in scenario.messages:
-            content = types.Content(role="user", parts=[types.Part(text=message)])
+            if isinstance(message, str):
+                part = types.Part(text=message)
+            else:
+                part = types.Part(
+                    function_response=types.FunctionResponse(
+                        id=message["answer"], name="adk_request_input", response=message["response"]
+                    )
+                )
+            content = types.Content(role="user", parts=[part])
             try:
                 async for _ in runner.run_async(
                     user_id="u", session_id=SESSION_ID, new_message=content, run_config=run_config

@@ -18,7 +18,9 @@ SESSION_ID = "s1"
 @dataclass
 class Scenario:
     agent: Any
-    messages: list[str] = field(default_factory=lambda: ["hi"])
+    # A text, or {"answer": interrupt id, "response": {...}}: the user's answer to a question
+    # (a function response to ``adk_request_input``).
+    messages: list[Any] = field(default_factory=lambda: ["hi"])
     # RunConfig's content capture ("SPAN_ONLY", ...), or None for the default: google-adk's
     # RunConfig(telemetry=TelemetryConfig(capture_message_content=...)).
     capture: str | None = None
@@ -238,3 +240,26 @@ def retried_node_fails(k: Any) -> Scenario:
 
     retried = k.node(broken, retry_config=k.RetryConfig(max_attempts=2, initial_delay=0, jitter=0))
     return Scenario(k.Workflow(name="flow", edges=[(k.START, retried)]), messages=["job"])
+
+
+@scenario
+def node_tool_asks(k: Any) -> Scenario:
+    """A node called as a tool asks the user; the next message answers and it is resumed."""
+
+    @k.node(rerun_on_resume=True)
+    def buy(item: str, ctx: Any):  # type: ignore[no-untyped-def]
+        """Buys an item once the user agrees."""
+        answer = ctx.resume_inputs.get("agree")
+        if answer is None:
+            yield k.RequestInput(interrupt_id="agree", message=f"Buy {item}?")
+            return
+        yield k.Event(output={"bought": item if answer == "yes" else None})
+
+    shop = k.LlmAgent(
+        name="shop",
+        description="Buys things.",
+        instruction="Buy what the user asks for.",
+        model=k.model("shop", [("call", "buy", {"item": "tea"}, "call-buy"), "Bought the tea."]),
+        tools=[buy],
+    )
+    return Scenario(shop, messages=["buy tea", {"answer": "agree", "response": {"result": "yes"}}])

@@ -192,3 +192,30 @@ async def test_each_attempt_of_a_retried_node_has_its_span(name: str) -> None:
         if span["status"]["code"] == "ERROR":
             _failed_as_yadk(span)
     assert await run_scenario(name) == expected
+
+
+async def test_a_node_called_as_a_tool_is_traced_again_when_resumed() -> None:
+    """As google-adk: the call that asked has its ``execute_tool`` span (naming no response
+    event: there is none yet) beside the node's ``invoke_node``; when the answer resumes it, the
+    call gets a new ``execute_tool`` span, naming its response event, and the node another
+    ``invoke_node``. yadk's spans name the real call id (google-adk's first says
+    ``<not specified>``)."""
+    expected = recorded("node_tool_asks")
+    asked = expected["spans"][3]
+    assert (asked["name"], asked["attributes"]["gen_ai.tool.call.id"]) == (
+        "execute_tool buy",
+        "<not specified>",
+    )
+    asked["attributes"]["gen_ai.tool.call.id"] = "call-buy"
+    assert await run_scenario("node_tool_asks") == expected
+
+
+async def test_the_resumed_calls_span_names_its_response_event() -> None:
+    out: dict[str, Any] = {}
+    await run_scenario("node_tool_asks", out=out)
+    tool_spans = [s for s in out["spans"] if s.name == "execute_tool buy"]
+    assert "gcp.vertex.agent.event_id" not in tool_spans[0].attributes
+    (response,) = [
+        e for e in out["events"] if [r.name for r in e.get_function_responses()] == ["buy"]
+    ]
+    assert tool_spans[1].attributes["gcp.vertex.agent.event_id"] == response.id

@@ -40,9 +40,11 @@ __all__ = ["run_llm_flow"]
 logger = logging.getLogger("yadk.flow")
 
 # Runs a waiting tool's call on with the callbacks and plugins around ``invoke`` (its resumed
-# run): the tool context, the call's arguments, ``invoke``; the function response.
+# run), traced in an ``execute_tool`` span as any call: the tool context, the call's arguments,
+# ``invoke``, the id of the function response event to come; the function response.
 ResumedCall = Callable[
-    [ToolContext, dict[str, Any], Callable[[], Awaitable[Any]]], Awaitable[dict[str, Any] | None]
+    [ToolContext, dict[str, Any], Callable[[], Awaitable[Any]], str],
+    Awaitable[dict[str, Any] | None],
 ]
 
 # What a model event keeps of the (final) model response: every field the two share, so a field
@@ -478,10 +480,24 @@ def _resumed_call(agent: LlmAgent, tool: BaseTool) -> ResumedCall:
     around it, as any call (google-adk reruns the whole call when the answer comes)."""
 
     async def call_tool(
-        tool_context: ToolContext, args: dict[str, Any], invoke: Callable[[], Awaitable[Any]]
+        tool_context: ToolContext,
+        args: dict[str, Any],
+        invoke: Callable[[], Awaitable[Any]],
+        event_id: str,
     ) -> dict[str, Any] | None:
         call = FunctionCall(id=tool_context.function_call_id, name=tool.name, args=args)
-        return await _call_tool(agent, call, tool, tool_context, None, invoke)
+        trace = tool_context.invocation_context.trace
+        if trace is None:
+            return await _call_tool(agent, call, tool, tool_context, None, invoke)
+        return await in_tool_span(
+            trace,
+            agent,
+            call,
+            tool,
+            tool_context,
+            event_id,
+            lambda traced: _call_tool(agent, call, tool, tool_context, traced, invoke),
+        )
 
     return call_tool
 

@@ -104,6 +104,7 @@ class OtelInvocationTrace:
 
     __slots__ = (
         "_node_events",
+        "_response_events",
         "_tracer",
         "capture",
         "conversation_id",
@@ -122,6 +123,9 @@ class OtelInvocationTrace:
         self.invocation_id = ctx.invocation_id
         self.entry = entry
         self._node_events: dict[Any, list[str]] = {}
+        # A tool span's response event id, set when the call ends with a response (not when it
+        # waits for the user, as in google-adk).
+        self._response_events: dict[Any, str] = {}
 
     def _start(self, name: str, parent: Any, attributes: dict[str, Any]) -> Span:
         return self._tracer.start_span(
@@ -258,12 +262,12 @@ class OtelInvocationTrace:
             "gen_ai.tool.description": tool.description,
             "gen_ai.tool.type": type(tool).__name__,
             "gen_ai.tool.call.id": call.id or "<not specified>",
-            "gcp.vertex.agent.event_id": response_event_id,
         }
         location = config_location(tool)
         if location is not None:
             attributes[LOCATION] = location
         span = self._start(f"execute_tool {tool.name}", ctx.span, attributes)
+        self._response_events[span] = response_event_id
         if self.capture.on_spans and span.is_recording():
             span.set_attribute(
                 "gen_ai.tool.call.arguments", messages.to_json(call.args, compact=False)
@@ -271,8 +275,17 @@ class OtelInvocationTrace:
         return span
 
     def end_tool(
-        self, span: Span, result: Any, error: BaseException | None, *, error_type: str | None
+        self,
+        span: Span,
+        result: Any,
+        error: BaseException | None,
+        *,
+        error_type: str | None,
+        waiting: bool = False,
     ) -> None:
+        response_event = self._response_events.pop(span, None)
+        if response_event is not None and not waiting:
+            span.set_attribute("gcp.vertex.agent.event_id", response_event)
         if result is not None and self.capture.on_spans and span.is_recording():
             shown = result if isinstance(result, dict) else {"result": result}
             span.set_attribute("gen_ai.tool.call.result", messages.to_json(shown, compact=False))

@@ -18,7 +18,7 @@ import pydantic
 
 from yadk._contexts import InvocationContext, ToolContext
 from yadk.agents import BaseAgent, ResumedCall
-from yadk.events import Event
+from yadk.events import Event, new_event_id
 from yadk.models import FunctionDeclaration
 from yadk.tools import BaseTool
 from yadk.types import Content, FunctionResponse, Part
@@ -148,13 +148,15 @@ class NodeTool(BaseTool):
             output = await self._run(tool_context, node_input, args, resume=resume)
             return {"result": None} if output is None else as_output(output)
 
-        result = await call_tool(tool_context, args, invoke)
+        response_id = new_event_id()
+        result = await call_tool(tool_context, args, invoke, response_id)
         for event in tool_context.events:
             yield event
         if tool_context.waiting:
             ic.end_invocation = True  # it asked again: the invocation waits for that answer
             return
         yield Event(
+            id=response_id,
             invocation_id=ic.invocation_id,
             author=agent_name,
             branch=ic.branch,
