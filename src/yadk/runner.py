@@ -334,6 +334,7 @@ class Runner:
             author="user",
             content=message,
             actions=EventActions(state_delta=dict(state_delta or {})),
+            isolation_scope=_answered_scope(session.events, message),
         )
         await self.session_service.append_event(session, event)
         return event
@@ -505,3 +506,18 @@ def _transferable_across_tree(agent: BaseAgent) -> bool:
             return False
         current = current.parent_agent
     return True
+
+
+def _answered_scope(events: list[Event], message: Content | None) -> str | None:
+    """The isolation scope of the call a message's function response answers: the answer
+    belongs to the scope that asked, so the agent waiting there sees it (as in google-adk)."""
+    if message is None:
+        return None
+    ids = {p.function_response.id for p in message.parts if p.function_response is not None}
+    ids.discard(None)
+    if not ids:
+        return None
+    for event in reversed(events):
+        if any(call.id in ids for call in event.get_function_calls()):
+            return event.isolation_scope
+    return None

@@ -18,6 +18,7 @@ from yadk.runner import Runner
 from yadk.serve._wire import event_json
 from yadk.sessions import InMemorySessionService, SqliteSessionService
 from yadk.tools import AgentTool
+from yadk.types import Content, FunctionCall, Part
 from yadk.workflow import (
     DEFAULT_ROUTE,
     START,
@@ -26,6 +27,7 @@ from yadk.workflow import (
     JoinNode,
     NodeContext,
     NodeTimeoutError,
+    RequestInput,
     RetryConfig,
     Workflow,
     node,
@@ -392,6 +394,60 @@ async def test_an_agent_under_an_isolation_scope_sees_its_task_and_that_scope_on
     assert [e.text for e in scoped_events] == ["alpha", "One.", "alpha", "Three."]
     assert event_json(scoped_events[1])["isolationScope"] == "s1"
     assert "isolationScope" not in event_json(stored.events[0])
+
+
+async def test_an_agent_scoped_by_a_calls_id_opens_with_the_calls_arguments() -> None:
+    seen: list[str] = []
+
+    def remember(callback_context: Any, llm_request: Any) -> None:
+        seen.extend(" | ".join(p.text or "" for p in c.parts) for c in llm_request.contents)
+
+    writer = LlmAgent(
+        name="writer",
+        model=ScriptedModel([{"text": "Tides rise."}]),
+        instruction="Write.",
+        before_model_callback=remember,
+    )
+
+    async def delegate(node_input: str, ctx: NodeContext):  # type: ignore[no-untyped-def]
+        call = FunctionCall(id="call-7", name="write_about", args={"topic": "tides"})
+        yield Event(content=Content(role="model", parts=[Part(function_call=call)]))
+        yield await ctx.run_node(writer, "ignored", override_isolation_scope="call-7")
+
+    turns, _, _ = await run_turns(Workflow(name="flow", edges=[(START, delegate)]), ["go"])
+    assert rows(turns)[-1]["output"] == "Tides rise."
+    assert seen[0] == (
+        '{"topic": "tides"} | Important: You will not receive any user replies or'
+        " clarifications. Complete the task using only the information provided above."
+    )
+
+
+async def test_the_answer_to_a_question_asked_in_a_scope_is_in_that_scope() -> None:
+    @node(rerun_on_resume=True)
+    def ask(node_input: str, ctx: NodeContext):  # type: ignore[no-untyped-def]
+        answer = ctx.resume_inputs.get("ok")
+        if answer is None:
+            yield RequestInput(interrupt_id="ok", message="Sure?")
+            return
+        yield Event(output=f"{node_input}: {answer}")
+
+    async def scoped(node_input: str, ctx: NodeContext) -> Any:
+        return await ctx.run_node(ask, "x", override_isolation_scope="s1")
+
+    service = InMemorySessionService()
+    flow = Workflow(name="flow", edges=[(START, scoped)])
+    turns, _, session_id = await run_turns(flow, ["go", "yes"], session_service=service)
+    assert rows(turns)[-1]["output"] == "x: yes"
+    stored = await service.get_session(app_name="app", user_id="u", session_id=session_id)
+    assert stored is not None
+    asked = [e for e in stored.events if e.get_function_calls()]
+    answered = [e for e in stored.events if e.get_function_responses()]
+    assert [(e.author, e.isolation_scope) for e in asked + answered] == [
+        ("flow", "s1"),
+        ("user", "s1"),
+    ]
+    plain = [e for e in stored.events if e.author == "user" and not e.get_function_responses()]
+    assert [e.isolation_scope for e in plain] == [None]
 
 
 async def test_state_parameters_bind_by_name_with_defaults_and_a_missing_one_fails() -> None:
