@@ -3,6 +3,7 @@ one task beyond it says a next page exists): a big store is not read whole for o
 
 from __future__ import annotations
 
+import shutil
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -12,7 +13,7 @@ from tests.serve.live import BOUND, Live, live_server
 
 from yadk.sessions import Session, SqliteSessionService
 
-AGENTS = Path(__file__).with_name("served") / "capital"
+SERVED = Path(__file__).with_name("served")
 V1 = {"A2A-Version": "1.0"}
 
 
@@ -36,8 +37,10 @@ def rpc(live: Live, method: str, params: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_a_page_reads_only_the_contexts_it_needs(tmp_path: Path) -> None:
+    # A copy, as every A2A test serves: an agent folder's modules load from one place.
+    shutil.copytree(SERVED / "capital", tmp_path / "served" / "capital")
     store = CountingStore(tmp_path / "sessions.db")
-    with live_server(AGENTS, session_service=store) as live:
+    with live_server(tmp_path / "served", session_service=store) as live:
         contexts = [f"ctx-{n}" for n in range(6)]
         for context in contexts:
             message = {

@@ -195,7 +195,10 @@ def test_a_long_running_tool_stops_the_task_in_input_required_and_the_next_messa
     assert task["status"]["state"] == "input-required"
     question = task["status"]["message"]["parts"]
     assert question[0] == {"kind": "text", "text": "I need a manager's approval first."}
-    assert question[1]["metadata"] == {"adk_type": "function_call"}
+    # Marked as google-adk's server marks the call its RemoteA2aAgent is to answer.
+    assert question[1]["metadata"] == {"adk_type": "function_call", "adk_is_long_running": True}
+    # The question is not said again in the answer (google-adk's task has no artifact yet).
+    assert "artifacts" not in task
     assert question[1]["data"]["name"] == "ask_for_approval"
     answered = rpc(
         live,
@@ -507,14 +510,16 @@ def test_0_3_streams_mark_the_last_update_final_and_a_waiting_task_streams_its_s
     live: Live,
 ) -> None:
     events = sse_results(live, "approval", "message/stream", {"message": message_0_3("reimburse")})
-    assert [e["kind"] for e in events] == [
-        "task",
-        "status-update",
-        "artifact-update",
-        "status-update",
-    ]
-    assert [e.get("final") for e in events[1::2]] == [False, True]
+    # The task as submitted (the caller's message only), working, then the question: the
+    # agent's words beside the waiting call come once, in the final status.
+    assert [e["kind"] for e in events] == ["task", "status-update", "status-update"]
+    assert [m["role"] for m in events[0]["history"]] == ["user"]
+    assert "artifacts" not in events[0]
+    assert [e.get("final") for e in events[1:]] == [False, True]
     assert events[-1]["status"]["state"] == "input-required"
+    question = events[-1]["status"]["message"]["parts"]
+    assert question[0] == {"kind": "text", "text": "I need a manager's approval first."}
+    assert question[1]["metadata"] == {"adk_type": "function_call", "adk_is_long_running": True}
     (snapshot,) = sse_results(live, "approval", "tasks/resubscribe", {"id": events[0]["id"]})
     assert snapshot["kind"] == "task"
     assert snapshot["status"]["state"] == "input-required"

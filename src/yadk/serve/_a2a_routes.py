@@ -41,6 +41,7 @@ from yadk.serve._a2a_wire import (
 from yadk.serve._json import json_response
 from yadk.serve._served import Served
 from yadk.serve._sse import EventStream, frame
+from yadk.types import Part
 
 __all__ = ["a2a_routes"]
 
@@ -179,7 +180,7 @@ async def _run_frames(
 ) -> AsyncIterator[bytes]:
     """The stream of a running task: the task, working, each answer as an artifact update,
     then the final status. A caller that goes away stops listening, not the task."""
-    queue = run.listen()
+    queue = run.listen(replay=first)
     version = call.version
 
     def out(kind: str, payload: dict[str, Any]) -> bytes:
@@ -188,8 +189,8 @@ async def _run_frames(
     try:
         await run.stored.wait()
         view = service.view_of(run, done=False)
-        if snapshot is None:
-            submitted = task_json(service.view_of(run, done=False), version)
+        if snapshot is None:  # the task as submitted: the caller's message; the rest follows
+            submitted = task_json(service.view_of(run, done=False, asked_only=True), version)
             submitted["status"]["state"] = (
                 "submitted" if version == "0.3" else "TASK_STATE_SUBMITTED"
             )
@@ -198,15 +199,22 @@ async def _run_frames(
             yield out("task", snapshot)
         yield out("statusUpdate", status_update(view, version, "working"))
         appended = not first
+        held: list[Part] = []  # words beside a long-running call: the question, if it stops
         while True:
             event = await queue.get()
             if event is None:
                 break
             parts = answer_parts(event)
-            if parts:
+            if parts and event.long_running_tool_ids:
+                held = parts
+                continue
+            if parts or held:
+                parts, held = held + parts, []
                 yield out("artifactUpdate", artifact_update(view, parts, version, append=appended))
                 appended = True
         final = await service.finished_view(run)
+        if held and final.state != "input-required":
+            yield out("artifactUpdate", artifact_update(view, held, version, append=appended))
         yield out("statusUpdate", status_update(final, version))
     except RpcError as exc:
         yield frame(error_body(call.id, exc))

@@ -70,9 +70,13 @@ class TaskRun:
         self.job: asyncio.Task[None] | None = None
         self.key = ("", "", "")  # the session's turn lock it holds
 
-    def listen(self) -> asyncio.Queue[Event | None]:
-        """A queue of the events from now on, ``None`` at the end."""
+    def listen(self, *, replay: bool = False) -> asyncio.Queue[Event | None]:
+        """A queue of the events from now on (with ``replay``, from the start), ``None`` at
+        the end."""
         queue: asyncio.Queue[Event | None] = asyncio.Queue()
+        if replay:
+            for event in self.events:
+                queue.put_nowait(event)
         if self.finished.is_set():
             queue.put_nowait(None)
         else:
@@ -347,9 +351,11 @@ class A2AService:
             view.status_parts = [Part(text=f"The agent's invocation stopped: {run.error}")]
         return view
 
-    def view_of(self, run: TaskRun, *, done: bool) -> TaskView:
-        """The task as its own run's events show it (a task started by this message)."""
-        view = task_view(run.context_id, run.events, run.task_id, running=not done)
+    def view_of(self, run: TaskRun, *, done: bool, asked_only: bool = False) -> TaskView:
+        """The task as its own run's events show it (a task started by this message); with
+        ``asked_only``, its user's events only."""
+        events = [e for e in run.events if e.author == "user"] if asked_only else run.events
+        view = task_view(run.context_id, events, run.task_id, running=not done)
         if view is None:  # nothing stored yet: the message is on its way
             return TaskView(
                 id=run.task_id,

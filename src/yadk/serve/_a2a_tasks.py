@@ -154,7 +154,16 @@ def task_view(
     saved: dict[str, int] = {}
     for event in agent_events:
         saved.update(event.actions.artifact_delta)
-    answer = [p for e in agent_events for p in answer_parts(e)]
+    # Words beside a call still waiting are the question, the status message's once the task
+    # stops for it (as google-adk's server sends it): the answer does not say them again (a
+    # client reads both, and would show them twice).
+    waiting = {call.id for call in pending}
+    answer = [
+        p
+        for e in agent_events
+        if not any(call.id in waiting for call in e.get_function_calls())
+        for p in answer_parts(e)
+    ]
     if not answer and state == "completed":
         answer = _last_output(agent_events)
     return TaskView(

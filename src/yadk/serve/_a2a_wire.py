@@ -28,6 +28,7 @@ __all__ = [
 ]
 
 ANSWER_ARTIFACT = "response"
+LONG_RUNNING_KEY = "adk_is_long_running"
 
 
 def state_json(state: str, version: Protocol) -> str:
@@ -71,8 +72,21 @@ def _status(view: TaskView, version: Protocol, state: str | None = None) -> dict
         status["message"] = message_json(
             "agent", view.status_parts, version, context_id=view.context_id, task_id=view.id
         )
+        _mark_waiting(status["message"]["parts"], view)
     status["timestamp"] = _timestamp(view.timestamp)
     return status
+
+
+def _mark_waiting(parts: list[dict[str, Any]], view: TaskView) -> None:
+    """Mark the calls the task waits for as google-adk's server does (``adk_is_long_running``):
+    its ``RemoteA2aAgent`` takes a call so marked as the one to answer."""
+    waiting = {call.id for call in view.pending}
+    for part in parts:
+        data = part.get("data")
+        meta = part.get("metadata")
+        if isinstance(data, dict) and data.get("id") in waiting and isinstance(meta, dict):
+            if meta.get("adk_type") == "function_call":
+                meta[LONG_RUNNING_KEY] = True
 
 
 def artifact_json(

@@ -1,7 +1,9 @@
-"""A tool call that needs the caller's confirmation (``FunctionTool(require_confirmation=True)``)
-over A2A: the task is input-required with the ``adk_request_confirmation`` call as its question,
-as google-adk 2.13's server answers it (recorded by record_adk_confirmation.py), and the next
-message answers it: a ``function_response`` data part as google-adk takes it, or yes/no."""
+"""A task that waits for the caller, compared with what google-adk 2.13's server answers
+(recorded by record_adk_waiting.py): a long-running tool's call, and a tool call that needs the
+caller's confirmation (``FunctionTool(require_confirmation=True)``). Either is input-required,
+its question the status message (the agent's words, the waiting call marked long-running), with
+no answer artifact yet; the next message answers it: a ``function_response`` data part as
+google-adk takes it, or (for a confirmation) yes/no."""
 
 from __future__ import annotations
 
@@ -18,9 +20,10 @@ from tests.serve.live import BOUND, Live, live_server
 from yadk.sessions import SqliteSessionService
 
 SERVED = Path(__file__).with_name("served")
-RECORDED = json.loads(
-    Path(__file__).with_name("recorded").joinpath("adk_confirmation.json").read_text("utf-8")
+WAITING = json.loads(
+    Path(__file__).with_name("recorded").joinpath("adk_waiting.json").read_text("utf-8")
 )
+RECORDED = WAITING["confirmation"]
 
 
 @pytest.fixture
@@ -33,12 +36,14 @@ def live(tmp_path: Path) -> Iterator[Live]:
         yield running
 
 
-def send(live: Live, parts: list[dict[str, Any]], task_id: str | None = None) -> dict[str, Any]:
+def send(
+    live: Live, parts: list[dict[str, Any]], task_id: str | None = None, *, app: str = "payments"
+) -> dict[str, Any]:
     message: dict[str, Any] = {"kind": "message", "messageId": "m", "role": "user", "parts": parts}
     if task_id:
         message["taskId"] = task_id
     body = {"jsonrpc": "2.0", "id": 1, "method": "message/send", "params": {"message": message}}
-    reply: dict[str, Any] = httpx.post(f"{live.url}/a2a/payments", json=body, timeout=BOUND).json()
+    reply: dict[str, Any] = httpx.post(f"{live.url}/a2a/{app}", json=body, timeout=BOUND).json()
     return reply
 
 
@@ -47,9 +52,10 @@ def ask(live: Live) -> dict[str, Any]:
     return task
 
 
-def shape(task: dict[str, Any]) -> tuple[str, list[Any]]:
-    """What the recording and yadk must agree on: the state, and each part of the status
-    message as its kind, metadata, call name and the confirmation it asks for."""
+def shape(task: dict[str, Any]) -> tuple[str, list[Any], bool]:
+    """What the recording and yadk must agree on: the state, each part of the status message
+    as its kind, text, metadata, call name and the confirmation it asks for, and whether the
+    task has artifacts."""
     parts = []
     for part in task["status"].get("message", {}).get("parts", []):
         data = part.get("data") or {}
@@ -58,14 +64,22 @@ def shape(task: dict[str, Any]) -> tuple[str, list[Any]]:
         parts.append(
             (
                 part["kind"],
-                (part.get("metadata") or {}).get("adk_type"),
+                part.get("text"),
+                part.get("metadata"),
                 data.get("name"),
                 original.get("name"),
                 original.get("args", {}).get("to"),
                 args.get("toolConfirmation"),
             )
         )
-    return task["status"]["state"], parts
+    return task["status"]["state"], parts, bool(task.get("artifacts"))
+
+
+def test_a_long_running_call_is_input_required_as_google_adk_answers_it(live: Live) -> None:
+    asked = send(live, [{"kind": "text", "text": "reimburse my taxi"}], app="approval")["result"]
+    recorded = WAITING["long_running"]["asked"]["result"]
+    assert shape(asked) == shape(recorded)
+    assert shape(asked)[0] == "input-required"
 
 
 def test_a_confirmation_request_is_input_required_as_google_adk_answers_it(live: Live) -> None:
