@@ -332,3 +332,22 @@ def dynamic_isolation_scope(k: Any) -> Scenario:
         yield k.Event(output=f"{a} {b} {c} {d}", state=state)
 
     return Scenario(k.Workflow(name="scopes", edges=[(k.START, scoped)]), messages=["hi"])
+
+
+@scenario
+def dynamic_scope_failure(k: Any) -> Scenario:
+    def note(node_input: str, ctx: Any) -> str:
+        ctx.state["noted"] = node_input
+        return node_input
+
+    def explode(node_input: str) -> str:
+        raise ValueError(f"cannot take {node_input}")
+
+    @k.node(rerun_on_resume=True)
+    async def scoped(ctx: Any, node_input: str):  # type: ignore[no-untyped-def]
+        yield k.Event(message="starting")
+        await ctx.run_node(note, node_input="kept", override_isolation_scope="s1")
+        await ctx.run_node(explode, node_input="this", override_isolation_scope="s1")
+        yield k.Event(output="not reached")
+
+    return Scenario(k.Workflow(name="fails", edges=[(k.START, scoped)]), messages=["go"])

@@ -166,13 +166,15 @@ def error_event(
     path: str,
     author: str,
     actions: EventActions | None = None,
+    isolation_scope: str | None = None,
 ) -> Event:
     """The event of a failure; ``actions``: the state the failing run wrote before it failed
-    (google-adk keeps it, on this event)."""
+    (google-adk keeps it, on this event); ``isolation_scope``: the failed run's scope."""
     return Event(
         invocation_id=ic.invocation_id,
         author=author,
         branch=ic.branch,
+        isolation_scope=isolation_scope,
         error_code=type(error).__name__,
         error_message=str(error),
         node_info=NodeInfo(path=path),

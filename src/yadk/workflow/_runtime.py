@@ -60,11 +60,13 @@ class NodeFailed(Exception):
         path: str,
         author: str,
         actions: EventActions | None = None,
+        isolation_scope: str | None = None,
     ) -> None:
         self.error = error
         self.path = path
         self.author = author
         self.actions = actions
+        self.isolation_scope = isolation_scope
         super().__init__(str(error))
 
 
@@ -321,7 +323,13 @@ class Runtime:
                 config = node.retry_config
                 actions = ctx.take_actions()
                 if config is None or not config.should_retry(exc, attempt):
-                    raise NodeFailed(exc, path=path, author=author, actions=actions) from exc
+                    raise NodeFailed(
+                        exc,
+                        path=path,
+                        author=author,
+                        actions=actions,
+                        isolation_scope=ic.isolation_scope,
+                    ) from exc
                 # Between the attempts' spans, as in google-adk; the invocation goes on.
                 failed_attempt = error_event(ic, exc, path=path, author=author, actions=actions)
                 ic.counter.retried_errors.add(failed_attempt.id)

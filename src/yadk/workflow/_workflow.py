@@ -126,7 +126,12 @@ class Workflow(BaseAgent):
             # One error event ends the invocation, naming the node that failed.
             ctx.counter.failed = True
             yield error_event(
-                ctx, failed.error, path=failed.path, author=failed.author, actions=failed.actions
+                ctx,
+                failed.error,
+                path=failed.path,
+                author=failed.author,
+                actions=failed.actions,
+                isolation_scope=failed.isolation_scope,
             )
             if ctx.run_config.raise_errors:
                 raise failed.error from None
