@@ -13,7 +13,11 @@ import os
 from collections.abc import Callable
 from typing import Any
 
+from pydantic import ValidationError
+
 from yadk.errors import CallbackError
+from yadk.models import LlmResponse
+from yadk.types import Content
 
 __all__ = ["as_callback_list", "callable_name", "run_callbacks"]
 
@@ -78,11 +82,6 @@ def _check_result(kind: str, callback: Any, result: Any) -> None:
 
 
 def _accepted(kind: str, result: Any) -> bool:
-    from pydantic import ValidationError
-
-    from yadk.models import LlmResponse
-    from yadk.types import Content
-
     if isinstance(result, (LlmResponse, Content)):
         return True
     if not isinstance(result, dict):

@@ -15,6 +15,7 @@ from yadk._contexts import InvocationContext, ReadonlyContext, ToolContext
 from yadk.agents._contents_cache import session_contents
 from yadk.agents._context_cache import add_cache_info
 from yadk.agents._isolation import scoped_task_content
+from yadk.agents._llm_agent import LlmAgent
 from yadk.agents._placeholder_sources import located_template_error
 from yadk.agents._search_agent import search_with_transfer_error
 from yadk.agents._set_model_response import offer_set_model_response, uses_set_model_response
@@ -69,8 +70,6 @@ async def _render(
 
 
 async def build_request(agent: LlmAgent, ctx: InvocationContext) -> LlmRequest:
-    from yadk.agents._llm_agent import LlmAgent
-
     readonly = ReadonlyContext(ctx)
     model = agent.canonical_model
     answer_by_tool = uses_set_model_response(agent)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from yadk._model_names import supports_search_with_functions
+from yadk.agents._llm_agent import LlmAgent
 from yadk.tools import AgentTool, GoogleSearchTool, google_search
 
 if TYPE_CHECKING:
@@ -37,8 +38,6 @@ _INSTRUCTION = """
 
 def create_google_search_agent(model: str | BaseLlm) -> LlmAgent:
     """A sub-agent that only has ``google_search`` (google-adk's, word for word)."""
-    from yadk.agents._llm_agent import LlmAgent
-
     return LlmAgent(
         name="google_search_agent",
         model=model,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from yadk._contexts import ToolContext
+from yadk.agents._llm_agent import LlmAgent
 from yadk.models import FunctionDeclaration
 from yadk.tools import FunctionTool, transfer_to_agent
 
@@ -18,8 +19,6 @@ __all__ = ["TransferToAgentTool", "transfer_instructions", "transfer_targets", "
 def transfer_targets(agent: LlmAgent) -> list[BaseAgent]:
     """Sub-agents, then the parent and peers unless disallowed (parent and peers only when the
     parent is an LlmAgent, as in ADK)."""
-    from yadk.agents._llm_agent import LlmAgent
-
     targets: list[BaseAgent] = list(agent.sub_agents)
     parent = agent.parent_agent
     if not isinstance(parent, LlmAgent):

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from yadk._usage import Budget
-from yadk.agents import BaseAgent
+from yadk.agents import BaseAgent, LlmAgent
 from yadk.apps._configs import ContextCacheConfig, EventsCompactionConfig, ResumabilityConfig
 from yadk.errors import YadkError
 
@@ -58,7 +58,6 @@ class App(BaseModel):
 def _warn_uncached(root: BaseAgent) -> None:
     """One warning naming the agents whose model is not Gemini: context caching is a Gemini
     feature, and those agents' calls go out whole."""
-    from yadk.agents import LlmAgent
     from yadk.models import Gemini
 
     others: list[str] = []

@@ -26,7 +26,7 @@ from yadk.eval._metrics import EvalStatus, case_status, score_metric
 from yadk.eval._model import EvalSet
 from yadk.eval._results import CaseResult, EvalSetResult
 from yadk.eval._rubric_coverage import missing_rubrics
-from yadk.models import BaseLlm, ScriptedModel
+from yadk.models import BaseLlm, ScriptedModel, resolve_model
 from yadk.reload import RunTarget, run_target, target_agent
 from yadk.tools import AgentTool
 
@@ -164,8 +164,6 @@ def agent_factory(path: str | os.PathLike[str], *, model: str | None = None) -> 
             return built[0]
         target = run_target(load_agent_with_sources(path))
         if model is not None:
-            from yadk.models import resolve_model
-
             llm = resolve_model(model)
             for node in target_agent(target).walk():
                 if isinstance(node, LlmAgent):

@@ -13,7 +13,15 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from yadk.config import Checked, Diagnostic, check_paths, sort_diagnostics
+from yadk.config import (
+    ROOT_CONFIG_NAMES,
+    Checked,
+    Diagnostic,
+    check_paths,
+    load_agent,
+    sort_diagnostics,
+)
+from yadk.errors import YadkError
 from yadk.eval._discovery import CONFIG_FILE_NAME, find_eval_files
 
 if TYPE_CHECKING:
@@ -98,8 +106,6 @@ def _eval_file_diagnostics(eval_files: list[Path], *, import_code: bool) -> list
 
 
 def _agent_folder(file: Path) -> Path | None:
-    from yadk.config import ROOT_CONFIG_NAMES
-
     for folder in (file.parent, *file.parent.parents):
         if any((folder / name).is_file() for name in ROOT_CONFIG_NAMES):
             return folder
@@ -114,8 +120,6 @@ def _tool_name_warnings(eval_set: EvalSet) -> list[Diagnostic]:
         return []
     import asyncio  # only here: `yadk validate` without --import-code never starts a loop
 
-    from yadk.config import load_agent
-    from yadk.errors import YadkError
     from yadk.eval._api import EvalTarget, check_tool_names
     from yadk.eval._criteria import DEFAULT_CONFIG
 

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from yadk.memory._base import BaseMemoryService, SearchMemoryResponse
 from yadk.memory._cache import Row, UserIndex, UserIndexes, rows_of
+from yadk.sessions import PgDatabase
 
 if TYPE_CHECKING:
     from yadk.sessions import PgDatabase, Session
@@ -48,8 +49,6 @@ class PostgresMemoryService(BaseMemoryService):
         pool_timeout: float = 10.0,
         statement_timeout: float = 30.0,
     ) -> None:
-        from yadk.sessions import PgDatabase
-
         self._owns_db = database is None
         self.db = database or PgDatabase(
             url,

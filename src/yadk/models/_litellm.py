@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from yadk._model_names import LITELLM_PROVIDERS
+from yadk._model_names import LITELLM_PROVIDERS, litellm_problem
 from yadk.errors import ModelError
 from yadk.models._base import BaseLlm
 from yadk.models._openai import OpenAIChat
@@ -181,7 +181,6 @@ def _vertex_gemini(
     ``GOOGLE_GENAI_USE_VERTEXAI`` says. The project and location come from the arguments, then
     LiteLLM's ``VERTEXAI_PROJECT``/``VERTEXAI_LOCATION``, then google-genai's
     ``GOOGLE_CLOUD_PROJECT``/``GOOGLE_CLOUD_LOCATION``; an ``api_key`` means express mode."""
-    from yadk._model_names import litellm_problem
     from yadk.models._gemini import Gemini
     from yadk.models._vertex import DEFAULT_LOCATION, VertexTarget
 

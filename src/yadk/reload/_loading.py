@@ -3,11 +3,14 @@ failure, config or model or user code, becomes one ``AgentLoadError`` that says 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from yadk.errors import AgentLoadError, ConfigError, YadkError
+from yadk.agents import LlmAgent
+from yadk.config import load_agent_with_sources
+from yadk.errors import AgentDefinitionError, AgentLoadError, ConfigError, ModelError, YadkError
 
 if TYPE_CHECKING:
     from yadk.agents import BaseAgent, LlmAgent
@@ -25,8 +28,6 @@ __all__ = [
 
 
 def llm_agents(root: BaseAgent) -> list[LlmAgent]:
-    from yadk.agents import LlmAgent
-
     return [agent for agent in _agents(root) if isinstance(agent, LlmAgent)]
 
 
@@ -51,8 +52,6 @@ def check_models(root: BaseAgent, *, hint: str = "") -> None:
     """Resolve every LlmAgent's model up front, so a missing model or backend is reported at
     load rather than as an error event mid-conversation. ``hint`` follows a model that does not
     resolve (unless it is a scripted one)."""
-    from yadk.errors import AgentDefinitionError, ModelError
-
     for agent in llm_agents(root):
         try:
             _ = agent.canonical_model
@@ -102,10 +101,6 @@ def load(
     ``diagnostics`` then hold the other warnings, to show before the conversation starts.
     ``given_keys`` are state keys the caller sets (``--state``), which placeholders may read.
     """
-    import dataclasses
-
-    from yadk.config import load_agent_with_sources
-
     try:
         loaded = load_agent_with_sources(
             path,

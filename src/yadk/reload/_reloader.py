@@ -15,7 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from yadk.errors import AgentLoadError, Located
+from yadk.models import ScriptedModel
 from yadk.reload._loading import llm_agents, load
+from yadk.tools import close_toolsets
 
 if TYPE_CHECKING:
     from yadk.agents import BaseAgent
@@ -139,16 +141,12 @@ class AgentReloader:
     async def close_retired(self) -> None:
         """Close what agents replaced by reloads hold open (MCP servers and other toolsets).
         Call it when no invocation still runs on them."""
-        from yadk.tools import close_toolsets
-
         retired, self.retired = self.retired, []
         for agent in retired:
             await close_toolsets(agent)
 
     async def aclose(self) -> None:
         """``close_retired``, and close the current agent's toolsets too (at shutdown)."""
-        from yadk.tools import close_toolsets
-
         await self.close_retired()
         await close_toolsets(self.agent)
 
@@ -166,8 +164,6 @@ class AgentReloader:
     def _carry_scripted_models(self, old: BaseAgent, new: BaseAgent) -> None:
         if self.model is not None:
             return
-        from yadk.models import ScriptedModel
-
         previous = {agent.name: agent.model for agent in llm_agents(old)}
         # Keyed by the new model's identity: agents that share one script keep sharing it.
         carried: dict[int, BaseLlm] = {}

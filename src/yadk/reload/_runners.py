@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from yadk.agents import BaseAgent
+from yadk.runner import Runner
+
 if TYPE_CHECKING:
     from yadk.agents import BaseAgent
     from yadk.apps import App
@@ -28,8 +31,6 @@ def run_target(loaded: LoadedAgent) -> RunTarget:
 
 def target_agent(target: RunTarget) -> BaseAgent:
     """The root agent of ``target``."""
-    from yadk.agents import BaseAgent
-
     if isinstance(target, BaseAgent):
         return target
     return target.root_agent
@@ -52,9 +53,6 @@ def runner_for(
 ) -> Runner:
     """A runner for ``target``, its sessions stored under ``app_name`` (default: the app's or
     the root agent's name), taking its turn locks from ``session_locks`` when given."""
-    from yadk.agents import BaseAgent
-    from yadk.runner import Runner
-
     services: dict[str, Any] = {
         "session_service": session_service,
         "artifact_service": artifact_service,

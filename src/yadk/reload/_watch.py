@@ -14,6 +14,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol
 
+import watchfiles
+
 from yadk.errors import YadkError
 
 __all__ = [
@@ -195,8 +197,6 @@ class WatchfilesChanges:
             self._thread = None
 
     def _run(self, roots: list[Path], stop: threading.Event, ready: threading.Event) -> None:
-        import watchfiles
-
         try:
             # yield_on_timeout wakes the loop every timeout_ms with no changes, which is how it
             # notices it is running (ready) and, through stop_event, that it should end.

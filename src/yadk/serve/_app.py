@@ -13,6 +13,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import Response
 
+from yadk import __version__
 from yadk.artifacts import InMemoryArtifactService
 from yadk.errors import SessionStoreError, SessionTooLargeError
 from yadk.serve._a2a_routes import a2a_routes
@@ -30,6 +31,7 @@ from yadk.serve._run import run_routes
 from yadk.serve._served import Served
 from yadk.serve._sessions import session_routes
 from yadk.sessions import SessionLocks
+from yadk.stores import DEFAULT_DB, open_stores
 
 __all__ = ["BUSY_WAIT", "RouterFactory", "ServeOptions", "create_app"]
 
@@ -47,16 +49,12 @@ def create_app(
     When several processes share the store (replicas, workers), a turn also takes the store's
     cross-process lock on its session (``BaseSessionService.turn_locks``), within the same wait.
     """
-    from yadk import __version__
-
     options = dataclasses.replace(options or ServeOptions(), **changes)
     session_service = options.session_service
     artifact_service = options.artifact_service
     memory_service = options.memory_service
     opened = None
     if session_service is None:
-        from yadk.stores import DEFAULT_DB, open_stores
-
         opened = open_stores(DEFAULT_DB if options.db is None else options.db)
         session_service = opened.sessions
         if artifact_service is None:

@@ -19,6 +19,10 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from yadk._files import FileProblem, read_json
+from yadk.examples import ExampleTool
+from yadk.tools import BaseTool
+
 __all__ = [
     "CARD_FILE",
     "CARD_VERSION",
@@ -58,8 +62,6 @@ def agent_card_examples(tools: Iterable[Any]) -> list[str]:
     query there is nothing to ask them. Unlike ADK, which publishes only the first
     ``ExampleTool``'s list, every static list is included, in tool order.
     """
-    from yadk.examples import ExampleTool
-
     texts: list[str] = []
     for tool in tools:
         if not isinstance(tool, ExampleTool):
@@ -131,8 +133,6 @@ class CardFileError(ValueError):
 def read_card_file(file: Path) -> dict[str, Any]:
     """The card an app folder's ``agent.json`` holds, read as every file a config names is
     (inside the folder, symlinks resolved; a regular UTF-8 file of at most 1 MiB)."""
-    from yadk._files import FileProblem, read_json
-
     try:
         card = read_json(file, kind="agent_card", root=file.parent)
     except FileProblem as exc:
@@ -238,9 +238,6 @@ def _sub_agent_skills(agent: Any, tools_of: Callable[[Any], Sequence[Any]]) -> l
 
 
 def _tool_skills(agent_name: str, tools: Sequence[Any]) -> list[dict[str, Any]]:
-    from yadk.examples import ExampleTool
-    from yadk.tools import BaseTool
-
     skills = []
     for tool in tools:
         if isinstance(tool, ExampleTool):

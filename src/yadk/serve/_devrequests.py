@@ -9,6 +9,7 @@ replace the response). Records are kept per session, for the last ``keep`` invoc
 
 from __future__ import annotations
 
+import json
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -69,8 +70,6 @@ def _static_text(agent: LlmAgent) -> str:
 
 
 def _json_safe(value: Any) -> Any:
-    import json
-
     try:
         json.dumps(value)
     except (TypeError, ValueError):

@@ -11,6 +11,7 @@ from typing import Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
+from yadk.serve._a2a_card import app_card
 from yadk.serve._json import json_response
 from yadk.serve._problems import Problem
 from yadk.serve._served import Served
@@ -45,8 +46,6 @@ def meta_routes(served: Served, *, version: str) -> APIRouter:
 
     @router.get("/.well-known/agent-card.json")
     async def agent_card(request: Request, app: str | None = Query(None)) -> Response:
-        from yadk.serve._a2a_card import app_card
-
         names = served.apps.names
         if app is None:
             if len(names) != 1:

@@ -12,6 +12,9 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from fastapi import APIRouter
+
+from yadk.serve import ServeOptions, create_app
 from yadk.serve._devguard import HostOriginGuard, allowed_hosts
 from yadk.serve._devrequests import RequestRecorder
 from yadk.serve._devsessions import web_session_routes
@@ -95,10 +98,6 @@ def create_web_app(
     ``/``. Only requests addressed to ``host``:``port`` (or, for loopback, its other names)
     and sent by its own pages are answered. ``tracing`` holds the spans the Trace view shows
     (``start_web_tracing()``; none by default)."""
-    from fastapi import APIRouter
-
-    from yadk.serve import ServeOptions, create_app
-
     recorder = RequestRecorder()
     traces = trace_routes(tracing if tracing is not None else WebTracing(None))
 

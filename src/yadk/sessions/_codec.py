@@ -3,6 +3,7 @@ or the row at fault."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 from collections.abc import Sequence
@@ -120,8 +121,6 @@ async def load_events_off_loop(rows: Sequence[str | bytes], where: str) -> list[
     hop costs more than parsing a few rows)."""
     if sum(map(len, rows)) <= OFF_LOOP_BYTES:
         return load_events(rows, where)
-    import asyncio
-
     return await asyncio.to_thread(load_events, rows, where)
 
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from yadk.errors import SessionError, SessionTooLargeError
+from yadk.sessions._codec import written_by
 from yadk.sessions._session import Session
 
 __all__ = [
@@ -226,8 +227,6 @@ def check_append(
     """Refuse an append to a durable store whose event (``event_json``, as stored) or whose
     resulting state (``state_after`` bytes, from ``StateSizes.after``) is over the caps.
     ``who`` is the event, named in the message only when it is refused."""
-    from yadk.sessions._codec import written_by
-
     if len(event_json) > limits.max_event_bytes:
         limits.refuse_event(len(event_json), event_id, written_by(who))
     if state_after is not None and state_after > limits.max_state_bytes:
