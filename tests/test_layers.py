@@ -10,6 +10,8 @@ Packages also reach each other only through facades (``yadk.sessions``, never
 merged without a look outside its package. Top-level private modules (``yadk._yaml``) are the
 shared bottom layers and anyone may import them. A name a facade offers outside ``__all__`` is
 for yadk's own packages, so some other package imports it.
+
+Imports of yadk's own modules inside functions are counted, and the count may only go down.
 """
 
 from __future__ import annotations
@@ -243,3 +245,43 @@ def test_every_name_a_facade_offers_outside_its_contract_resolves() -> None:
         if not hasattr(importlib.import_module(module), name)
     ]
     assert missing == []
+
+
+# Imports of yadk's own modules inside functions: each hides an edge of the import graph from
+# tools that read module tops. The ones left keep a heavy module off a command's start (e.g.
+# the engine off `yadk validate`, OpenTelemetry off an untraced `yadk run`) or break a cycle,
+# and each module says why once. This number may only go down.
+MAX_FUNCTION_LEVEL_IMPORTS = 161
+
+
+def _function_level_own_imports(file: Path) -> list[int]:
+    """The lines of ``file``'s imports of yadk modules made inside a function."""
+    found: list[int] = []
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if in_function and isinstance(child, ast.ImportFrom):
+                if child.level or (child.module or "").split(".")[0] == "yadk":
+                    found.append(child.lineno)
+            elif in_function and isinstance(child, ast.Import):
+                if any(alias.name.split(".")[0] == "yadk" for alias in child.names):
+                    found.append(child.lineno)
+            visit(child, in_function or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef))
+
+    visit(ast.parse(file.read_text(encoding="utf-8")), False)
+    return found
+
+
+def test_imports_of_yadk_modules_inside_functions_do_not_grow() -> None:
+    found = [
+        f"{file.relative_to(SRC)}:{line}"
+        for file in sorted(SRC.rglob("*.py"))
+        for line in _function_level_own_imports(file)
+    ]
+    assert len(found) <= MAX_FUNCTION_LEVEL_IMPORTS, (
+        f"{len(found)} imports of yadk modules inside functions, over the"
+        f" {MAX_FUNCTION_LEVEL_IMPORTS} allowed. Move the new one to the top of its module;"
+        " if it must stay inside the function (it keeps a heavy module off a command's start,"
+        " or breaks an import cycle), say why in the module's docstring and raise"
+        " MAX_FUNCTION_LEVEL_IMPORTS in tests/test_layers.py with that reason in the commit."
+    )

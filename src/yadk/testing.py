@@ -5,6 +5,9 @@
 ``inject_session_state`` and artifact helpers work on them. Unlike ``create_session``, ``temp:``
 keys in ``state`` are kept, as they would be inside an invocation. ``evaluate(agent, evalset)``
 runs google-adk eval sets from pytest and fails with every failing case, metric and score.
+
+The eval runner and model registry are imported only by ``evaluate``, so ``import yadk.testing``
+stays light for tests that never evaluate.
 """
 
 from __future__ import annotations

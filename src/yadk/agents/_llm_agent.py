@@ -1,4 +1,9 @@
-"""LlmAgent: an agent whose turns come from a model, with instructions, tools and callbacks."""
+"""LlmAgent: an agent whose turns come from a model, with instructions, tools and callbacks.
+
+Two helpers are imported when first called, not at the top: ``_search_agent`` and ``_transfer``
+import this module, and the model-call flow (``_flow``) is loaded only by a run, not by
+``yadk inspect``.
+"""
 
 from __future__ import annotations
 

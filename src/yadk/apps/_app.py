@@ -1,4 +1,7 @@
-"""App: one agent tree with the settings that apply to every agent, model and tool call in it."""
+"""App: one agent tree with the settings that apply to every agent, model and tool call in it.
+
+The Gemini backend is imported only to check an app that asks for context caching.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,8 @@
-"""The settings an ``App`` switches on, with google-adk 2.13's names, fields and bounds."""
+"""The settings an ``App`` switches on, with google-adk 2.13's names, fields and bounds.
+
+Compaction's code (``_compaction``) is imported only when a compaction is due, off the start of
+every command that reads an app.
+"""
 
 from __future__ import annotations
 

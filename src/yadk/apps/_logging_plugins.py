@@ -1,5 +1,8 @@
 """LoggingPlugin (every callback to the console) and DebugLoggingPlugin (every invocation in
-full to a YAML file)."""
+full to a YAML file).
+
+PyYAML is imported only when DebugLoggingPlugin writes its file.
+"""
 
 from __future__ import annotations
 

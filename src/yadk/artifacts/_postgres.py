@@ -3,6 +3,9 @@
 A new version is ``max(version) + 1`` inserted in one statement; two replicas saving the same
 name at once cannot both get a version (the primary key refuses the second, which retries).
 Each version is at most ``max_bytes`` of JSON (the Part, bytes as base64).
+
+psycopg (the ``postgres`` extra) is imported inside the method that uses it, so this module imports
+without the driver.
 """
 
 from __future__ import annotations

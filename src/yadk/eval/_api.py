@@ -3,6 +3,8 @@
 ``load_targets`` reads every eval set named (files, folders, ``FILE:case,case`` selections)
 with its criteria, reporting every problem of every file at once as a ``ConfigError``;
 ``run_targets`` runs the selected cases in file order and scores them.
+
+What only judged metrics need (``_judged``, ``_app_details``) is imported when a judge is given.
 """
 
 from __future__ import annotations

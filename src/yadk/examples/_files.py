@@ -2,6 +2,9 @@
 
 A YAML or JSON file holds a list of examples (or a mapping with an ``examples:`` list); a JSONL
 file holds one example per line (blank lines are skipped).
+
+The example model (pydantic, ``_example``) is imported only by ``load_examples_file``:
+``check_examples_file`` (``yadk validate``) builds no ``Example`` for plainly valid data.
 """
 
 from __future__ import annotations

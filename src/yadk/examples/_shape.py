@@ -5,6 +5,9 @@ gives them: plain dicts and lists, snake_case keys) and says ``True`` only when
 ``coerce_examples`` would certainly accept them. Anything else, including every malformed
 example, goes through ``coerce_examples`` itself, so the messages stay the model's own. The
 point is start-up time: a clean config validates without importing pydantic.
+
+The example model (pydantic, ``_example``) is imported only for data that is not plainly valid, to
+give its exact errors.
 """
 
 from __future__ import annotations

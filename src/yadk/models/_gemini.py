@@ -5,6 +5,8 @@ The API key comes from ``GOOGLE_API_KEY`` (or ``GEMINI_API_KEY``) and is sent in
 ``https://generativelanguage.googleapis.com/v1beta`` (a proxy, or a test double on loopback);
 google-genai's ``GOOGLE_GEMINI_BASE_URL`` (a host, without the version) is honoured too. With
 ``GOOGLE_GENAI_USE_VERTEXAI`` the same requests go to Vertex AI (see ``_vertex``).
+
+Context caching (``_gemini_cache``) is imported only for a request with a cache config.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ so ``LiteLlm(model="groq/llama-3.1-8b-instant")`` (Python, through the compatibi
 ``model_code: {name: google.adk.models.lite_llm.LiteLlm, args: [...]}`` (YAML) run unchanged.
 ``api_base`` and ``api_key`` override both. A provider with no mapping is an error naming
 those that have one.
+
+Each provider's backend is imported only for a name that routes to it; the registry, which imports
+this module, only for a bare name.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ With ``GOOGLE_CLOUD_PROJECT`` set, requests go to the project's ``GOOGLE_CLOUD_L
 OAuth token from Application Default Credentials (``google-auth``, the ``yadk[vertex]`` extra).
 Without a project, ``GOOGLE_API_KEY`` selects express mode: no project in the path, the key in
 the ``x-goog-api-key`` header. ``GOOGLE_VERTEX_BASE_URL`` replaces the host.
+
+google-auth (an optional dependency, the ``vertex`` extra) is imported only when Vertex AI
+credentials are needed.
 """
 
 from __future__ import annotations

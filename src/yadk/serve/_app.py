@@ -1,5 +1,8 @@
 """``create_app``: the ASGI app that serves a folder of agents over google-adk's api_server
-protocol."""
+protocol.
+
+The CORS middleware is imported only when ``--allow-origin`` is given.
+"""
 
 from __future__ import annotations
 

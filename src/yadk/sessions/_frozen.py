@@ -16,6 +16,9 @@ read.
 
 ``copy.copy``, ``copy.deepcopy``, ``model_copy`` and pickling a frozen event give a mutable
 ``Event`` (thawed as deep as the copy goes), so code that edits history works on its own copy.
+
+The events adapter is built, and pydantic's ``TypeAdapter`` imported, on the first read of stored
+events.
 """
 
 from __future__ import annotations

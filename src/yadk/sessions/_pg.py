@@ -18,6 +18,9 @@ Schema versions:
     6  the foreign key is back (ON DELETE CASCADE): the database itself refuses an event of no
        session, whatever client wrote it. Events of no session (none yadk wrote) are deleted
        first, as the key requires.
+
+psycopg and psycopg_pool (the ``postgres`` extra) are imported only when a PostgreSQL store is
+opened: naming the classes needs no driver.
 """
 
 from __future__ import annotations

@@ -14,6 +14,9 @@ the process is inside the lock at a time, and an unlock that runs after the next
 still leaves the lock held once. If the connection drops, the server releases every lock it
 held; the next ``try_lock`` reconnects, and the turns still running stay safe from interleaving
 writes by the version check of ``append_event``.
+
+psycopg (the ``postgres`` extra) is imported only when a lock connection is opened or a statement
+fails.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ session: exactly one wins, the others get ``StaleSessionError``), stores the eve
 delta into the session, user and app rows with jsonb ``||`` — a row-level merge of the delta, so
 writers of different sessions never lose each other's ``user:``/``app:`` keys. An event's ``seq``
 is the version it produced, so ``refresh_session`` reads only what is new.
+
+psycopg (the ``postgres`` extra) is imported inside the methods that use it, so this module imports
+without the driver; in an append, only when a statement fails.
 """
 
 from __future__ import annotations

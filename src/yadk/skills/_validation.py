@@ -4,6 +4,9 @@
 skill (when it has no errors) together with all problems found, so the loader can raise them all,
 ``validate`` can print them all, and the registry can keep the last good skill while showing why
 the edited one is broken.
+
+The skill models (pydantic) are imported only when a skill is built: checking a plainly valid
+skill (``yadk validate``) never builds them.
 """
 
 from __future__ import annotations

@@ -6,6 +6,9 @@ waits to be told to close. Every caller uses the published session. The connecti
 use and is reused; after a call times out or the transport dies it is torn down (the subprocess is
 terminated) and the next use starts a fresh one. If the event loop goes away (Ctrl-C ends
 ``asyncio.run``), the loop cancels the owner task and the SDK's shielded shutdown stops the server.
+
+The ``mcp`` SDK (the ``mcp`` extra) and each transport are imported only when a connection is
+opened, so a config naming an MCPToolset loads and validates without it.
 """
 
 from __future__ import annotations
