@@ -139,12 +139,12 @@ class TelemetryConfig(BaseModel):
 
     def __eq__(self, other: object) -> bool:
         """Equal fields; the environment read beside them is not compared (google-adk's rule)."""
-        if other.__class__ is not self.__class__:
+        if type(other) is not type(self):
             return NotImplemented
         return self.__dict__ == other.__dict__
 
     def __hash__(self) -> int:
-        return hash((self.__class__, tuple(self.__dict__.values())))
+        return hash((type(self), tuple(self.__dict__.values())))
 
     @field_validator("experimental_features_opt_in", mode="after")
     @classmethod
