@@ -9,24 +9,35 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 from tests.serve.live import BOUND, Live, live_server
 
-from yadk.sessions import Session, SqliteSessionService
+from yadk.serve import _a2a_routes
+from yadk.sessions import ListSessionsResponse, Session, SessionKey, SqliteSessionService
 
 SERVED = Path(__file__).with_name("served")
 V1 = {"A2A-Version": "1.0"}
 
 
 class CountingStore(SqliteSessionService):
-    """Counts the sessions read whole (with their events)."""
+    """Counts the sessions read whole (with their events) and the pages of session keys; the
+    list of every session is not to be read."""
 
     def __init__(self, path: Path) -> None:
         super().__init__(path)
         self.reads: Counter[str] = Counter()
+        self.key_pages = 0
 
     async def get_session(self, **kwargs: Any) -> Session | None:
         self.reads[kwargs["session_id"]] += 1
         return await super().get_session(**kwargs)
+
+    async def list_recent_session_keys(self, **kwargs: Any) -> list[SessionKey]:
+        self.key_pages += 1
+        return await super().list_recent_session_keys(**kwargs)
+
+    async def list_sessions(self, **kwargs: Any) -> ListSessionsResponse:
+        raise AssertionError("every session listed")
 
 
 def rpc(live: Live, method: str, params: dict[str, Any]) -> dict[str, Any]:
@@ -36,7 +47,10 @@ def rpc(live: Live, method: str, params: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def test_a_page_reads_only_the_contexts_it_needs(tmp_path: Path) -> None:
+def test_a_page_reads_only_the_contexts_it_needs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(_a2a_routes, "CONTEXT_PAGE", 2)  # session keys read two at a time
     # A copy, as every A2A test serves: an agent folder's modules load from one place.
     shutil.copytree(SERVED / "capital", tmp_path / "served" / "capital")
     store = CountingStore(tmp_path / "sessions.db")
@@ -56,6 +70,7 @@ def test_a_page_reads_only_the_contexts_it_needs(tmp_path: Path) -> None:
         assert [t["contextId"] for t in first["tasks"]] == newest_first[:2]
         assert first["nextPageToken"]
         assert set(store.reads) == set(newest_first[:3])  # the page, and one beyond it
+        assert store.key_pages == 2  # the keys of 4 sessions of 6
         assert first["totalSize"] == 3
         store.reads.clear()
         second = rpc(live, "ListTasks", {"pageSize": 2, "pageToken": first["nextPageToken"]})

@@ -165,6 +165,45 @@ async def test_list_and_delete(service: BaseSessionService) -> None:
     await service.delete_session(app_name="app", user_id="u1", session_id=a.id)
 
 
+class BaseRecentKeys(InMemorySessionService):
+    """A store that leaves ``list_recent_session_keys`` to the base class's default."""
+
+    list_recent_session_keys = BaseSessionService.list_recent_session_keys
+
+
+async def test_recent_session_keys_page_newest_first(service: BaseSessionService) -> None:
+    await _check_recent_keys(service)
+
+
+async def test_recent_session_keys_by_the_base_class_default() -> None:
+    await _check_recent_keys(BaseRecentKeys())
+
+
+async def _check_recent_keys(service: BaseSessionService) -> None:
+    made = {}
+    for user, sid in [
+        ("A2A_USER_a", "a"),
+        ("other", "o"),
+        ("A2A_USER_b", "b"),
+        ("A2A_USER_c", "c"),
+    ]:
+        made[sid] = await service.create_session(app_name="app", user_id=user, session_id=sid)
+    await service.create_session(app_name="elsewhere", user_id="A2A_USER_z", session_id="z")
+    for n, sid in enumerate(["b", "o", "a", "c"]):  # updated in this order: c is the newest
+        await service.append_event(made[sid], _event({"n": n}, timestamp=1000.0 + n))
+    await service.append_event(made["c"], _event({"n": 9}, timestamp=1002.0))  # a tie with a
+    first = await service.list_recent_session_keys(app_name="app", limit=2, user_prefix="A2A_USER_")
+    assert first == [(1002.0, "A2A_USER_c", "c"), (1002.0, "A2A_USER_a", "a")]
+    rest = await service.list_recent_session_keys(
+        app_name="app", limit=2, user_prefix="A2A_USER_", after=first[-1]
+    )
+    assert rest == [(1000.0, "A2A_USER_b", "b")]
+    everyone = await service.list_recent_session_keys(app_name="app", limit=10)
+    assert [key[2] for key in everyone] == ["c", "a", "o", "b"]
+    tie = await service.list_recent_session_keys(app_name="app", limit=10, after=everyone[0])
+    assert [key[2] for key in tie] == ["a", "o", "b"]
+
+
 async def test_values_that_are_not_json_are_refused_naming_the_key(
     service: BaseSessionService,
 ) -> None:

@@ -9,7 +9,8 @@ Streams are server-sent events, one JSON-RPC response per event.
 from __future__ import annotations
 
 import datetime
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from contextlib import aclosing
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -30,7 +31,7 @@ from yadk.serve._a2a_rpc import (
     read_call,
     result_body,
 )
-from yadk.serve._a2a_service import A2AService, TaskRun
+from yadk.serve._a2a_service import USER_PREFIX, A2AService, TaskRun, user_of
 from yadk.serve._a2a_tasks import TERMINAL, TaskView, answer_parts, task_ids
 from yadk.serve._a2a_wire import (
     artifact_update,
@@ -47,6 +48,7 @@ __all__ = ["a2a_routes"]
 
 MAX_PAGE = 100
 DEFAULT_PAGE = 50
+CONTEXT_PAGE = 100  # session keys read at a time by ListTasks without contextId
 
 
 def a2a_routes(
@@ -277,33 +279,27 @@ async def _list(service: A2AService, app: str, call: RpcCall) -> dict[str, Any]:
     after = _timestamp_param(params.get("statusTimestampAfter"))
     context = params.get("contextId")
     start = int(token)
+    contexts: AsyncGenerator[str, None]
     if context:
         if not isinstance(context, str):
             raise RpcError(INVALID_PARAMS, "Invalid params: contextId must be a string")
-        contexts = [context]
+        contexts = _one(context)
     else:
-        # Newest first; no event is read here (the rows only), and a context updated before
-        # statusTimestampAfter holds no task that passes it.
-        listed = await service.served.sessions.list_sessions(app_name=app)
-        ordered = sorted(listed.sessions, key=lambda s: s.last_update_time, reverse=True)
-        contexts = [
-            s.id
-            for s in ordered
-            if s.user_id == f"A2A_USER_{s.id}" and (after is None or s.last_update_time >= after)
-        ]
+        contexts = _recent_contexts(service, app, after)
     views: list[TaskView] = []
-    for context_id in contexts:
-        if len(views) > start + size:
-            break  # the page is full and a next one exists: older contexts are not read
-        session = await service.session(app, context_id)
-        if session is None:
-            continue
-        for task_id in reversed(task_ids(session)):
-            view = await service.stored_task(app, session, task_id)
-            if view is None or (wanted and wanted not in (view.state, _state_1_0(view))):
+    async with aclosing(contexts):
+        async for context_id in contexts:
+            if len(views) > start + size:
+                break  # the page is full and a next one exists: older contexts are not read
+            session = await service.session(app, context_id)
+            if session is None:
                 continue
-            if after is None or view.timestamp >= after:
-                views.append(view)
+            for task_id in reversed(task_ids(session)):
+                view = await service.stored_task(app, session, task_id)
+                if view is None or (wanted and wanted not in (view.state, _state_1_0(view))):
+                    continue
+                if after is None or view.timestamp >= after:
+                    views.append(view)
     page = views[start : start + size]
     tasks = [await _task_json(service, app, v, call, params) for v in page]
     following = start + size
@@ -314,6 +310,31 @@ async def _list(service: A2AService, app: str, call: RpcCall) -> dict[str, Any]:
         # Exact on the last page; before it, the tasks read so far (there are more).
         "totalSize": len(views),
     }
+
+
+async def _one(context_id: str) -> AsyncGenerator[str, None]:
+    yield context_id
+
+
+async def _recent_contexts(
+    service: A2AService, app: str, after: float | None
+) -> AsyncGenerator[str, None]:
+    """The app's A2A contexts, most recently updated first, read from the store a page of
+    session keys at a time (no state, no events): a caller that stops early reads no more. A
+    context updated before ``after`` holds no task that passes it, nor do the older ones."""
+    cursor = None
+    while True:
+        keys = await service.served.sessions.list_recent_session_keys(
+            app_name=app, limit=CONTEXT_PAGE, user_prefix=USER_PREFIX, after=cursor
+        )
+        for updated, user_id, session_id in keys:
+            if after is not None and updated < after:
+                return
+            if user_id == user_of(session_id):
+                yield session_id
+        if len(keys) < CONTEXT_PAGE:
+            return
+        cursor = keys[-1]
 
 
 def _timestamp_param(value: Any) -> float | None:

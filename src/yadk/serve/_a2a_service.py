@@ -41,7 +41,7 @@ from yadk.serve._served import Served
 from yadk.sessions import Session, SessionBusy
 from yadk.types import Content, FunctionResponse, Part
 
-__all__ = ["A2AService", "TaskRun", "user_of"]
+__all__ = ["USER_PREFIX", "A2AService", "TaskRun", "user_of"]
 
 logger = logging.getLogger("yadk.serve.a2a")
 

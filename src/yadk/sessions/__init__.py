@@ -38,6 +38,7 @@ __all__ = [
 # For yadk's own packages; not part of the public contract (``__all__``). Loaded on first
 # use (table below), as the names above are.
 if TYPE_CHECKING:
+    from yadk.sessions._base import SessionKey as SessionKey
     from yadk.sessions._export import EXPORT_FORMAT as EXPORT_FORMAT
     from yadk.sessions._export import export_document as export_document
     from yadk.sessions._export import initial_state as initial_state
@@ -70,5 +71,6 @@ __getattr__, __dir__ = lazy_facade(
         "upgrade_schema": "yadk.sessions._open",
         "PgDatabase": "yadk.sessions._pg",
         "Clock": "yadk.sessions._turns",
+        "SessionKey": "yadk.sessions._base",
     },
 )

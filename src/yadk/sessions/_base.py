@@ -37,6 +37,38 @@ def event_window(
     return num_recent_events, after_timestamp
 
 
+SessionKey = tuple[float, str, str]
+"""A session's place in ``list_recent_session_keys``: (last update time, user id, session id)."""
+
+
+def recent_keys_query(
+    table: str,
+    mark: str,
+    app_name: str,
+    *,
+    limit: int,
+    user_prefix: str,
+    after: SessionKey | None,
+) -> tuple[str, list[Any]]:
+    """The SQL of ``list_recent_session_keys`` on ``table`` (``mark``: the driver's parameter
+    marker), and its parameters."""
+    query = f"SELECT update_time, user_id, id FROM {table} WHERE app_name = {mark}"
+    params: list[Any] = [app_name]
+    if user_prefix:
+        # The length is an int of ours: written in, so no driver has to type a parameter.
+        query += f" AND substr(user_id, 1, {len(user_prefix)}) = {mark}"
+        params.append(user_prefix)
+    if after is not None:
+        query += (
+            f" AND (update_time < {mark} OR (update_time = {mark} AND (user_id < {mark}"
+            f" OR (user_id = {mark} AND id < {mark}))))"
+        )
+        params += [after[0], after[0], after[1], after[1], after[2]]
+    query += f" ORDER BY update_time DESC, user_id DESC, id DESC LIMIT {mark}"
+    params.append(limit)
+    return query, params
+
+
 @dataclass
 class ListSessionsResponse:
     sessions: list[Session] = field(default_factory=list)
@@ -93,6 +125,32 @@ class BaseSessionService(abc.ABC):
         self, *, app_name: str, user_id: str | None = None
     ) -> ListSessionsResponse:
         """The sessions of an app (of one user if given), without their events."""
+
+    async def list_recent_session_keys(
+        self,
+        *,
+        app_name: str,
+        limit: int,
+        user_prefix: str = "",
+        after: SessionKey | None = None,
+    ) -> list[SessionKey]:
+        """One page of an app's sessions, most recently updated first, as keys only (update
+        time, user, session id; ties ordered by user, then id, descending): at most ``limit``,
+        of users whose id starts with ``user_prefix``, those that come after the key ``after``
+        (the last of the previous page). yadk's stores read just the page (no state, no
+        events); this default lists every session and sorts them."""
+        listed = await self.list_sessions(app_name=app_name)
+        keys = sorted(
+            (
+                (s.last_update_time, s.user_id, s.id)
+                for s in listed.sessions
+                if s.user_id.startswith(user_prefix)
+            ),
+            reverse=True,
+        )
+        if after is not None:
+            keys = [k for k in keys if k < after]
+        return keys[:limit]
 
     @abc.abstractmethod
     async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:

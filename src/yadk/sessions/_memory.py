@@ -28,6 +28,7 @@ from yadk.sessions._base import (
     BaseSessionService,
     GetSessionConfig,
     ListSessionsResponse,
+    SessionKey,
     apply_event,
     event_window,
     select_events,
@@ -181,6 +182,26 @@ class InMemorySessionService(BaseSessionService):
             if key[0] == app_name and (user_id is None or key[1] == user_id)
         ]
         return ListSessionsResponse(sessions=sessions)
+
+    async def list_recent_session_keys(
+        self,
+        *,
+        app_name: str,
+        limit: int,
+        user_prefix: str = "",
+        after: SessionKey | None = None,
+    ) -> list[SessionKey]:
+        keys = sorted(
+            (
+                (record.last_update_time, key[1], key[2])
+                for key, record in self._sessions.items()
+                if key[0] == app_name and key[1].startswith(user_prefix)
+            ),
+            reverse=True,
+        )
+        if after is not None:
+            keys = [k for k in keys if k < after]
+        return keys[:limit]
 
     async def list_app_names(self) -> list[str]:
         """The apps that have sessions here (for ``yadk sessions``)."""

@@ -24,8 +24,10 @@ from yadk.sessions._base import (
     BaseSessionService,
     GetSessionConfig,
     ListSessionsResponse,
+    SessionKey,
     apply_event,
     event_window,
+    recent_keys_query,
 )
 from yadk.sessions._codec import (
     dump_event,
@@ -267,6 +269,24 @@ class PostgresSessionService(BaseSessionService):
             for uid, sid, state, update_time, version, created, app, user in await self.db.run(read)
         ]
         return ListSessionsResponse(sessions=sessions)
+
+    async def list_recent_session_keys(
+        self,
+        *,
+        app_name: str,
+        limit: int,
+        user_prefix: str = "",
+        after: SessionKey | None = None,
+    ) -> list[SessionKey]:
+        query, params = recent_keys_query(
+            self._sessions, "%s", app_name, limit=limit, user_prefix=user_prefix, after=after
+        )
+
+        async def read(conn: Any) -> list[SessionKey]:
+            rows = await (await conn.execute(query, params)).fetchall()
+            return [(row[0], row[1], row[2]) for row in rows]
+
+        return await self.db.run(read)
 
     async def list_app_names(self) -> list[str]:
         """The apps that have sessions here (for ``yadk sessions``)."""

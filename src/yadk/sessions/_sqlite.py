@@ -39,8 +39,10 @@ from yadk.sessions._base import (
     BaseSessionService,
     GetSessionConfig,
     ListSessionsResponse,
+    SessionKey,
     apply_event,
     event_window,
+    recent_keys_query,
 )
 from yadk.sessions._codec import (
     dump_event,
@@ -418,6 +420,23 @@ class SqliteSessionService(BaseSessionService):
                 )
             )
         return ListSessionsResponse(sessions=sessions)
+
+    async def list_recent_session_keys(
+        self,
+        *,
+        app_name: str,
+        limit: int,
+        user_prefix: str = "",
+        after: SessionKey | None = None,
+    ) -> list[SessionKey]:
+        query, params = recent_keys_query(
+            "sessions", "?", app_name, limit=limit, user_prefix=user_prefix, after=after
+        )
+
+        def read(db: sqlite3.Connection) -> list[SessionKey]:
+            return [(row[0], row[1], row[2]) for row in db.execute(query, params)]
+
+        return await self._run(read)
 
     async def list_app_names(self) -> list[str]:
         """The apps that have sessions here (for ``yadk sessions``)."""
