@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
 from contextlib import aclosing
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
@@ -43,6 +43,9 @@ from yadk.serve._json import json_response
 from yadk.serve._served import Served
 from yadk.serve._sse import EventStream, frame
 from yadk.types import Part
+
+if TYPE_CHECKING:
+    from yadk.sessions import SessionKey
 
 __all__ = ["a2a_routes"]
 
@@ -322,7 +325,7 @@ async def _recent_contexts(
     """The app's A2A contexts, most recently updated first, read from the store a page of
     session keys at a time (no state, no events): a caller that stops early reads no more. A
     context updated before ``after`` holds no task that passes it, nor do the older ones."""
-    cursor = None
+    cursor: SessionKey | None = None
     while True:
         keys = await service.served.sessions.list_recent_session_keys(
             app_name=app, limit=CONTEXT_PAGE, user_prefix=USER_PREFIX, after=cursor
