@@ -7,12 +7,15 @@ the test needs, and goes on when the test sends a byte."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
+from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
@@ -140,3 +143,56 @@ def test_a_followed_task_whose_process_dies_ends_failed(agents: Path, tmp_path: 
                 (final,) = list(stream)
         assert final["statusUpdate"]["status"]["state"] == "TASK_STATE_FAILED"
         assert LOST in json.dumps(final["statusUpdate"]["status"])
+
+
+class WatchedClock:
+    """The loop's clock, telling the test when the follower pauses and when a pause of its is
+    cancelled (the caller went away)."""
+
+    def __init__(self) -> None:
+        self.paused = threading.Event()
+        self.cancelled = threading.Event()
+
+    def time(self) -> float:
+        return asyncio.get_running_loop().time()
+
+    async def sleep(self, seconds: float) -> None:
+        self.paused.set()
+        try:
+            await asyncio.sleep(seconds)
+        except asyncio.CancelledError:
+            self.cancelled.set()
+            raise
+
+    def timeout(self, seconds: float) -> AbstractAsyncContextManager[object]:
+        return asyncio.timeout(seconds)
+
+
+@pytest.mark.subprocess
+def test_a_caller_that_goes_away_ends_the_following(agents: Path, tmp_path: Path) -> None:
+    db = tmp_path / "sessions.db"
+    task_id = _died_mid_task(db)
+    with subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(db), *KEY],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as holder:
+        assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
+        with live_server(agents, session_service=SqliteSessionService(db)) as live:
+            clock = WatchedClock()
+            live.server.config.app.state.served.locks.clock = clock
+            body = {"jsonrpc": "2.0", "id": "s", "method": "SubscribeToTask"}
+            body["params"] = {"id": task_id}
+            with (
+                httpx.Client(timeout=BOUND) as client,
+                client.stream("POST", f"{live.url}/a2a/capital", json=body, headers=V1) as reply,
+            ):
+                stream = frames(reply)
+                assert next(stream)["task"]["status"]["state"] == "TASK_STATE_WORKING"
+                assert clock.paused.wait(BOUND)  # following: the task runs "elsewhere"
+                assert not clock.cancelled.is_set()
+            # The connection is closed: the server cancels the follower in its pause.
+            assert clock.cancelled.wait(BOUND)
+        assert holder.stdin is not None
+        holder.stdin.close()
