@@ -86,9 +86,12 @@ async def test_parallel_branches_nest_as_google_adks() -> None:
 DETAILS = "gen_ai.client.inference.operation.details"
 
 
-async def test_content_in_events_is_a_span_event_of_each_model_call() -> None:
+@pytest.mark.parametrize("telemetry", [True, False], ids=["TelemetryConfig", "yadk"])
+async def test_content_in_events_is_a_span_event_of_each_model_call(telemetry: bool) -> None:
+    """The variable's capture; with ``telemetry``, through a ``TelemetryConfig`` whose field is
+    unset, which reads the variable when it is made."""
     name = "transfer_and_tool_env_span_and_event"
-    rows = await run_scenario(name)
+    rows = await run_scenario(name, telemetry=telemetry)
     for span in rows["spans"]:
         details = [e for e in span["events"] if e["name"] == DETAILS]
         span["events"] = [e for e in span["events"] if e["name"] != DETAILS]
