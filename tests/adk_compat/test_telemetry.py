@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pydantic
 import pytest
 from tests.tracing.kit import KIT, traced_provider
 from tests.tracing.scenarios import SCENARIOS, SESSION_ID, span_rows
@@ -113,3 +114,14 @@ async def test_adk_code_captures_content_as_google_adk(tmp_path: Path) -> None:
     ):
         pass
     assert span_rows(exporter.get_finished_spans()) == recorded("transfer_and_tool_span_only")
+
+
+def test_run_config_takes_the_settings_as_a_mapping_as_google_adks_does() -> None:
+    from google.adk.agents import RunConfig
+
+    config = RunConfig(telemetry={"capture_message_content": "SPAN_ONLY"})
+    assert config.telemetry == yadk.agents.TelemetryConfig(
+        capture_message_content=yadk.agents.ContentCapturingMode.SPAN_ONLY
+    )
+    with pytest.raises(pydantic.ValidationError, match="bogus"):
+        RunConfig(telemetry={"bogus": 1})

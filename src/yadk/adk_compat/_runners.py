@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import inspect
-from collections.abc import AsyncGenerator
+from collections.abc import AsyncGenerator, Mapping
 from typing import Any
 
 from yadk.agents import BaseAgent, TelemetryConfig
@@ -35,8 +35,8 @@ class StreamingMode(enum.Enum):
 
 class RunConfig(_YadkRunConfig):
     """yadk's ``RunConfig`` taking google-adk's ``streaming_mode`` (``SSE`` streams; ``BIDI``,
-    live audio, is not provided) and ``telemetry`` (a ``TelemetryConfig``: its content capture
-    is honoured, docs/tracing.md), and ignoring google-adk's speech and audio settings, which
+    live audio, is not provided) and ``telemetry`` (a ``TelemetryConfig``, or its fields as a
+    mapping: its content capture is honoured, docs/tracing.md), and ignoring google-adk's speech and audio settings, which
     only its live mode reads. yadk's own fields are taken too (``dataclasses.replace`` passes
     them)."""
 
@@ -47,7 +47,7 @@ class RunConfig(_YadkRunConfig):
         max_llm_calls: int = 500,
         raise_errors: bool = False,
         streaming: bool = False,
-        telemetry: TelemetryConfig | None = None,
+        telemetry: TelemetryConfig | Mapping[str, Any] | None = None,
         budget: Any = None,
         capture_message_content: str | None = None,
         tracer_provider: Any = None,
@@ -59,6 +59,8 @@ class RunConfig(_YadkRunConfig):
                 "StreamingMode.BIDI (google-adk's live mode) is not provided by yadk; use"
                 " StreamingMode.SSE or none"
             )
+        if isinstance(telemetry, Mapping):  # pydantic's coercion, as google-adk's RunConfig has
+            telemetry = TelemetryConfig.model_validate(telemetry)
         super().__init__(
             max_llm_calls=max_llm_calls,
             raise_errors=raise_errors,
