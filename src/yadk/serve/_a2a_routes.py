@@ -45,7 +45,7 @@ from yadk.serve._sse import EventStream, frame
 from yadk.types import Part
 
 if TYPE_CHECKING:
-    from yadk.sessions import SessionKey
+    from yadk.sessions import Session, SessionKey
 
 __all__ = ["a2a_routes"]
 
@@ -242,11 +242,16 @@ async def _stored_frames(
     def out(kind: str, payload: dict[str, Any]) -> bytes:
         return frame(result_body(call.id, wrap(kind, payload, version)))
 
-    session = await service.session(app, view.context_id)
+    session: Session | None = None
 
     async def read() -> TaskView:
+        nonlocal session
         found = None
-        if session is not None and await service.served.sessions.refresh_session(session):
+        if session is None:
+            session = await service.session(app, view.context_id)
+        elif not await service.served.sessions.refresh_session(session):
+            session = None
+        if session is not None:
             found = await service.stored_task(app, session, view.id)
         if found is None:
             raise RpcError(TASK_NOT_FOUND, f"Task not found: {view.id!r} (its context was deleted)")
