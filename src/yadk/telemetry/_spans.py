@@ -21,6 +21,7 @@ from yadk._tracing import config_location
 from yadk._usage import reported_usage
 from yadk.telemetry import _messages as messages
 from yadk.telemetry._capture import Capture
+from yadk.workflow import Workflow
 
 __all__ = ["OtelInvocationTrace"]
 
@@ -135,8 +136,6 @@ class OtelInvocationTrace:
     # --- agents and nodes -------------------------------------------------------------------
 
     def start_agent(self, agent: Any, ctx: InvocationContext, parent: Any) -> Span | None:
-        from yadk.workflow import Workflow
-
         if isinstance(agent, Workflow):
             if agent is self.entry and parent is self.root:
                 return None  # the invocation's span is this workflow's

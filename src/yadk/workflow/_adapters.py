@@ -3,6 +3,7 @@ node run once per item of a list (``parallel_worker``)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncGenerator
 from typing import TYPE_CHECKING, Any
 
@@ -11,6 +12,7 @@ from yadk.agents import BaseAgent, LlmAgent
 from yadk.events import Event, NodeInfo
 from yadk.types import Content, Part
 from yadk.workflow._base_node import BaseNode
+from yadk.workflow._params import as_output
 
 if TYPE_CHECKING:
     from yadk.tools import BaseTool
@@ -108,10 +110,6 @@ def to_user_content(value: Any) -> Content:
     if isinstance(value, str):
         text = value
     else:
-        import json
-
-        from yadk.workflow._params import as_output
-
         try:
             text = json.dumps(as_output(value), ensure_ascii=False)
         except (TypeError, ValueError):

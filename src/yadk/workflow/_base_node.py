@@ -68,7 +68,7 @@ class BaseNode(BaseModel):
 
     def as_tool(self) -> BaseTool:
         """This node as a tool an agent calls (what ``LlmAgent(tools=[node])`` does)."""
-        from yadk.workflow._node_tool import NodeTool
+        from yadk.workflow._node_tool import NodeTool  # imports this module
 
         return NodeTool(self)
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from yadk.agents import BaseAgent
+from yadk.tools import BaseTool
 from yadk.workflow._adapters import AgentNode, ParallelWorker, ToolNode, WorkflowNode
 from yadk.workflow._base_node import START, BaseNode
 from yadk.workflow._errors import WorkflowConfigurationError
@@ -34,15 +35,12 @@ _FUNCTION_FIELDS = ("require_confirmation", "auth_config", "parameter_binding")
 
 
 def is_node_like(value: Any) -> bool:
-    from yadk.tools import BaseTool
-
     return value == "START" or isinstance(value, (BaseNode, BaseAgent, BaseTool)) or callable(value)
 
 
 def build_node(value: Any, **overrides: Any) -> BaseNode:
     """The node for ``value``; ``overrides`` set node fields (name, retry_config, ...)."""
-    from yadk.tools import BaseTool
-    from yadk.workflow._workflow import Workflow
+    from yadk.workflow._workflow import Workflow  # imports this module, through _graph
 
     overrides = {k: v for k, v in overrides.items() if v is not None}
     built: BaseNode

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from yadk._tool_confirmation import REJECTED, ToolConfirmation, parse_confirmation, plain_answer
 from yadk.workflow._errors import WorkflowDataError
+from yadk.workflow._params import as_output
 from yadk.workflow._request_input import RequestInput
 
 if TYPE_CHECKING:
@@ -56,8 +57,6 @@ async def confirmation_gate(
     bound = {k: v for k, v in kwargs.items() if v is not ctx}
     if not await _required(node, ctx, node_input, bound):
         return None
-    from yadk.workflow._params import as_output
-
     return RequestInput(
         interrupt_id=confirmation_id(ctx.node_path),
         message=f"Please approve or reject the tool call {node.name}().",

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from yadk._contexts import Context, InvocationContext
 from yadk.events import EventActions
+from yadk.workflow._schemas import SchemaState
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -104,8 +105,6 @@ class NodeContext(Context):
         return self._state_schema
 
     def _checked_state(self, actions: EventActions) -> Any:
-        from yadk.workflow._schemas import SchemaState
-
         assert self._state_schema is not None
         return SchemaState(
             self._invocation_context.session.state, actions.state_delta, schema=self._state_schema

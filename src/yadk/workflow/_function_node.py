@@ -12,6 +12,7 @@ from pydantic import PrivateAttr
 from yadk.workflow._base_node import BaseNode
 from yadk.workflow._errors import WorkflowConfigurationError, WorkflowDataError
 from yadk.workflow._params import Binder
+from yadk.workflow._schemas import inferred_schemas
 
 if TYPE_CHECKING:
     from yadk.workflow._context import NodeContext
@@ -88,8 +89,6 @@ class FunctionNode(BaseNode):
         self._plan = (func, binder, kind)
         if self.parameter_binding == "state":
             # google-adk's inference: a pydantic model annotating node_input, or returned.
-            from yadk.workflow._schemas import inferred_schemas
-
             input_schema, output_schema = inferred_schemas(
                 binder.input_annotation, binder.return_hint
             )

@@ -32,6 +32,7 @@ from yadk.workflow._resume import ResumePoint, completed_outputs, find_resume
 from yadk.workflow._runtime import NodeFailed, Runtime
 from yadk.workflow._schemas import check_data
 from yadk.workflow._sink import Sink
+from yadk.workflow._workflow import Workflow
 
 __all__ = ["NodeTool"]
 
@@ -45,8 +46,6 @@ class NodeTool(BaseTool):
     it; the node's output is the result (``{"result": None}`` when it has none)."""
 
     def __init__(self, node: Any, name: str | None = None, description: str | None = None):
-        from yadk.workflow._workflow import Workflow
-
         if isinstance(node, BaseAgent) and not isinstance(node, Workflow):
             raise ValueError(
                 f"Agent '{node.name}' cannot be wrapped as a NodeTool. Agents should be invoked"

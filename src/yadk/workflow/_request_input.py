@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from pydantic.alias_generators import to_camel
 
 __all__ = ["REQUEST_INPUT_FUNCTION_CALL_NAME", "RequestInput"]
@@ -33,8 +33,6 @@ class RequestInput(BaseModel):
         if isinstance(schema, type) and issubclass(schema, BaseModel):
             schema = schema.model_json_schema()
         elif schema is not None and not isinstance(schema, dict):
-            from pydantic import TypeAdapter
-
             schema = TypeAdapter(schema).json_schema()
         return {
             "interruptId": self.interrupt_id,

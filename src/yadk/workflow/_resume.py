@@ -15,8 +15,10 @@ from typing import Any
 from yadk.events import Event
 from yadk.sessions import Session
 from yadk.types import Content
+from yadk.workflow._confirmation import confirmation_answer
 from yadk.workflow._params import as_output
 from yadk.workflow._request_input import REQUEST_INPUT_FUNCTION_CALL_NAME
+from yadk.workflow._schemas import check_answer
 
 __all__ = ["ResumePoint", "completed_outputs", "find_resume", "input_record"]
 
@@ -95,9 +97,6 @@ def find_resume(session: Session, *, root_path: str, message: Content | None) ->
                 answer = _parsed(_text(message))
             schema = (call.args or {}).get("response_schema")
             if schema is not None:
-                from yadk.workflow._confirmation import confirmation_answer
-                from yadk.workflow._schemas import check_answer
-
                 answer = check_answer(confirmation_answer(call.id, answer), schema)
             parents = {key: _read_entry(value) for key, value in record.get("parents", {}).items()}
             return ResumePoint(str(record["path"]), call.id, answer, _read_entry(record), parents)

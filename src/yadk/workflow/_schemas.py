@@ -12,9 +12,11 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter, ValidationError, create_model
 
+from yadk.events import Event
 from yadk.sessions import State
 from yadk.types import Content
 from yadk.workflow._errors import StateSchemaError, WorkflowDataError
+from yadk.workflow._request_input import RequestInput
 
 __all__ = [
     "SchemaState",
@@ -77,9 +79,6 @@ _GENERATORS = (Generator, AsyncGenerator)
 def inferred_schemas(input_hint: Any, return_hint: Any) -> tuple[Any, Any]:
     """A function node's (input_schema, output_schema) from its annotations, as google-adk
     infers them: a pydantic model annotating ``node_input``, and one returned (or yielded)."""
-    from yadk.events import Event
-    from yadk.workflow._request_input import RequestInput
-
     if typing.get_origin(return_hint) in _GENERATORS:
         args = typing.get_args(return_hint)
         return_hint = args[0] if args else None
@@ -135,7 +134,7 @@ def check_answer(answer: Any, schema: Any) -> Any:
 def check_state_params(schema: type[BaseModel], nodes: Any) -> None:
     """Every state parameter of the workflow's function nodes is a field of its
     ``state_schema`` (raised when the workflow is built, as google-adk does)."""
-    from yadk.workflow._function_node import FunctionNode
+    from yadk.workflow._function_node import FunctionNode  # imports this module
 
     fields = set(schema.model_fields)
     for node in nodes:

@@ -13,6 +13,7 @@ from yadk._contexts import InvocationContext
 from yadk.agents import BaseAgent
 from yadk.events import Event
 from yadk.tools import BaseTool
+from yadk.workflow._adapters import AgentNode, ParallelWorker, ToolNode, WorkflowNode
 from yadk.workflow._errors import WorkflowDataError
 from yadk.workflow._graph import Graph, parse_edges
 from yadk.workflow._resume import completed_outputs, find_resume
@@ -71,15 +72,13 @@ class Workflow(BaseAgent):
     def as_tool(self) -> BaseTool:
         """This workflow as a tool an agent calls (what ``LlmAgent(tools=[workflow])`` does):
         its arguments are its ``input_schema``, or its entry nodes' inputs."""
-        from yadk.workflow._node_tool import NodeTool
+        from yadk.workflow._node_tool import NodeTool  # imports this module
 
         return NodeTool(self)
 
     def graph_agents(self) -> list[BaseAgent]:
         """The agents that are nodes of this graph (an ``AgentTool``'s agent, a nested
         workflow, a parallel worker's agent included), in graph order."""
-        from yadk.workflow._adapters import AgentNode, ParallelWorker, ToolNode, WorkflowNode
-
         found: list[BaseAgent] = []
         for node in self.graph.nodes if self.graph is not None else []:
             while isinstance(node, ParallelWorker):
