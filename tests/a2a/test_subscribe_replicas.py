@@ -196,3 +196,32 @@ def test_a_caller_that_goes_away_ends_the_following(agents: Path, tmp_path: Path
             assert clock.cancelled.wait(BOUND)
         assert holder.stdin is not None
         holder.stdin.close()
+
+
+@pytest.mark.postgres
+def test_a_task_running_on_another_replica_streams_on_postgresql(
+    agents: Path, gate: socket.socket, postgres_url: str
+) -> None:
+    # PostgreSQL's turn locks are per connection: two servers of one process are two replicas.
+    with (
+        live_server(agents, session_service=None, db=postgres_url) as one,
+        live_server(agents, session_service=None, db=postgres_url) as two,
+    ):
+        message = {"messageId": "m", "role": "ROLE_USER", "parts": [{"text": "search the archive"}]}
+        params = {"message": message, "configuration": {"returnImmediately": True}}
+        task_id = rpc(one, "gated", "SendMessage", params, V1)["task"]["id"]
+        waiting, _ = gate.accept()
+        with waiting:
+            body = {"jsonrpc": "2.0", "id": "s", "method": "SubscribeToTask"}
+            body["params"] = {"id": task_id}
+            url = f"{two.url}/a2a/gated"
+            with httpx.stream("POST", url, json=body, headers=V1, timeout=BOUND) as reply:
+                stream = (unwrap(result, "1.0") for result in frames(reply))
+                assert next(stream)["id"] == task_id
+                assert next(stream)["status"]["state"] == "TASK_STATE_WORKING"
+                waiting.sendall(b"o")
+                rest = list(stream)
+    assert [texts(update) for update in rest if "artifact" in update][-1] == [
+        "Found it in the archive."
+    ]
+    assert rest[-1]["status"]["state"] == "TASK_STATE_COMPLETED"
