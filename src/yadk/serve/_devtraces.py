@@ -28,9 +28,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from yadk.serve._tracering import TraceRing
-from yadk.telemetry import add_span_processor
-
 if TYPE_CHECKING:
     from yadk.serve._tracering import TraceRing
 
@@ -63,6 +60,10 @@ def start_web_tracing(ring: TraceRing | None = None) -> WebTracing:
         return WebTracing(None, FORCED_OFF_HINT)
     if not _sdk_importable():
         return WebTracing(None, INSTALL_HINT)
+    # Here, not at the top: the ring needs the OpenTelemetry SDK, which may be missing.
+    from yadk.serve._tracering import TraceRing
+    from yadk.telemetry import add_span_processor
+
     ring = ring if ring is not None else TraceRing()
     if not add_span_processor(ring):
         return WebTracing(None, FOREIGN_HINT)
