@@ -9,7 +9,6 @@ byte-stable), the identity line, the transfer block, then whatever tools and too
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
 
 from yadk._contexts import InvocationContext, ReadonlyContext, ToolContext
 from yadk.agents._contents_cache import session_contents
@@ -26,9 +25,6 @@ from yadk.models import LlmRequest, insert_before_current_turn
 from yadk.templating import inject_session_state
 from yadk.tools import BaseToolset
 from yadk.types import Content, Part
-
-if TYPE_CHECKING:
-    from yadk.agents._llm_agent import LlmAgent
 
 __all__ = ["build_request", "label_dynamic_instruction"]
 

@@ -17,7 +17,6 @@ from yadk.tools import AgentTool, GoogleSearchTool, google_search
 
 if TYPE_CHECKING:
     from yadk.agents._base_agent import BaseAgent
-    from yadk.agents._llm_agent import LlmAgent
     from yadk.models import BaseLlm
 
 __all__ = [

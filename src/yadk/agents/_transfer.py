@@ -11,7 +11,6 @@ from yadk.tools import FunctionTool, transfer_to_agent
 
 if TYPE_CHECKING:
     from yadk.agents._base_agent import BaseAgent
-    from yadk.agents._llm_agent import LlmAgent
 
 __all__ = ["TransferToAgentTool", "transfer_instructions", "transfer_targets", "transfer_tool"]
 

@@ -19,7 +19,7 @@ import os
 import socket
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import uvicorn
 
@@ -41,9 +41,6 @@ from yadk.sessions import (
     open_session_service,
 )
 from yadk.stores import DEFAULT_DB
-
-if TYPE_CHECKING:
-    from yadk.serve import Limits
 
 __all__ = ["TOKEN_ENV", "execute", "is_loopback"]
 

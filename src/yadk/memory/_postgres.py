@@ -26,7 +26,7 @@ from yadk.memory._cache import Row, UserIndex, UserIndexes, rows_of
 from yadk.sessions import PgDatabase
 
 if TYPE_CHECKING:
-    from yadk.sessions import PgDatabase, Session
+    from yadk.sessions import Session
 
 __all__ = ["PostgresMemoryService"]
 

@@ -13,7 +13,7 @@ from yadk.config import load_agent_with_sources
 from yadk.errors import AgentDefinitionError, AgentLoadError, ConfigError, ModelError, YadkError
 
 if TYPE_CHECKING:
-    from yadk.agents import BaseAgent, LlmAgent
+    from yadk.agents import BaseAgent
     from yadk.config import LoadedAgent
     from yadk.models import BaseLlm
 

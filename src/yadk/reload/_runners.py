@@ -10,12 +10,10 @@ from yadk.agents import BaseAgent
 from yadk.runner import Runner
 
 if TYPE_CHECKING:
-    from yadk.agents import BaseAgent
     from yadk.apps import App
     from yadk.artifacts import BaseArtifactService
     from yadk.config import LoadedAgent
     from yadk.memory import BaseMemoryService
-    from yadk.runner import Runner
     from yadk.sessions import BaseSessionService, SessionLocks
 
 __all__ = ["RunTarget", "run_target", "runner_for", "target_agent", "target_name"]
