@@ -121,8 +121,31 @@ def test_a_client_that_drops_the_stream_cancels_the_invocation(server: Server) -
         assert texts == ["slow 3600", "next", "echo: next"]
 
 
-def test_the_server_logs_each_request_and_invocation_as_json(server: Server) -> None:
-    log = [json.loads(line) for line in server.stop().splitlines() if line.startswith("{")]
+def test_the_server_logs_each_request_and_invocation_as_json(tmp_path: Path) -> None:
+    # A server of its own, so the log holds exactly this test's requests in any run order.
+    shutil.copytree(AGENTS, tmp_path / "agents", ignore=shutil.ignore_patterns("__pycache__"))
+    server = Server(
+        str(tmp_path / "agents"),
+        "--db",
+        str(tmp_path / "s.db"),
+        "--log-format",
+        "json",
+        cwd=tmp_path,
+    )
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as http:
+            assert http.get("/list-apps").status_code == 200
+            http.post(S, json={"sessionId": "talk"})
+            http.post("/run", json=message("hello", session="talk"))
+            http.post("/run_sse", json=message("more", session="talk", streaming=True))
+            http.post(S, json={"sessionId": "s1"})
+            with http.stream("POST", "/run_sse", json=message("slow 3600", streaming=True)) as slow:
+                next(slow.iter_lines())
+            # Answered once the dropped stream's invocation is cancelled and the session free.
+            assert http.post("/run", json=message("next")).status_code == 200
+    finally:
+        output = server.stop()
+    log = [json.loads(line) for line in output.splitlines() if line.startswith("{")]
     access = [r for r in log if r["logger"] == "yadk.serve.access"]
     assert ("GET", "/list-apps", 200) in [(r["method"], r["path"], r["status"]) for r in access]
     assert all(r["duration_ms"] >= 0 and r["client"].startswith("127.0.0.1:") for r in access)
