@@ -192,6 +192,9 @@ class InvocationContext:
     # The run path stamped on the events of ``agent`` (``""``: none, as for the agents a
     # SequentialAgent at the root runs).
     node_path: str = ""
+    # Set for an LlmAgent a workflow runs single-turn (LlmAgent.node_mode): its node input, the
+    # one user turn it is given; it sees only that and the events of its own run.
+    single_turn_input: Content | None = None
     # Tracing (yadk._tracing): the invocation's trace when it is traced (None: off), the span of
     # the agent or node running, and the span that one hangs under (a transfer target's parent).
     trace: InvocationTrace | None = None
@@ -207,14 +210,21 @@ class InvocationContext:
         return self.session.user_id
 
     def for_agent(
-        self, agent: BaseAgent, *, branch: str | None = None, node_path: str | None = None
+        self,
+        agent: BaseAgent,
+        *,
+        branch: str | None = None,
+        node_path: str | None = None,
+        single_turn_input: Content | None = None,
     ) -> InvocationContext:
-        """A context for ``agent`` (sharing session, services and the call counter)."""
+        """A context for ``agent`` (sharing session, services and the call counter); it runs
+        single-turn only when given its input."""
         return dataclasses.replace(
             self,
             agent=agent,
             branch=self.branch if branch is None else branch,
             node_path=self.node_path if node_path is None else node_path,
+            single_turn_input=single_turn_input,
         )
 
 

@@ -347,3 +347,36 @@ async def test_agent_in_a_pipeline_hands_over_to_its_sub_agent_and_the_pipeline_
     )
     # Agents under a workflow agent cannot keep the conversation: the root answers next.
     assert chat.runner.find_agent_to_run(await chat.stored()) is pipeline
+
+
+async def test_single_turn_agents_are_no_transfer_target() -> None:
+    # google-adk 2.13 with helper_b in mode="single_turn": root is told of helper_a only (it
+    # offers helper_b as a tool instead, which yadk does not yet; docs/workflows.md).
+    scripted = ScriptedModel([transfer("root", "helper_a"), say("helper_a", "A here.")])
+    a = LlmAgent(
+        name="helper_a", description="Helps with A.", instruction="You are A.", model=scripted
+    )
+    b = LlmAgent(
+        name="helper_b",
+        description="Helps with B.",
+        instruction="You are B.",
+        model=scripted,
+        mode="single_turn",
+    )
+    root = LlmAgent(
+        name="root",
+        description="The root.",
+        instruction="Route.",
+        model=scripted,
+        sub_agents=[a, b],
+    )
+    await Conversation(root).send("hi")
+    root_request = requests_of(scripted, "root")[0]
+    assert root_request.system_instruction == ROOT_SYSTEM.replace(
+        "\n\nAgent name: helper_b\nAgent description: Helps with B.\n", ""
+    ).replace("`helper_a`, `helper_b`.", "`helper_a`.")
+    helper_request = requests_of(scripted, "helper_a")[0]
+    for request, offered in [(root_request, ["helper_a"]), (helper_request, ["root"])]:
+        declaration = request.tools_dict["transfer_to_agent"].declaration()
+        assert declaration is not None and declaration.parameters is not None
+        assert declaration.parameters["properties"]["agent_name"]["enum"] == offered

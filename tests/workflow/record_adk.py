@@ -5,7 +5,8 @@ Run with google-adk's own interpreter (never a yadk dependency):
     /opt/adkvenv/bin/python tests/workflow/record_adk.py
 
 Each fixture lists, per user message, the events google-adk yields (author, text, state delta,
-node path, route, output, function calls, error) and the session's final state. A message that
+node path, route, output, function calls, error) the session's final state and, for a scenario whose agents note them, what each
+model request held. A message that
 follows a ``request_input`` function call is sent as that call's function response, as
 google-adk's web UI does.
 """
@@ -40,7 +41,11 @@ from google.genai import types
 HERE = Path(__file__).parent
 sys.path.insert(0, str(HERE.parent.parent))
 
-from tests.workflow import scenarios_dynamic, scenarios_limits  # noqa: E402,F401  (register scenarios)
+from tests.workflow import (  # noqa: E402,F401  (register scenarios)
+    scenarios_dynamic,
+    scenarios_limits,
+    scenarios_modes,
+)
 from tests.workflow.scenarios import INVALID, SCENARIOS, canonical_message  # noqa: E402
 
 
@@ -154,7 +159,10 @@ async def record(name: str) -> dict[str, Any]:
         app_name="app", user_id="u", session_id=session.id
     )
     assert final is not None
-    return {"scenario": name, "turns": turns, "final_state": _jsonable(dict(final.state))}
+    fixture = {"scenario": name, "turns": turns, "final_state": _jsonable(dict(final.state))}
+    if sc.requests is not None:
+        fixture["requests"] = sc.requests
+    return fixture
 
 
 def record_invalid() -> dict[str, str]:

@@ -21,6 +21,9 @@ class Scenario:
     # A dict message answers the waiting question as that function response, as is.
     messages: list[Any] = field(default_factory=lambda: ["hi"])
     state: dict[str, Any] = field(default_factory=dict)
+    # What the scenario's agents noted of each model request (scenarios_modes.py), compared
+    # beside the events when set.
+    requests: list[Any] | None = None
 
 
 SCENARIOS: dict[str, Callable[[Any], Scenario]] = {}
@@ -552,3 +555,10 @@ def default_route_in_a_list(k: Any) -> list[Any]:
     a, b, _ = _fns()
     fa, fb = k.node(a), k.node(b)
     return [(k.START, fa), k.Edge(from_node=fa, to_node=fb, route=["x", k.DEFAULT_ROUTE])]
+
+
+@invalid
+def chat_agent_after_a_node(k: Any) -> list[Any]:
+    a, _, _ = _fns()
+    chatter = k.LlmAgent(name="chatter", model=k.model([]), mode="chat")
+    return [(k.START, a, chatter)]

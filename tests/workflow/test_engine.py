@@ -370,16 +370,17 @@ async def test_an_agent_under_an_isolation_scope_sees_its_task_and_that_scope_on
     writer.model = ScriptedModel([{"text": "Three."}, {"text": "Four."}])
     # The second turn reads the first one's events back from the database, scopes included.
     await run_turns(flow, ["again"], session_service=service, session_id=session_id)
-    # google-adk's words for an agent that answers once (its single_turn mode).
+    # google-adk's words for an agent that answers once (its single_turn mode, the default for
+    # an agent node): each run sees its input, under a scope after the scope's task.
     nudge = (
         "Important: You will not receive any user replies or clarifications."
         " Complete the task using only the information provided above."
     )
     assert seen == [
         [f"user: hi | {nudge}", "user: alpha"],
-        ["user: hi", "user: gamma"],
-        [f"user: again | {nudge}", "user: alpha", "model: One.", "user: alpha"],
-        ["user: hi", "user: gamma", "model: Two.", "user: again", "user: gamma"],
+        ["user: gamma"],
+        [f"user: again | {nudge}", "user: alpha"],
+        ["user: gamma"],
     ]
     assert [(summarize(e)["path"], e.isolation_scope) for e in turns[0]] == [
         ("flow@1/scoped@1/writer@1", "s1"),
@@ -391,8 +392,9 @@ async def test_an_agent_under_an_isolation_scope_sees_its_task_and_that_scope_on
     )
     assert stored is not None
     scoped_events = [e for e in stored.events if e.isolation_scope == "s1"]
-    assert [e.text for e in scoped_events] == ["alpha", "One.", "alpha", "Three."]
-    assert event_json(scoped_events[1])["isolationScope"] == "s1"
+    # A single-turn agent's input is its request's, not the session's (as in google-adk).
+    assert [e.text for e in scoped_events] == ["One.", "Three."]
+    assert event_json(scoped_events[0])["isolationScope"] == "s1"
     assert "isolationScope" not in event_json(stored.events[0])
 
 

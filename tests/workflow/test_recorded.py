@@ -11,7 +11,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.workflow import scenarios_dynamic, scenarios_limits  # noqa: F401  (register scenarios)
+from tests.workflow import (  # noqa: F401  (register scenarios)
+    scenarios_dynamic,
+    scenarios_limits,
+    scenarios_modes,
+)
 from tests.workflow.kit import KIT, run_turns, summarize
 from tests.workflow.scenarios import INVALID, SCENARIOS, canonical_message
 
@@ -71,6 +75,8 @@ async def test_events_match_google_adk(name: str) -> None:
     for got, want in zip(turns, fixture["turns"], strict=True):
         assert _random_ids([summarize(e) for e in got]) == _random_ids(_expected(want))
     assert state == fixture["final_state"]
+    if scenario.requests is not None:  # what each model was sent (scenarios_modes.py)
+        assert scenario.requests == fixture["requests"]
 
 
 @pytest.mark.parametrize("name", sorted(INVALID))

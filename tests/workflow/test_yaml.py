@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from tests.workflow.kit import run_turns
 
+from yadk import LlmAgent
 from yadk.config import ConfigError, load_agent, validate_paths
 from yadk.workflow import Workflow
 
@@ -221,6 +222,23 @@ CASES: list[tuple[str, str, dict[str, str], list[str], list[str] | None]] = [
         None,
     ),
     (
+        "chat agent after a node",
+        HEAD + "  - [START, .nodes.answer, chatter.yaml]\n",
+        {
+            "chatter.yaml": "name: chatter\nmodel: scripted:t.yaml\ninstruction: Hi\nmode: chat\n",
+            "t.yaml": "turns:\n  - text: hello\n",
+        },
+        [
+            "{cfg}:4:28: error chat-agent-after-node: The agent 'chatter' has been added to the"
+            " workflow with mode='chat' following node 'answer'. This is not supported because"
+            " chat-mode agents rely on conversational history (session events) and cannot"
+            " consume direct node inputs from preceding nodes. Please change the agent's mode to"
+            " 'single_turn'\n  hint: A chat agent reads the user's messages: put it right after"
+            " START, or make it `mode: single_turn` to answer the node before it."
+        ],
+        None,
+    ),
+    (
         "no edges",
         "agent_class: Workflow\nname: flow\n",
         {},
@@ -326,3 +344,29 @@ def test_a_node_the_model_cannot_call_is_located(tmp_path: Path) -> None:
         " wrapped node.\n  hint: Give it an input_schema (a pydantic model), or annotate its"
         " entry node's node_input, so the model knows what to send."
     ]
+
+
+async def test_an_agents_mode_in_yaml_decides_what_its_model_is_sent(tmp_path: Path) -> None:
+    # helper makes lead a node with a sub-agent; mode: single_turn still answers the node before
+    # it from its input alone, told no transfer targets.
+    path = folder(
+        tmp_path,
+        HEAD + "  - [START, .nodes.answer, lead.yaml]\n",
+        {
+            "lead.yaml": "name: lead\nmodel: scripted:t.yaml\ninstruction: Lead.\n"
+            "mode: single_turn\nsub_agents:\n  - config_path: helper.yaml\n",
+            "helper.yaml": "name: helper\nmodel: scripted:t.yaml\ninstruction: Help.\n",
+            "t.yaml": "turns:\n  - text: led\n",
+        },
+    )
+    assert problems(path, import_code=False) == []
+    agent = load_agent(path)
+    lead = next(a for a in agent.graph_agents() if a.name == "lead")
+    assert isinstance(lead, LlmAgent) and lead.mode == "single_turn"
+    turns, _, _ = await run_turns(agent, ["hi"])
+    assert turns[0][-1].text == "led"
+    request = lead.canonical_model.requests[0]  # type: ignore[union-attr]
+    assert [c.to_dict() for c in request.contents] == [
+        {"role": "user", "parts": [{"text": "answer: hi"}]}
+    ]
+    assert request.system_instruction == "Lead."

@@ -135,7 +135,14 @@ class BaseAgent(BaseModel):
 
     async def run_async(self, parent_context: InvocationContext) -> AsyncGenerator[Event, None]:
         """Run this agent: before-agent callbacks, the agent itself, after-agent callbacks."""
-        ctx = parent_context.for_agent(self, node_path=node_path_for(self, parent_context))
+        ctx = parent_context.for_agent(
+            self,
+            node_path=node_path_for(self, parent_context),
+            # A workflow node's context made for this agent: it keeps its single-turn input.
+            single_turn_input=(
+                parent_context.single_turn_input if parent_context.agent is self else None
+            ),
+        )
         trace = ctx.trace
         span = None
         if trace is not None:

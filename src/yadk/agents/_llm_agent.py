@@ -45,6 +45,10 @@ class LlmAgent(BaseAgent):
     disallow_transfer_to_parent: bool = False
     disallow_transfer_to_peers: bool = False
     include_contents: Literal["default", "none"] = "default"
+    # How the agent is delegated to (google-adk's ``mode``): ``chat`` talks with the user and is a
+    # transfer target; ``single_turn`` answers its input once, seeing only that input and its own
+    # run. None: chat as a sub-agent, single_turn as a workflow node (``node_mode``).
+    mode: Literal["chat", "task", "single_turn"] | None = None
     input_schema: type[BaseModel] | None = None
     output_schema: type[BaseModel] | None = None
     output_key: str | None = None
@@ -105,6 +109,24 @@ class LlmAgent(BaseAgent):
                 tool = as_tool()
             tools.append(tool)
         return tools
+
+    @field_validator("mode")
+    @classmethod
+    def _supported_mode(cls, value: str | None) -> str | None:
+        if value == "task":
+            raise ValueError(
+                "mode='task' is not supported by yadk yet (google-adk's task agents chat with the"
+                " user until they call finish_task); use 'chat' or 'single_turn'"
+            )
+        return value
+
+    @property
+    def node_mode(self) -> str:
+        """The mode the agent runs in as a workflow node: its ``mode``, else chat when it is
+        another agent's sub-agent, else single_turn (google-adk's rule)."""
+        if self.mode is not None:
+            return self.mode
+        return "chat" if self.parent_agent is not None else "single_turn"
 
     @field_validator("code_executor", mode="before")
     @classmethod

@@ -3,7 +3,7 @@
 The order matches google-adk 2.13 so configs produce the same request: the root agent's
 ``global_instruction``, the ``static_instruction``, the ``instruction`` (in the system instruction,
 or — when a static instruction exists — as a marked block in contents so the static prefix stays
-byte-stable), the identity line, the transfer block, then whatever tools and toolsets add.
+byte-stable), the identity line (not for a single-turn agent), the transfer block, then whatever tools and toolsets add.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from yadk.agents._llm_agent import LlmAgent
 from yadk.agents._placeholder_sources import located_template_error
 from yadk.agents._search_agent import search_with_transfer_error
 from yadk.agents._set_model_response import offer_set_model_response, uses_set_model_response
+from yadk.agents._single_turn import single_turn_contents
 from yadk.agents._transfer import transfer_instructions, transfer_targets, transfer_tool
 from yadk.code_executors import code_parts_as_text
 from yadk.errors import TemplateKeyError
@@ -93,21 +94,37 @@ async def build_request(agent: LlmAgent, ctx: InvocationContext) -> LlmRequest:
         if not agent.static_instruction:
             request.append_instructions([dynamic])
 
-    identity = f'You are an agent. Your internal name is "{agent.name}".'
-    if agent.description:
-        identity += f' The description about you is "{agent.description}".'
-    request.append_instructions([identity])
+    single_turn = ctx.single_turn_input is not None or agent.mode == "single_turn"
+    if not single_turn:  # google-adk tells a single-turn agent no identity
+        identity = f'You are an agent. Your internal name is "{agent.name}".'
+        if agent.description:
+            identity += f' The description about you is "{agent.description}".'
+        request.append_instructions([identity])
 
-    request.contents = session_contents(
-        ctx.session,
-        agent_name=agent.name,
-        branch=ctx.branch,
-        include_contents=agent.include_contents,
-        isolation_scope=ctx.isolation_scope,
-    )
+    if ctx.single_turn_input is not None:
+        request.contents = single_turn_contents(
+            ctx.session.events,
+            agent_name=agent.name,
+            branch=ctx.branch,
+            isolation_scope=ctx.isolation_scope,
+            node_path=ctx.node_path,
+            invocation_id=ctx.invocation_id,
+            node_input=ctx.single_turn_input,
+        )
+    else:
+        request.contents = session_contents(
+            ctx.session,
+            agent_name=agent.name,
+            branch=ctx.branch,
+            include_contents=agent.include_contents,
+            isolation_scope=ctx.isolation_scope,
+        )
     if ctx.isolation_scope is not None:
         task = scoped_task_content(
-            ctx.session.events, ctx.isolation_scope, user_content=ctx.user_content
+            ctx.session.events,
+            ctx.isolation_scope,
+            user_content=ctx.user_content,
+            single_turn=single_turn,
         )
         if task is not None:
             request.contents.insert(0, task)
@@ -129,7 +146,8 @@ async def build_request(agent: LlmAgent, ctx: InvocationContext) -> LlmRequest:
                 raise ValueError(refusal)
             targets = []  # google-adk: no transfer offered to parent or peers then
     if targets:
-        request.append_instructions([transfer_instructions(agent, targets)])
+        if not single_turn:  # google-adk offers a single-turn agent the tool, unexplained
+            request.append_instructions([transfer_instructions(agent, targets)])
         await transfer_tool(agent, targets).process_llm_request(
             tool_context=tool_context, llm_request=request
         )

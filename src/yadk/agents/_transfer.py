@@ -17,16 +17,21 @@ __all__ = ["TransferToAgentTool", "transfer_instructions", "transfer_targets", "
 
 def transfer_targets(agent: LlmAgent) -> list[BaseAgent]:
     """Sub-agents, then the parent and peers unless disallowed (parent and peers only when the
-    parent is an LlmAgent, as in ADK)."""
-    targets: list[BaseAgent] = list(agent.sub_agents)
+    parent is an LlmAgent, as in ADK); single-turn agents, which never talk with the user, are
+    no sub-agent or peer to transfer to."""
+    targets: list[BaseAgent] = [s for s in agent.sub_agents if _chats(s)]
     parent = agent.parent_agent
     if not isinstance(parent, LlmAgent):
         return targets
     if not agent.disallow_transfer_to_parent:
         targets.append(parent)
     if not agent.disallow_transfer_to_peers:
-        targets.extend(p for p in parent.sub_agents if p.name != agent.name)
+        targets.extend(p for p in parent.sub_agents if p.name != agent.name and _chats(p))
     return targets
+
+
+def _chats(agent: BaseAgent) -> bool:
+    return not isinstance(agent, LlmAgent) or agent.mode != "single_turn"
 
 
 def transfer_instructions(agent: LlmAgent, targets: list[BaseAgent]) -> str:

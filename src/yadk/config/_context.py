@@ -77,6 +77,8 @@ class AgentRecord:
     # agent is a built-in LlmAgent (a custom class may supply its own model in Python).
     model: str | None = None
     builtin_llm: bool = False
+    # `mode:` as written (an LlmAgent's), None when unset.
+    mode: str | None = None
     # Fields an unknown key of this agent looks like a misspelling of: the unknown-key error
     # already says "did you mean", so a missing-field error for the same field would repeat it.
     misspelled: set[str] = dataclasses.field(default_factory=set)
@@ -95,6 +97,11 @@ def yaml_type(value: Any) -> str:
 
 
 def did_you_mean(word: str, candidates: Sequence[str]) -> str | None:
+    # Two letters swapped is the commonest slip, and difflib would rather drop one: `modle` is
+    # `model`, not `mode`.
+    swapped = [c for c in candidates if len(c) == len(word) and sorted(c) == sorted(word)]
+    if swapped:
+        return swapped[0]
     import difflib  # only a mistake needs a suggestion: imported then, not by every load
 
     close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)

@@ -99,6 +99,12 @@ LLM_KEYS: Final = (
         "`default` sends the conversation history; `none` sends only the current turn.",
     ),
     KeySpec(
+        "mode",
+        "`single_turn` answers its input once, seeing only it (a workflow node's default); `chat`"
+        " talks with the user and is a transfer target (a sub-agent's default).",
+        yadk=True,
+    ),
+    KeySpec(
         "tools",
         "Tools: `- name: X` with optional `args:`; X is a built-in (ExampleTool, SkillToolset, "
         "AgentTool, exit_loop, transfer_to_agent) or a dotted name of a function, tool or "

@@ -181,6 +181,34 @@ class Loader(LoaderBase):
         return record
 
 
+_MODES = ("chat", "single_turn")
+
+
+def agent_mode(reader: Any, scope: Any, value: Any) -> str | None:
+    """An LlmAgent's ``mode:``, or None (reported) when it is not one yadk runs."""
+    if value == "task":
+        reader.error(
+            scope,
+            ("mode",),
+            "unsupported-mode",
+            "`mode: task` is not supported by yadk yet (google-adk's task agents chat with the"
+            " user until they call finish_task).",
+            "Use `mode: chat` or `mode: single_turn`; see docs/workflows.md, Not yet.",
+        )
+        return None
+    if value not in _MODES:
+        reader.error(
+            scope,
+            ("mode",),
+            "invalid-value",
+            f"`mode` must be `chat` or `single_turn` (`task` is not supported yet), got `{value}`.",
+            "`single_turn` answers its input once (a workflow node's default); `chat` talks"
+            " with the user (a sub-agent's default).",
+        )
+        return None
+    return str(value)
+
+
 def _name(
     reader: LoaderBase, scope: FileScope, data: dict[str, Any], *, misspelled: set[str]
 ) -> str | None:
@@ -282,6 +310,10 @@ def _llm(
             )
         else:
             kwargs["include_contents"] = value
+    if data.get("mode") is not None:
+        mode = agent_mode(reader, scope, data["mode"])
+        if mode is not None:
+            kwargs["mode"] = record.mode = mode
     for key in ("input_schema", "output_schema"):
         if key in data:
             kwargs[key] = schema(reader, scope, (key,), data[key])

@@ -390,6 +390,21 @@ def read_workflow(
 
 
 def _graph_checks(loader: Loader, scope: FileScope, workflow: str, reader: _Reader) -> None:
+    for edge in reader.edges:
+        record = reader.nodes[edge.dst].record
+        if record is not None and record.mode == "chat" and edge.src != START_NAME:
+            # google-adk's refusal, located at the edge.
+            loader.error(
+                scope,
+                edge.at,
+                "chat-agent-after-node",
+                f"The agent '{edge.dst}' has been added to the workflow with mode='chat'"
+                f" following node '{edge.src}'. This is not supported because chat-mode agents"
+                " rely on conversational history (session events) and cannot consume direct node"
+                " inputs from preceding nodes. Please change the agent's mode to 'single_turn'",
+                "A chat agent reads the user's messages: put it right after START, or make it"
+                " `mode: single_turn` to answer the node before it.",
+            )
     nodes = {name: node.obj for name, node in reader.nodes.items()}
     edges = [(e.src, e.dst, e.route) for e in reader.edges]
     if any(obj is not None for obj in nodes.values()):

@@ -22,15 +22,22 @@ __all__ = ["AgentNode", "ParallelWorker", "ToolNode", "WorkflowNode", "to_user_c
 
 
 class AgentNode(BaseNode):
-    """An agent as a node: its input becomes the user turn it answers (unless it is the user's
-    own message), its events keep its name as author, and its final answer is its output (the
-    parsed object when it has an ``output_schema``)."""
+    """An agent as a node; its events keep its name as author.
+
+    An LlmAgent runs in its ``node_mode`` (google-adk 2.13's rule): single_turn (the default)
+    is given its input as its one user turn and sees nothing else of the conversation, and its
+    final answer is its output (the parsed object when it has an ``output_schema``); chat (an
+    agent of an agent tree, or ``mode="chat"``) sees the conversation and gives no output.
+    Other agents read their input from the conversation (unless it is the user's own message)
+    and their final answer is their output.
+    """
 
     agent: BaseAgent
 
     async def _run_impl(self, *, ctx: NodeContext, node_input: Any) -> AsyncGenerator[Any, None]:
         ic = ctx.invocation_context
-        if _new_input(node_input, ic.user_content) and not ctx.resume_inputs:
+        mode = self.agent.node_mode if isinstance(self.agent, LlmAgent) else None
+        if mode is None and _new_input(node_input, ic.user_content) and not ctx.resume_inputs:
             # The agent reads its input from the conversation, as every yadk agent does.
             yield Event(
                 invocation_id=ic.invocation_id,
@@ -42,10 +49,21 @@ class AgentNode(BaseNode):
             getattr(self.agent, "output_schema", None) if isinstance(self.agent, LlmAgent) else None
         )
         # The agent's events carry this node's path (google-adk's agent-as-node rule).
-        agent_ic = ic.for_agent(self.agent, node_path=ctx.node_path)
+        agent_ic = ic.for_agent(
+            self.agent,
+            node_path=ctx.node_path,
+            single_turn_input=(
+                None
+                if mode != "single_turn"
+                else Content(role="user", parts=[])
+                if node_input is None
+                else to_user_content(node_input)
+            ),
+        )
         async for event in self.agent.run_async(agent_ic):
             if (
-                not event.partial
+                mode != "chat"
+                and not event.partial
                 and event.content is not None
                 and event.content.role == "model"
                 and not event.get_function_calls()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
-from yadk.agents import BaseAgent
+from yadk.agents import BaseAgent, LlmAgent
 from yadk.tools import BaseTool
 from yadk.workflow._adapters import AgentNode, ParallelWorker, ToolNode, WorkflowNode
 from yadk.workflow._base_node import START, BaseNode
@@ -72,6 +72,9 @@ def build_node(value: Any, **overrides: Any) -> BaseNode:
         fields.update(overrides)
         built = WorkflowNode(name=fields.pop("name", value.name), workflow=value, **fields)
     elif isinstance(value, BaseAgent):
+        if isinstance(value, LlmAgent) and value.node_mode == "chat":
+            # A chat agent's node waits for the user; it completes only with an output.
+            overrides["wait_for_output"] = True
         built = AgentNode(
             name=overrides.pop("name", value.name),
             description=value.description,

@@ -10,6 +10,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
+from yadk.agents import LlmAgent
+from yadk.workflow._adapters import AgentNode
 from yadk.workflow._base_node import START, BaseNode
 from yadk.workflow._build import build_node, is_node_like
 from yadk.workflow._errors import GraphValidationError, WorkflowConfigurationError
@@ -253,6 +255,26 @@ def validate_graph(nodes: list[BaseNode], edges: list[Edge]) -> None:
             " Cycles must include at least one conditional (routed) edge to avoid infinite"
             " loops."
         )
+    _check_chat_agent_wiring(edges)
+
+
+def _check_chat_agent_wiring(edges: list[Edge]) -> None:
+    """A chat agent reads the conversation, not a node input: it may follow START only."""
+    for edge in edges:
+        target = edge.to_node
+        if (
+            isinstance(target, AgentNode)
+            and isinstance(target.agent, LlmAgent)
+            and target.agent.node_mode == "chat"
+            and edge.from_node is not START
+        ):
+            raise GraphValidationError(
+                f"The agent '{target.agent.name}' has been added to the workflow with"
+                f" mode='chat' following node '{edge.from_node.name}'. This is not supported"
+                " because chat-mode agents rely on conversational history (session events) and"
+                " cannot consume direct node inputs from preceding nodes. Please change the"
+                " agent's mode to 'single_turn'"
+            )
 
 
 def reachable_from_start(edges: list[Edge]) -> set[str]:

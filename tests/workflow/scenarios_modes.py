@@ -1,0 +1,130 @@
+"""Scenarios of LLM agents run as workflow nodes in each ``mode``: what their models are sent.
+
+Each scenario's agents note, before every model call, the system instruction and the contents
+of the request (``Scenario.requests``); the recorder stores them beside the events and the test
+compares them with yadk's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.workflow.scenarios import Scenario, scenario
+
+
+def _line(content: Any) -> str:
+    """One content of a model request, as ``role: text | text``."""
+    parts = []
+    for p in content.parts:
+        if p.function_call:
+            parts.append(f"call {p.function_call.name}")
+        elif p.function_response:
+            parts.append(f"response {p.function_response.name}")
+        else:
+            parts.append(p.text or "?")
+    return f"{content.role}: {' | '.join(parts)}"
+
+
+def _noting(seen: list[dict[str, Any]]) -> Any:
+    def note(callback_context: Any, llm_request: Any) -> None:
+        system = getattr(llm_request.config, "system_instruction", None) or ""
+        seen.append(
+            {
+                "agent": callback_context.agent_name,
+                "system": system if isinstance(system, str) else _line(system),
+                "contents": [_line(c) for c in llm_request.contents],
+            }
+        )
+
+    return note
+
+
+def _agent(k: Any, name: str, texts: list[Any], seen: list[Any], **extra: Any) -> Any:
+    return k.LlmAgent(
+        name=name,
+        model=k.model(texts),
+        instruction=f"You are {name}.",
+        description=f"The {name}.",
+        before_model_callback=_noting(seen),
+        **extra,
+    )
+
+
+@scenario
+def mode_after_function(k: Any) -> Scenario:
+    seen: list[dict[str, Any]] = []
+    writer = _agent(k, "writer", ["A poem about cats."], seen)
+
+    def topic(node_input: str) -> str:
+        return f"topic: {node_input}"
+
+    flow = k.Workflow(name="flow", edges=[(k.START, topic, writer)])
+    return Scenario(flow, messages=["cats"], requests=seen)
+
+
+@scenario
+def mode_agents_in_sequence(k: Any) -> Scenario:
+    seen: list[dict[str, Any]] = []
+    drafter = _agent(k, "drafter", ["Draft one."], seen)
+    editor = _agent(k, "editor", ["Edited draft."], seen)
+    flow = k.Workflow(name="flow", edges=[(k.START, drafter, editor)])
+    return Scenario(flow, messages=["write a note"], requests=seen)
+
+
+@scenario
+def mode_agent_in_a_loop(k: Any) -> Scenario:
+    seen: list[dict[str, Any]] = []
+    guesser = _agent(k, "guesser", ["three", "seven"], seen)
+
+    def check(node_input: str, ctx: Any) -> Any:
+        tries = ctx.state.get("tries", 0) + 1
+        done = node_input == "seven"
+        return k.Event(
+            output=node_input if done else f"not {node_input}, again",
+            state={"tries": tries},
+            route="done" if done else "again",
+        )
+
+    def finish(node_input: str) -> str:
+        return f"found {node_input}"
+
+    flow = k.Workflow(
+        name="loop",
+        edges=[(k.START, guesser, check), (check, {"again": guesser, "done": finish})],
+    )
+    return Scenario(flow, messages=["guess a number"], requests=seen)
+
+
+@scenario
+def mode_second_user_turn(k: Any) -> Scenario:
+    seen: list[dict[str, Any]] = []
+    answerer = _agent(k, "answerer", ["Paris.", "Rome."], seen)
+    flow = k.Workflow(name="flow", edges=[(k.START, answerer)])
+    return Scenario(flow, messages=["Capital of France?", "Capital of Italy?"], requests=seen)
+
+
+@scenario
+def mode_chat_node(k: Any) -> Scenario:
+    seen: list[dict[str, Any]] = []
+    # A chat agent may follow only START (google-adk refuses it after another node).
+    chatter = _agent(k, "chatter", ["Hello.", "Again."], seen, mode="chat")
+
+    def after(node_input: str) -> str:
+        return f"after: {node_input}"
+
+    flow = k.Workflow(name="flow", edges=[(k.START, chatter, after)])
+    return Scenario(flow, messages=["hi there", "once more"], requests=seen)
+
+
+@scenario
+def mode_single_turn_explicit(k: Any) -> Scenario:
+    seen: list[dict[str, Any]] = []
+    # A single-turn agent is offered no transfer in its instruction, though it has sub-agents.
+    helper = _agent(k, "helper", [], seen)
+    lead = _agent(k, "lead", ["Led."], seen, mode="single_turn", sub_agents=[helper])
+
+    def topic(node_input: str) -> str:
+        return f"topic: {node_input}"
+
+    flow = k.Workflow(name="flow", edges=[(k.START, topic, lead)])
+    return Scenario(flow, messages=["lead it"], requests=seen)
