@@ -128,3 +128,22 @@ def mode_single_turn_explicit(k: Any) -> Scenario:
 
     flow = k.Workflow(name="flow", edges=[(k.START, topic, lead)])
     return Scenario(flow, messages=["lead it"], requests=seen)
+
+
+@scenario
+def mode_agent_with_a_tool(k: Any) -> Scenario:
+    seen: list[dict[str, Any]] = []
+
+    def lookup(key: str) -> dict[str, str]:
+        """Looks a key up."""
+        return {"value": f"v-{key}"}
+
+    finder = _agent(
+        k, "finder", [{"call": "lookup", "args": {"key": "a"}}, "Found v-a."], seen, tools=[lookup]
+    )
+
+    def topic(node_input: str) -> str:
+        return f"find {node_input}"
+
+    flow = k.Workflow(name="flow", edges=[(k.START, topic, finder)])
+    return Scenario(flow, messages=["a"], requests=seen)
