@@ -4,7 +4,9 @@ Per node, in microseconds of wall time per node run (the whole invocation, sessi
 included, divided by the nodes that ran): a chain of 100 trivial functions, and a fan-out of
 100 trivial functions into a JoinNode. Target: at most 50 us per node. And a loop that routes
 back to itself 1,000 times: the time per iteration over the last 100 iterations against the
-first 100 (flat means about 1.0).
+first 100 (flat means about 1.0); the same for a loop over an LlmAgent node (single-turn, a
+scripted model) and a router, yadk only: an agent node's model call reads its own run's events,
+so it must stay flat as the session grows.
 Run: python bench/bench_workflow.py  (writes bench/results/bench_workflow.json)
 """
 
@@ -22,7 +24,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 from _compare import report, run_adk
 
+from yadk import LlmAgent
+from yadk.agents import RunConfig
 from yadk.events import Event
+from yadk.models import ScriptedModel
 from yadk.runner import Runner
 from yadk.workflow import START, JoinNode, Workflow, node
 
@@ -142,7 +147,38 @@ def yadk_figures() -> dict[str, Any]:
         return Runner(app_name="app", agent=agent)
 
     result: dict[str, Any] = asyncio.run(namespace["measure"](make_runner, "go"))
+    result["agent_loop_last_over_first"] = asyncio.run(agent_loop())
     return result
+
+
+async def agent_loop() -> float:
+    """Per iteration over the last 100 of LOOP runs of an agent node and a router, against
+    the first 100."""
+    stamps: list[float] = []
+    model = ScriptedModel(turns=[{"text": f"draft {i}"} for i in range(LOOP)])
+    writer = LlmAgent(name="writer", model=model, instruction="Write.")
+
+    def check(node_input: Any) -> Event:
+        stamps.append(time.perf_counter())
+        return Event(output=node_input, route="again" if len(stamps) < LOOP else "done")
+
+    def end(node_input: Any) -> str:
+        return "done"
+
+    flow = Workflow(
+        name="agent_loop",
+        edges=[(START, writer), (writer, check), (check, {"again": writer, "done": end})],
+    )
+    runner = Runner(app_name="app", agent=flow)
+    session = await runner.session_service.create_session(app_name="app", user_id="u")
+    run_config = RunConfig(max_llm_calls=LOOP * 2)
+    async for _ in runner.run_async(
+        user_id="u", session_id=session.id, new_message="go", run_config=run_config
+    ):
+        pass
+    first = stamps[100] - stamps[0]
+    last = stamps[-1] - stamps[-101]
+    return last / first
 
 
 def main() -> None:
@@ -160,6 +196,10 @@ def main() -> None:
     print(
         f"{'loop: last 100 iterations / first 100':<48} yadk {yadk['loop_last_over_first']:>12.2f}"
         + (f"   | google-adk {adk['loop_last_over_first']:>12.2f}" if adk else "")
+    )
+    print(
+        f"{'agent-node loop: last 100 / first 100':<48} yadk"
+        f" {yadk['agent_loop_last_over_first']:>12.2f}   (target: about 1.0)"
     )
     out = Path(__file__).parent / "results" / "bench_workflow.json"
     load = os.getloadavg()[0]

@@ -103,7 +103,7 @@ async def build_request(agent: LlmAgent, ctx: InvocationContext) -> LlmRequest:
 
     if ctx.single_turn_input is not None:
         request.contents = single_turn_contents(
-            ctx.session.events,
+            ctx.session,
             agent_name=agent.name,
             branch=ctx.branch,
             isolation_scope=ctx.isolation_scope,

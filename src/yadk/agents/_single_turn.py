@@ -5,19 +5,64 @@ as the one user turn, then the events of its own run (its tool calls and their r
 nothing else of the conversation: not the user's messages, not the other nodes' events, not its
 own earlier runs (a loop's second run is a new run path, ``agent@2``; the next invocation's
 run is a new run though at the same path).
+
+A run's events are found through an index kept per session object (by invocation and node
+path, each event under its path and every enclosing one), extended by the events appended since
+the last call, as the contents cache does (``_contents_cache._Prefix``): a model call reads its
+own run's events, not the whole session, so a workflow that loops a thousand times over an agent
+pays the same per call at the end as at the start.
 """
 
 from __future__ import annotations
 
+import weakref
+from dataclasses import dataclass, field
+
 from yadk.agents._contents import build_contents
+from yadk.agents._contents_cache import _Prefix
 from yadk.events import Event
+from yadk.sessions import Session
 from yadk.types import Content
 
 __all__ = ["single_turn_contents"]
 
 
+@dataclass
+class _Runs(_Prefix):
+    """The events of each node run of a session, by (invocation id, node path): an event at
+    ``a/b@2/c`` is listed under ``a/b@2/c``, ``a/b@2`` and ``a``."""
+
+    runs: dict[tuple[str, str], list[Event]] = field(default_factory=dict)
+
+    def add(self, events: list[Event]) -> None:
+        for event in events:
+            if event.node_info is None or not event.node_info.path:
+                continue
+            path = event.node_info.path
+            while True:
+                self.runs.setdefault((event.invocation_id, path), []).append(event)
+                cut = path.rfind("/")
+                if cut < 0:
+                    break
+                path = path[:cut]
+
+
+_index: weakref.WeakKeyDictionary[Session, _Runs] = weakref.WeakKeyDictionary()
+
+
+def _run_events(session: Session, invocation_id: str, node_path: str) -> list[Event]:
+    """The events of the run at ``node_path`` in ``invocation_id`` and of what it ran, in the
+    order they were appended."""
+    events = session.events
+    runs = _index.get(session)
+    if runs is None or not runs.extends(events):
+        runs = _index[session] = _Runs(events)
+    runs.add(runs.advance(events))
+    return list(runs.runs.get((invocation_id, node_path), ()))
+
+
 def single_turn_contents(
-    events: list[Event],
+    session: Session,
     *,
     agent_name: str,
     branch: str | None,
@@ -28,15 +73,7 @@ def single_turn_contents(
 ) -> list[Content]:
     """The contents of a model call by a single-turn agent running at ``node_path`` in
     ``invocation_id`` (a later invocation starts the workflow again, at the same path)."""
-    inside = node_path + "/"
-    own = [
-        e
-        for e in events
-        if e.invocation_id == invocation_id
-        and e.node_info is not None
-        and node_path
-        and (e.node_info.path == node_path or e.node_info.path.startswith(inside))
-    ]
+    own = _run_events(session, invocation_id, node_path) if node_path else []
     history = build_contents(
         own,
         agent_name=agent_name,
