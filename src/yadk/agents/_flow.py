@@ -461,18 +461,7 @@ async def _run_one_call(
             "error": f"Tool '{call.name}' is not available to agent '{agent.name}'."
             f" Available tools: {available}."
         }
-    trace = tool_context.invocation_context.trace
-    if trace is None:
-        return await _call_tool(agent, call, tool, tool_context, None)
-    return await in_tool_span(
-        trace,
-        agent,
-        call,
-        tool,
-        tool_context,
-        event_id,
-        lambda traced: _call_tool(agent, call, tool, tool_context, traced),
-    )
+    return await _call_in_span(agent, call, tool, tool_context, event_id)
 
 
 def _resumed_call(agent: LlmAgent, tool: BaseTool) -> ResumedCall:
@@ -486,20 +475,33 @@ def _resumed_call(agent: LlmAgent, tool: BaseTool) -> ResumedCall:
         event_id: str,
     ) -> dict[str, Any] | None:
         call = FunctionCall(id=tool_context.function_call_id, name=tool.name, args=args)
-        trace = tool_context.invocation_context.trace
-        if trace is None:
-            return await _call_tool(agent, call, tool, tool_context, None, invoke)
-        return await in_tool_span(
-            trace,
-            agent,
-            call,
-            tool,
-            tool_context,
-            event_id,
-            lambda traced: _call_tool(agent, call, tool, tool_context, traced, invoke),
-        )
+        return await _call_in_span(agent, call, tool, tool_context, event_id, invoke)
 
     return call_tool
+
+
+async def _call_in_span(
+    agent: LlmAgent,
+    call: FunctionCall,
+    tool: BaseTool,
+    tool_context: ToolContext,
+    event_id: str,
+    invoke: Callable[[], Awaitable[Any]] | None = None,
+) -> dict[str, Any] | None:
+    """``_call_tool``, in an ``execute_tool`` span naming ``event_id`` when the invocation is
+    traced."""
+    trace = tool_context.invocation_context.trace
+    if trace is None:
+        return await _call_tool(agent, call, tool, tool_context, None, invoke)
+    return await in_tool_span(
+        trace,
+        agent,
+        call,
+        tool,
+        tool_context,
+        event_id,
+        lambda traced: _call_tool(agent, call, tool, tool_context, traced, invoke),
+    )
 
 
 async def _call_tool(

@@ -72,8 +72,7 @@ def a2a_routes(
             request_id = call.id if call is not None else exc.request_id
             return json_response(error_body(request_id, exc))
         except SessionStoreError as exc:
-            error = RpcError(INTERNAL_ERROR, f"The session store cannot be used: {exc.message}")
-            return json_response(error_body(call.id if call else None, error))
+            return json_response(error_body(call.id if call else None, _store_error(exc)))
 
     @router.get("/a2a/{app_name}/.well-known/agent-card.json")
     async def a2a_card(app_name: str, request: Request) -> Response:
@@ -224,8 +223,7 @@ async def _run_frames(
     except RpcError as exc:
         yield frame(error_body(call.id, exc))
     except SessionStoreError as exc:
-        error = RpcError(INTERNAL_ERROR, f"The session store cannot be used: {exc.message}")
-        yield frame(error_body(call.id, error))
+        yield frame(error_body(call.id, _store_error(exc)))
     finally:
         if queue in run.listeners:
             run.listeners.remove(queue)
@@ -271,8 +269,12 @@ async def _stored_frames(
     except RpcError as exc:
         yield frame(error_body(call.id, exc))
     except SessionStoreError as exc:
-        error = RpcError(INTERNAL_ERROR, f"The session store cannot be used: {exc.message}")
-        yield frame(error_body(call.id, error))
+        yield frame(error_body(call.id, _store_error(exc)))
+
+
+def _store_error(exc: SessionStoreError) -> RpcError:
+    """The JSON-RPC error a session store that cannot be used answers."""
+    return RpcError(INTERNAL_ERROR, f"The session store cannot be used: {exc.message}")
 
 
 async def _list(service: A2AService, app: str, call: RpcCall) -> dict[str, Any]:
