@@ -9,6 +9,8 @@ import json
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +57,26 @@ def _died_mid_task(db: Path) -> str:
 
     asyncio.run(store())
     return task_id
+
+
+@contextmanager
+def another_process_holding(db: Path) -> Iterator[Callable[[], None]]:
+    """Another process holding the session's turn lock on ``db``; calling what this yields
+    ends that process (the kernel releases its lock), as leaving the block does."""
+    with subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(db), *KEY],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    ) as holder:
+        assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
+
+        def end() -> None:
+            assert holder.stdin is not None
+            holder.stdin.close()
+            holder.wait(timeout=BOUND)
+
+        yield end
 
 
 def _served(tmp_path: Path) -> Path:
@@ -121,20 +143,12 @@ def test_a_task_no_process_runs_any_more_has_failed(tmp_path: Path) -> None:
 def test_a_task_whose_session_another_process_holds_is_working(tmp_path: Path) -> None:
     db = tmp_path / "sessions.db"
     task_id = _died_mid_task(db)
-    with subprocess.Popen(
-        [sys.executable, "-c", HOLD, str(db), *KEY],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    ) as holder:
-        assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
+    with another_process_holding(db) as end_it:
         with live_server(_served(tmp_path), session_service=SqliteSessionService(db)) as live:
             assert _rpc(live, "GetTask", {"id": task_id})["status"]["state"] == (
                 "TASK_STATE_WORKING"
             )
-            assert holder.stdin is not None
-            holder.stdin.close()  # the other process ends: the kernel releases its lock
-            holder.wait(timeout=BOUND)
+            end_it()  # the other process ends: the kernel releases its lock
             assert _rpc(live, "GetTask", {"id": task_id})["status"]["state"] == (
                 "TASK_STATE_FAILED"
             )

@@ -11,8 +11,6 @@ import asyncio
 import json
 import shutil
 import socket
-import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from contextlib import AbstractAsyncContextManager
@@ -21,7 +19,7 @@ from typing import Any
 
 import httpx
 import pytest
-from tests.a2a.test_lost_tasks import HOLD, KEY, _died_mid_task
+from tests.a2a.test_lost_tasks import _died_mid_task, another_process_holding
 from tests.serve.live import BOUND, Live, live_server, wait_for
 from tests.serve.test_server import Server
 
@@ -122,13 +120,7 @@ def test_a_task_running_on_another_replica_streams_until_it_ends(
 def test_a_followed_task_whose_process_dies_ends_failed(agents: Path, tmp_path: Path) -> None:
     db = tmp_path / "sessions.db"
     task_id = _died_mid_task(db)
-    with subprocess.Popen(
-        [sys.executable, "-c", HOLD, str(db), *KEY],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    ) as holder:
-        assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
+    with another_process_holding(db) as end_it:
         with live_server(agents, session_service=SqliteSessionService(db)) as live:
             body = {"jsonrpc": "2.0", "id": "s", "method": "SubscribeToTask"}
             body["params"] = {"id": task_id}
@@ -137,9 +129,7 @@ def test_a_followed_task_whose_process_dies_ends_failed(agents: Path, tmp_path: 
                 stream = frames(reply)
                 assert next(stream)["task"]["status"]["state"] == "TASK_STATE_WORKING"
                 assert next(stream)["statusUpdate"]["status"]["state"] == "TASK_STATE_WORKING"
-                assert holder.stdin is not None
-                holder.stdin.close()  # the process "running" the task ends
-                holder.wait(timeout=BOUND)
+                end_it()  # the process "running" the task ends
                 (final,) = list(stream)
         assert final["statusUpdate"]["status"]["state"] == "TASK_STATE_FAILED"
         assert LOST in json.dumps(final["statusUpdate"]["status"])
@@ -172,13 +162,7 @@ class WatchedClock:
 def test_a_caller_that_goes_away_ends_the_following(agents: Path, tmp_path: Path) -> None:
     db = tmp_path / "sessions.db"
     task_id = _died_mid_task(db)
-    with subprocess.Popen(
-        [sys.executable, "-c", HOLD, str(db), *KEY],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    ) as holder:
-        assert holder.stdout is not None and holder.stdout.readline() == "locked\n"
+    with another_process_holding(db):
         with live_server(agents, session_service=SqliteSessionService(db)) as live:
             clock = WatchedClock()
             live.server.config.app.state.served.locks.clock = clock
@@ -194,8 +178,6 @@ def test_a_caller_that_goes_away_ends_the_following(agents: Path, tmp_path: Path
                 assert not clock.cancelled.is_set()
             # The connection is closed: the server cancels the follower in its pause.
             assert clock.cancelled.wait(BOUND)
-        assert holder.stdin is not None
-        holder.stdin.close()
 
 
 @pytest.mark.postgres
