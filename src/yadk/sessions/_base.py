@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import abc
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -67,6 +68,17 @@ def recent_keys_query(
     query += f" ORDER BY update_time DESC, user_id DESC, id DESC LIMIT {mark}"
     params.append(limit)
     return query, params
+
+
+def recent_page(
+    keys: Iterable[SessionKey], *, limit: int, user_prefix: str, after: SessionKey | None
+) -> list[SessionKey]:
+    """``list_recent_session_keys`` over keys already in memory: newest first, filtered by
+    user prefix, after ``after``, at most ``limit``."""
+    page = sorted((k for k in keys if k[1].startswith(user_prefix)), reverse=True)
+    if after is not None:
+        page = [k for k in page if k < after]
+    return page[:limit]
 
 
 @dataclass
@@ -140,17 +152,8 @@ class BaseSessionService(abc.ABC):
         (the last of the previous page). yadk's stores read just the page (no state, no
         events); this default lists every session and sorts them."""
         listed = await self.list_sessions(app_name=app_name)
-        keys = sorted(
-            (
-                (s.last_update_time, s.user_id, s.id)
-                for s in listed.sessions
-                if s.user_id.startswith(user_prefix)
-            ),
-            reverse=True,
-        )
-        if after is not None:
-            keys = [k for k in keys if k < after]
-        return keys[:limit]
+        keys = [(s.last_update_time, s.user_id, s.id) for s in listed.sessions]
+        return recent_page(keys, limit=limit, user_prefix=user_prefix, after=after)
 
     @abc.abstractmethod
     async def delete_session(self, *, app_name: str, user_id: str, session_id: str) -> None:

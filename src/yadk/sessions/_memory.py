@@ -31,6 +31,7 @@ from yadk.sessions._base import (
     SessionKey,
     apply_event,
     event_window,
+    recent_page,
     select_events,
 )
 from yadk.sessions._codec import refuse_key, written_by
@@ -191,17 +192,12 @@ class InMemorySessionService(BaseSessionService):
         user_prefix: str = "",
         after: SessionKey | None = None,
     ) -> list[SessionKey]:
-        keys = sorted(
-            (
-                (record.last_update_time, key[1], key[2])
-                for key, record in self._sessions.items()
-                if key[0] == app_name and key[1].startswith(user_prefix)
-            ),
-            reverse=True,
+        keys = (
+            (record.last_update_time, key[1], key[2])
+            for key, record in self._sessions.items()
+            if key[0] == app_name
         )
-        if after is not None:
-            keys = [k for k in keys if k < after]
-        return keys[:limit]
+        return recent_page(keys, limit=limit, user_prefix=user_prefix, after=after)
 
     async def list_app_names(self) -> list[str]:
         """The apps that have sessions here (for ``yadk sessions``)."""
