@@ -27,7 +27,7 @@ def scoped_task_content(
 ) -> Content | None:
     """The opening user turn of an agent under ``scope``, or None when there is nothing to say."""
     nudge = [Part(text=SINGLE_TURN_NUDGE)] if single_turn else []
-    for event in events:
+    for event in reversed(events):  # the delegating call is recent; call ids are unique
         for call in event.get_function_calls():
             if call.id == scope and call.args:
                 try:
