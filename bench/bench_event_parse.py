@@ -3,7 +3,7 @@
 Two ways, both in this process, alternated so a machine whose speed drifts favours neither:
 - straight into the frozen twins (``TypeAdapter(list[FrozenEvent])``, what ``load_events``
   does): each container frozen by a validator as it is read;
-- the models, then a frozen copy (``list[Event]`` validation, then ``freeze_event``: what
+- the models, then sealed in place (``list[Event]`` validation, then ``seal_event``: what
   ``load_events`` does for rows in another shape).
 The parsed events are kept alive, as a store's cache keeps them. google-adk parses every event
 on every read; ``bench_sessions.py`` compares with it.
@@ -22,9 +22,10 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from yadk._sealed import seal_event
 from yadk.events import Event, EventActions
 from yadk.sessions._codec import dump_event
-from yadk.sessions._frozen import freeze_event, parse_frozen_events
+from yadk.sessions._frozen import parse_frozen_events
 from yadk.types import ModelContent
 
 N_EVENTS = 1_000
@@ -46,10 +47,10 @@ def _rows() -> list[str]:
 def _ways() -> dict[str, Callable[[str], list[Event]]]:
     models = TypeAdapter(list[Event])
 
-    def then_freeze(text: str) -> list[Event]:
-        return [freeze_event(e) for e in models.validate_json(text)]
+    def then_seal(text: str) -> list[Event]:
+        return [seal_event(e) for e in models.validate_json(text)]
 
-    return {"straight into twins": parse_frozen_events, "models, then freeze": then_freeze}
+    return {"straight into twins": parse_frozen_events, "models, then sealed": then_seal}
 
 
 def main() -> None:

@@ -92,7 +92,12 @@ async def _round(variant: str) -> float:
     return (time.perf_counter() - start) / TURNS * 1000
 
 
-VARIANTS = ["no app", "app, no plugins", "app, 1 counting plugin", "app, 1 plugin on every callback"]
+VARIANTS = [
+    "no app",
+    "app, no plugins",
+    "app, 1 counting plugin",
+    "app, 1 plugin on every callback",
+]
 
 
 async def measure() -> dict[str, float]:

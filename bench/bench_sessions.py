@@ -132,23 +132,23 @@ async def lock_lag(db: Path) -> float:
     return max(lags) * 1000
 
 
-def copy_rate(n: int) -> float:
-    """Events/s of the in-memory store's frozen copy alone (``freeze_event``, what an append
-    makes of the caller's event), over as many fresh events as the append figure: how much of
-    an append is the copy (and the collector's work on what it keeps)."""
-    from yadk.sessions._frozen import freeze_event
+def seal_rate(n: int) -> float:
+    """Events/s of sealing alone (``seal_event``, what an append does to the caller's event so
+    that the store can keep it), over as many fresh events as the append figure: how much of an
+    append is the seal (and the collector's work on what it keeps)."""
+    from yadk._sealed import seal_event
 
     events = [_event(i) for i in range(n)]
     kept = []
     start = time.perf_counter()
     for event in events:
-        kept.append(freeze_event(event))
+        kept.append(seal_event(event))
     return n / (time.perf_counter() - start)
 
 
 async def measure_yadk(folder: Path) -> dict[str, float]:
     memory = await measure(InMemorySessionService(), N_APPEND * 4)
-    copy = copy_rate(N_APPEND * 4)
+    seal = seal_rate(N_APPEND * 4)
     sqlite = SqliteSessionService(folder / "bench.db")
     on_disk = await measure(
         sqlite, N_APPEND, reopen=lambda: SqliteSessionService(folder / "bench.db")
@@ -157,7 +157,7 @@ async def measure_yadk(folder: Path) -> dict[str, float]:
     lag = await lock_lag(folder / "lock.db")
     return {
         "mem_append": memory[0],
-        "mem_copy": copy,
+        "mem_seal": seal,
         "mem_get": memory[1],
         "sql_append": on_disk[0],
         "sql_get": on_disk[1],
@@ -245,7 +245,7 @@ def main() -> None:
     print("Session services (median get_session; load on this machine makes figures noisy)")
     rows = [
         ("memory: append_event (target >= 50,000/s)", "mem_append", "ev/s", True),
-        ("memory: of which the frozen copy alone", "mem_copy", "ev/s", True),
+        ("memory: of which the seal alone", "mem_seal", "ev/s", True),
         ("memory: get_session, 1,000 events", "mem_get", "ms", False),
         ("SQLite: append_event (durable)", "sql_append", "ev/s", True),
         ("SQLite: get_session, 1,000 events (<= 10 ms)", "sql_get", "ms", False),

@@ -109,7 +109,8 @@ def _one(variant: str) -> dict[str, float]:
     return result
 
 
-ADK = """
+ADK = (
+    """
 import asyncio, json, logging, sys, time
 logging.disable(logging.WARNING)
 traced = sys.argv[1] == "dev server stores"
@@ -124,7 +125,9 @@ if traced:
     provider.add_span_processor(SimpleSpanProcessor(ApiServerSpanExporter({})))
     provider.add_span_processor(SimpleSpanProcessor(store))
     trace.set_tracer_provider(provider)
-""" + ADK_TOOL_TURN_AGENT + """
+"""
+    + ADK_TOOL_TURN_AGENT
+    + """
 async def main():
     runner = InMemoryRunner(agent=LlmAgent(name="bench", model=Free(), instruction="Help.",
                                            tools=[get_weather]), app_name="app")
@@ -150,6 +153,7 @@ async def main():
 
 asyncio.run(main())
 """
+)
 
 
 def _adk(variant: str) -> dict[str, float] | None:

@@ -132,7 +132,8 @@ def measure() -> dict[str, float]:
     return {v: statistics.median(times) for v, times in rounds.items()}
 
 
-ADK = """
+ADK = (
+    """
 import asyncio, json, logging, sys, time
 logging.disable(logging.WARNING)
 recording = sys.argv[1] == "recording"
@@ -146,7 +147,9 @@ if recording:
     provider = TracerProvider()
     provider.add_span_processor(SimpleSpanProcessor(Drop()))
     trace.set_tracer_provider(provider)
-""" + ADK_TOOL_TURN_AGENT + """
+"""
+    + ADK_TOOL_TURN_AGENT
+    + """
 async def main():
     runner = InMemoryRunner(agent=LlmAgent(name="bench", model=Free(), instruction="Help.",
                                            tools=[get_weather]), app_name="app")
@@ -164,6 +167,7 @@ async def main():
 
 asyncio.run(main())
 """
+)
 
 
 def _adk(variant: str) -> float | None:

@@ -41,6 +41,7 @@ LAYERS: list[set[str]] = [
         "_case",
         "_tool_confirmation",
         "_telemetry_config",
+        "_sealed",
     },
     {"_tracing"},
     {"_blocked_modules"},

@@ -9,8 +9,10 @@ import json
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import ConfigDict
 from pydantic.alias_generators import to_camel
+
+from yadk._sealed import Sealable
 
 __all__ = [
     "CONFIRMATION_PENDING",
@@ -35,7 +37,7 @@ CONFIRMATION_PENDING: dict[str, str] = {
 """What the model gets for a call waiting on the user's confirmation (google-adk's words)."""
 
 
-class ToolConfirmation(BaseModel):
+class ToolConfirmation(Sealable):
     # The user's answer to a confirmation request. Its JSON schema goes to clients as a workflow
     # request's response_schema, so the description is google-adk's, word for word.
     model_config = ConfigDict(

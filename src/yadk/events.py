@@ -10,8 +10,9 @@ import os
 import time
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import ConfigDict, Field, model_validator
 
+from yadk._sealed import Sealable
 from yadk._tool_confirmation import ToolConfirmation
 from yadk.types import Content, FunctionCall, FunctionResponse, Part
 
@@ -28,7 +29,7 @@ def new_event_id() -> str:
     return f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}"
 
 
-class EventCompaction(BaseModel):
+class EventCompaction(Sealable):
     """A summary that stands for the events stored between two timestamps (google-adk's
     ``EventCompaction``): requests carry ``compacted_content`` instead of those events, which
     stay in the store."""
@@ -40,7 +41,7 @@ class EventCompaction(BaseModel):
     compacted_content: Content
 
 
-class CacheMetadata(BaseModel):
+class CacheMetadata(Sealable):
     """Gemini context caching state on a model event (google-adk's ``CacheMetadata``).
 
     Active (``cache_name``, ``expire_time`` and ``invocations_used`` set): the cachedContents
@@ -73,7 +74,7 @@ class CacheMetadata(BaseModel):
         return self.expire_time is not None and time.time() > self.expire_time - 120
 
 
-class EventActions(BaseModel):
+class EventActions(Sealable):
     """Side effects an event carries: state and artifact changes and control flow."""
 
     model_config = ConfigDict(extra="forbid")
@@ -108,7 +109,7 @@ class EventActions(BaseModel):
         )
 
 
-class NodeInfo(BaseModel):
+class NodeInfo(Sealable):
     """Where in a run's graph an event comes from (google-adk 2's ``node_info``): a workflow
     node, or an LlmAgent (``root@1``, ``root@1/child@1`` for a transfer target).
 
@@ -124,7 +125,7 @@ class NodeInfo(BaseModel):
     message_as_output: bool | None = None
 
 
-class Event(BaseModel):
+class Event(Sealable):
     """One entry in a session's history: a message, a tool call or result, or a state change."""
 
     model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)

@@ -24,6 +24,8 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
+from yadk._sealed import Sealable
+
 __all__ = [
     "Blob",
     "CodeExecutionResult",
@@ -57,7 +59,7 @@ Base64Bytes = Annotated[
 ]
 
 
-class _Model(BaseModel):
+class _Model(Sealable):
     model_config = ConfigDict(
         alias_generator=to_camel, populate_by_name=True, extra="forbid", validate_assignment=False
     )

@@ -1,5 +1,6 @@
-"""The in-memory store shares its stored events with every reader: they are frozen, so no reader
-can change what is stored or what another reader sees, and a read copies no event."""
+"""The in-memory store keeps the appended event itself, sealed, and shares it with every reader:
+no one can change what is stored or what another reader sees, and neither an append nor a read
+copies an event."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from yadk._sealed import is_sealed
 from yadk.errors import ImmutableEventError
 from yadk.events import Event, EventActions
 from yadk.sessions import InMemorySessionService, Session
@@ -77,7 +79,7 @@ EDITS: list[tuple[str, Callable[[Event], Any]]] = [
 async def test_every_edit_of_a_stored_event_is_refused(edit: Callable[[Event], Any]) -> None:
     appended = _event()
     service, read = await _stored(appended)
-    with pytest.raises(ImmutableEventError, match="read from a session service cannot be changed"):
+    with pytest.raises(ImmutableEventError, match="stored by a session service cannot be changed"):
         edit(read.events[0])
     again = await service.get_session(app_name="app", user_id="u", session_id="s")
     assert again is not None and again.events[0] == appended
@@ -95,7 +97,8 @@ async def test_reads_share_the_stored_events_instead_of_copying_them() -> None:
     third = await service.get_session(app_name="app", user_id="u", session_id="s")
     assert third is not None
     assert [id(e) for e in first.events] == [id(e) for e in third.events]
-    assert type(second.events[1]) is Event  # the appender keeps its own (mutable) event
+    assert type(second.events[1]) is Event  # the appender's own event, sealed and shared
+    assert third.events[1] is second.events[1] and is_sealed(second.events[1])
 
 
 async def test_a_stored_event_is_equal_to_the_appended_one_and_serialises_the_same() -> None:
@@ -149,12 +152,13 @@ async def test_stored_parts_can_build_new_events_for_another_session() -> None:
     assert got is not None and got.events[0].content == read.events[0].content
 
 
-async def test_an_appended_event_is_stored_as_a_frozen_copy_not_serialised() -> None:
+async def test_an_appended_event_is_sealed_and_stored_itself_not_copied_or_serialised() -> None:
     appended = _event()
     service, read = await _stored(appended)
     stored = read.events[0]
-    assert type(stored) is not Event and isinstance(stored, Event)
-    assert stored == appended and stored is not appended
+    assert stored is appended and type(stored) is Event and is_sealed(stored)
+    with pytest.raises(ImmutableEventError):
+        appended.content.parts[0].text = "edited by the appender"  # type: ignore[union-attr]
     # The state shares the stored event's frozen values; each read gets its own containers.
     assert read.state == {"k": [1]} and type(read.state["k"]) is list
     read.state["k"].append(2)

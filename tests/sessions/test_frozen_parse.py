@@ -11,18 +11,11 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
+from yadk._sealed import EMPTY_DICT, FrozenDict, FrozenIds, FrozenList, is_sealed, seal_event
 from yadk.errors import ImmutableEventError, SessionStoreCorruptError
 from yadk.events import Event, EventActions
 from yadk.sessions._codec import dump_event, load_events
-from yadk.sessions._frozen import (
-    EMPTY_DICT,
-    FrozenDict,
-    FrozenIds,
-    FrozenList,
-    freeze_event,
-    is_frozen,
-    parse_frozen_events,
-)
+from yadk.sessions._frozen import is_frozen, parse_frozen_events
 from yadk.types import (
     Blob,
     CodeExecutionResult,
@@ -92,7 +85,7 @@ def _rows(events: list[Event]) -> list[str]:
 
 def _assert_frozen_throughout(value: Any) -> None:
     if isinstance(value, BaseModel):
-        assert is_frozen(value), type(value)
+        assert is_frozen(value) or is_sealed(value), type(value)
         for item in value.__dict__.values():
             _assert_frozen_throughout(item)
     elif isinstance(value, dict):
@@ -122,13 +115,23 @@ def test_the_twins_and_the_models_agree() -> None:
     assert parse_frozen_events(text) == [Event.model_validate_json(row) for row in _rows(EVENTS)]
 
 
-def test_an_appended_event_frozen_equals_it_frozen_throughout() -> None:
-    for event in EVENTS:
-        frozen = freeze_event(event)
-        assert frozen == event and frozen is not event
-        _assert_frozen_throughout(frozen)
-        assert frozen.model_dump() == event.model_dump()
-        assert freeze_event(frozen) is frozen
+def test_an_event_sealed_equals_it_as_made_and_is_frozen_throughout() -> None:
+    for original in EVENTS:
+        event = original.model_copy(deep=True)
+        assert seal_event(event) is event and is_sealed(event)
+        assert event == original and original == event
+        _assert_frozen_throughout(event)
+        assert event.model_dump() == original.model_dump()
+        assert event.model_dump_json() == original.model_dump_json()
+        assert seal_event(event) is event  # sealing again changes nothing
+        assert event == original
+
+
+def test_a_twin_read_back_is_left_as_it_is_by_seal() -> None:
+    (event,) = load_events(_rows(EVENTS[-1:]), "test")
+    fields = dict(vars(event))
+    assert seal_event(event) is event and not is_sealed(event)
+    assert vars(event) == fields and all(vars(event)[k] is v for k, v in fields.items())
 
 
 def test_left_out_fields_take_frozen_defaults() -> None:
@@ -209,24 +212,12 @@ def test_a_copy_gets_its_own_mutable_mappings_not_the_shared_empty_one(thaw: Any
     assert EMPTY_DICT == {} and event == EVENTS[-1]
 
 
-def test_actions_at_their_defaults_freeze_to_one_shared_twin() -> None:
+def test_actions_at_their_defaults_seal_to_the_shared_empty_mappings() -> None:
     plain = [Event(author="a"), Event(author="b", actions=EventActions(state_delta={}))]
-    frozen = [freeze_event(e) for e in plain]
-    assert frozen[0].actions is frozen[1].actions
-    assert frozen[0].actions == EventActions()
-    assert frozen[0].actions.model_fields_set == {"state_delta", "artifact_delta"}
-    changed_values = [
-        EventActions(state_delta={"x": 1}),
-        EventActions(escalate=False),
-        EventActions(route="go"),
-    ]
-    # Every field away from its default counts, fields added later included.
-    samples = {str | None: "x", bool | None: True, Any: {"answer": 1}}
-    for name, field in EventActions.model_fields.items():
-        sample = next((v for kind, v in samples.items() if field.annotation == kind), None)
-        if sample is not None:
-            changed_values.append(EventActions(**{name: sample}))
-    assert len(changed_values) >= 7
-    for changed in changed_values:
-        twin = freeze_event(Event(author="c", actions=changed)).actions
-        assert twin is not frozen[0].actions and twin == changed
+    sealed = [seal_event(e) for e in plain]
+    for event in sealed:
+        assert event.actions.state_delta is event.actions.artifact_delta is EMPTY_DICT
+        assert event.actions == EventActions()
+        assert event.actions.model_fields_set == EventActions().model_fields_set | (
+            {"state_delta"} if event.author == "b" else set()
+        )

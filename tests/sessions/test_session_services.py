@@ -237,8 +237,11 @@ async def test_events_handed_out_cannot_change_what_is_stored(service: BaseSessi
         actions=EventActions(state_delta={"k": [1]}),
     )
     await service.append_event(s, event)
-    event.content.parts[0].text = "edited by the appender"  # type: ignore[union-attr]
-    event.actions.state_delta["k"].append(2)
+    # Appended, the event is history: sealed in every store, whether or not it is shared.
+    with pytest.raises(ImmutableEventError, match="stored by a session service"):
+        event.content.parts[0].text = "edited by the appender"  # type: ignore[union-attr]
+    with pytest.raises(ImmutableEventError, match="stored by a session service"):
+        event.actions.state_delta["k"].append(2)
     first = await service.get_session(app_name="app", user_id="u", session_id=s.id)
     assert first is not None
     read = first.events[0]

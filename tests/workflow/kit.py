@@ -57,7 +57,7 @@ def summarize(event: Event) -> dict[str, Any]:
     """The fields the fixtures compare (record_adk.py's summary, where yadk has the field)."""
     parts = event.content.parts if event.content is not None else []
     calls = [
-        {"name": p.function_call.name, "args": p.function_call.args, "id": p.function_call.id}
+        {"name": p.function_call.name, "args": dict(p.function_call.args), "id": p.function_call.id}
         for p in parts
         if p.function_call is not None
     ]

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from yadk._sealed import seal_event
 from yadk.events import Event
 from yadk.sessions._session import Session
 from yadk.sessions._state import State
@@ -209,7 +210,9 @@ class BaseSessionService(abc.ABC):
 
 
 def apply_event(session: Session, event: Event) -> None:
-    """Apply an event to an in-memory session: temp keys first, then the trimmed delta."""
+    """Apply an appended event to an in-memory session: temp keys first, then the trimmed
+    delta; the event is sealed (``yadk._sealed``): from now on it is history, which no one
+    changes, and every store shares it rather than copying it."""
     delta = event.actions.state_delta
     if delta:
         temp_keys = [k for k in delta if k.startswith(State.TEMP_PREFIX)]
@@ -220,6 +223,7 @@ def apply_event(session: Session, event: Event) -> None:
                 k: v for k, v in delta.items() if not k.startswith(State.TEMP_PREFIX)
             }
         session.state.update(event.actions.state_delta)
+    seal_event(event)
     session.events.append(event)
     session.last_update_time = event.timestamp
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from pydantic import ValidationError
 
+from yadk._sealed import seal_event
 from yadk.errors import SessionError, SessionStoreCorruptError
 from yadk.events import Event
 from yadk.sessions._state import State
@@ -133,14 +134,14 @@ def load_events(rows: Sequence[str | bytes], where: str) -> list[Event]:
     text = "[" + ",".join(parts) + "]"
     # Imported by the first read: the frozen twins are models a command that reads no event
     # back (``yadk inspect``) need not build.
-    from yadk.sessions._frozen import freeze_event, parse_frozen_events
+    from yadk.sessions._frozen import parse_frozen_events
 
     try:
         return parse_frozen_events(text)
     except (ValidationError, ValueError):
         pass  # not in the shape yadk writes: the models may still accept it
     try:
-        return [freeze_event(e) for e in _events_adapter().validate_json(text)]
+        return [seal_event(e) for e in _events_adapter().validate_json(text)]
     except (ValidationError, ValueError):
         pass
     for index, part in enumerate(parts):

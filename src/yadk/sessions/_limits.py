@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
+from yadk._sealed import FROZEN_CONTAINERS
 from yadk.errors import SessionError, SessionTooLargeError
 from yadk.sessions._codec import written_by
 from yadk.sessions._session import Session
@@ -82,7 +83,7 @@ def json_size(value: Any) -> int:
 
 
 def _is_frozen_container(value: Any) -> bool:
-    return type(value).__module__ == "yadk.sessions._frozen"
+    return type(value) in FROZEN_CONTAINERS
 
 
 def plain_json(value: Any) -> tuple[Any, int]:

@@ -1,9 +1,9 @@
 """InMemorySessionService: sessions in process memory, with ADK's scoping rules.
 
-An appended event is copied once into a frozen event (``_frozen``) that every later read shares:
-a read of 1,000 events copies 1,000 references, not 1,000 events, and no caller can change what
-is stored (or what another reader sees): an edit raises ``ImmutableEventError``. Nothing is
-serialised: state is kept as the frozen values of the events that set it, and each read hands
+An appended event is sealed (``yadk._sealed``) and kept as it is: every later read shares it, a
+read of 1,000 events copies 1,000 references, not 1,000 events, and no caller can change what is
+stored (or what another reader sees): an edit raises ``ImmutableEventError``. Nothing is copied
+or serialised: state is kept as the frozen values of the events that set it, and each read hands
 out a copy of the state whose containers (lists, dicts) are the reader's own. Values a database
 could not hold are refused here too, naming the key, and the size caps of ``_limits`` apply as
 they do on the durable stores.
@@ -17,6 +17,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+from yadk._sealed import freeze_json, seal_event, thaw
 from yadk.errors import (
     AlreadyExistsError,
     SessionError,
@@ -126,10 +127,6 @@ class InMemorySessionService(BaseSessionService):
         key = (app_name, user_id, session_id)
         if key in self._sessions:
             raise AlreadyExistsError(f"Session with id {session_id!r} already exists.")
-        # Imported by the first session: a command that stores no event (``yadk inspect``) need
-        # not build the frozen twins.
-        from yadk.sessions._frozen import freeze_json
-
         record = _Record(state=_Scope(), last_update_time=time.time())
         app, user = self._scopes(app_name, user_id)
         plain, changes, _ = _changes(state or {}, record.state, app, user, "the state")
@@ -241,24 +238,23 @@ class InMemorySessionService(BaseSessionService):
                 self.limits.refuse_state(
                     grown, session.id, f"after event {event.id} ({written_by(event)})"
                 )
-        from yadk.sessions._frozen import freeze_event  # loaded by create_session: a lookup here
-
-        apply_event(session, event)  # trims the temp: keys from the event's delta
+        apply_event(session, event)  # trims the temp: keys from the delta, seals the event
         stored = event
         if changes and any(plain[k] is not delta[k] for k in plain):
             # A value JSON holds only converted (a tuple, a number key): stored as a database
             # would give it back.
-            stored = event.model_copy(
-                update={"actions": event.actions.model_copy(update={"state_delta": plain})}
+            stored = seal_event(
+                event.model_copy(
+                    update={"actions": event.actions.model_copy(update={"state_delta": plain})}
+                )
             )
-        frozen = freeze_event(stored)
-        record.events.append(frozen)
-        record.timestamps.append(frozen.timestamp)
-        record.event_ids.add(frozen.id)
-        record.last_update_time = frozen.timestamp
+        record.events.append(stored)
+        record.timestamps.append(stored.timestamp)
+        record.event_ids.add(stored.id)
+        record.last_update_time = stored.timestamp
         if changes:
-            # The frozen event's values: state shares them rather than copying them again.
-            stored_delta = frozen.actions.state_delta
+            # The sealed event's values: state shares them rather than copying them again.
+            stored_delta = stored.actions.state_delta
             for scope, name, written, entry in changes:
                 scope.set(name, stored_delta[written], entry)
         session.storage_version = record.version
@@ -276,8 +272,6 @@ class InMemorySessionService(BaseSessionService):
     def _state(self, key: tuple[str, str, str], record: _Record) -> dict[str, Any]:
         """The session's merged state, its containers the caller's own (the stored values are
         frozen and shared with the stored events)."""
-        from yadk.sessions._frozen import thaw  # loaded by create_session: a lookup here
-
         app = self._app_state.get(key[0])
         user = self._user_state.get(key[:2])
         merged = merge_scopes(
