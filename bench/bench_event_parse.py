@@ -69,7 +69,7 @@ def main() -> None:
     medians = {name: statistics.median(values) * 1000 for name, values in times.items()}
     for name, value in medians.items():
         print(f"  {name:<22} {value:7.2f} ms")
-    ratio = medians["models, then freeze"] / medians["straight into twins"]
+    ratio = medians["models, then sealed"] / medians["straight into twins"]
     print(f"  straight into the twins is {ratio:.2f}x as fast")
     out = Path(__file__).parent / "results" / f"{Path(__file__).stem}.json"
     out.parent.mkdir(exist_ok=True)

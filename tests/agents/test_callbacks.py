@@ -164,3 +164,85 @@ async def test_raising_callback_is_an_error_event(kind: str) -> None:
     assert last.error_message is not None
     assert last.error_message.startswith(f"{kind} ")
     assert last.error_message.endswith("raised RuntimeError: kaput")
+
+
+async def test_callbacks_and_tools_edit_their_own_copies_of_the_sealed_history() -> None:
+    # History is sealed once appended and shared by the store; as in google-adk, a model
+    # callback may still edit the request in place (here, redacting every turn's contents,
+    # history included, with a fresh runner per turn as a server has) and a tool or tool
+    # callback its arguments, nested lists included. What is stored does not change.
+    from yadk.sessions import InMemorySessionService
+
+    requests: list[list[str]] = []
+
+    def redact(callback_context: Any, llm_request: Any) -> None:
+        for content in llm_request.contents:
+            for part in content.parts:
+                if part.text:
+                    part.text = part.text.replace("4111", "****")
+        requests.append([p.text for c in llm_request.contents for p in c.parts if p.text])
+
+    def extend(items: list) -> dict:
+        """Adds an item."""
+        items.append("tool's")
+        return {"items": items}
+
+    def before_tool(tool: Any, args: dict, tool_context: Any) -> None:
+        args["items"].append("callback's")
+
+    service = InMemorySessionService()
+    session = await service.create_session(app_name="app", user_id="u")
+    turns = [
+        [{"function_calls": [{"name": "extend", "args": {"items": ["model's"]}}]}, {"text": "ok"}],
+        [{"text": "ok again"}],
+    ]
+    for message, script in zip(["card 4111", "again 4111"], turns, strict=True):
+        agent = LlmAgent(
+            name="a",
+            model=model(*script),
+            tools=[extend],
+            before_model_callback=redact,
+            before_tool_callback=before_tool,
+        )
+        runner = Runner(app_name="app", agent=agent, session_service=service)
+        events = [
+            e
+            async for e in runner.run_async(user_id="u", session_id=session.id, new_message=message)
+        ]
+        assert not [e.error_message for e in events if e.error_message]
+    assert requests[-1][0] == "card ****" and requests[-1][-1] == "again ****"
+    stored = await service.get_session(app_name="app", user_id="u", session_id=session.id)
+    assert stored is not None
+    assert [e.text for e in stored.events if e.author == "user"] == ["card 4111", "again 4111"]
+    (call,) = [c for e in stored.events for c in e.get_function_calls()]
+    assert call.args == {"items": ["model's"]}
+    (response,) = [r for e in stored.events for r in e.get_function_responses()]
+    assert response.response == {"items": ["model's", "callback's", "tool's"]}
+
+
+async def test_a_plugins_model_callback_gets_copies_and_without_one_history_is_shared() -> None:
+    from yadk.apps import App, BasePlugin
+    from yadk.sessions import InMemorySessionService
+
+    class Redacts(BasePlugin):
+        async def before_model_callback(self, *, callback_context: Any, llm_request: Any) -> None:
+            llm_request.contents[0].parts[0].text = "redacted"
+
+    async def one_turn(agent: LlmAgent, plugins: list[Any]) -> tuple[Any, Any]:
+        service = InMemorySessionService()
+        runner = Runner(
+            app=App(name="app", root_agent=agent, plugins=plugins), session_service=service
+        )
+        session = await service.create_session(app_name="app", user_id="u")
+        async for _ in runner.run_async(user_id="u", session_id=session.id, new_message="secret"):
+            pass
+        stored = await service.get_session(app_name="app", user_id="u", session_id=session.id)
+        return stored, agent.model.requests[-1]  # type: ignore[union-attr]
+
+    stored, request = await one_turn(
+        LlmAgent(name="a", model=model({"text": "ok"})), [Redacts("r")]
+    )
+    assert request.contents[0].parts[0].text == "redacted"
+    assert stored.events[0].content.parts[0].text == "secret"
+    stored, request = await one_turn(LlmAgent(name="a", model=model({"text": "ok"})), [])
+    assert request.contents[0] is stored.events[0].content  # no callback: nothing copied

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from yadk._contexts import Context, InvocationContext, ToolContext
 from yadk._resume import ResumeDecision, decide_resume
+from yadk._sealed import thaw
 from yadk.agents._budget import active_budget, charge_budget, check_budget, record_usage
 from yadk.agents._callbacks import run_callbacks
 from yadk.agents._code_images import save_generated_images
@@ -108,6 +109,12 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
     callback_context = Context(ctx, event_actions=model_event.actions)
 
     plugins = ctx.plugins
+    if agent.before_model_callback or (
+        plugins is not None and plugins.implements("before_model_callback")
+    ):
+        # A callback may edit the request in place (google-adk hands it copies of the history);
+        # the history is sealed and shared, so the request gets contents of its own.
+        request.contents = [thaw(content) for content in request.contents]
     response = None
     if plugins is not None:  # the app's plugins first; one that answers skips the rest
         response = await plugins.run(
@@ -514,7 +521,7 @@ async def _call_tool(
 ) -> dict[str, Any] | None:
     """The callbacks and the tool (or ``invoke``, a resumed run of it); a tool that raises is
     reported to the model (and, traced, kept on ``traced``)."""
-    args = dict(call.args)
+    args = thaw(call.args)  # the tool's and the callbacks' own (the call's are sealed history)
     plugins = tool_context.invocation_context.plugins
     result = None
     if plugins is not None:  # the app's plugins first; one that answers skips the rest
