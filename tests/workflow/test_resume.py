@@ -168,3 +168,39 @@ async def test_a_node_run_with_run_node_asks_and_resumes_from_sqlite(tmp_path: P
         app_name="app", user_id="u", session_id=session_id
     )
     assert session is not None and session.state == {"drafts": 1}
+
+
+async def test_a_resumed_node_may_change_its_input_read_back_from_the_store(
+    tmp_path: Path,
+) -> None:
+    # Stored events are sealed; what the workflow reads back from them to resume (the waiting
+    # node's input, the answer) is the node's own to change, as in google-adk.
+    def make(node_input: str) -> dict[str, Any]:
+        return {"items": [1, 2], "meta": {"a": 1}}
+
+    @node(rerun_on_resume=True)
+    def ask(node_input: dict[str, Any], ctx: NodeContext) -> Any:
+        answer = ctx.resume_inputs.get("ok")
+        if answer is None:
+            yield RequestInput(interrupt_id="ok", message="ok?")
+            return
+        node_input["items"].append(answer)
+        node_input["meta"]["b"] = 2
+        yield node_input
+
+    def grow(node_input: dict[str, Any]) -> dict[str, Any]:
+        node_input["items"].append(3)
+        return node_input
+
+    flow = Workflow(name="flow", edges=[(START, make), (make, ask), (ask, grow)])
+    service = SqliteSessionService(tmp_path / "s.db")
+    _, _, session_id = await run_turns(flow, ["go"], session_service=service)
+    runner = Runner(app_name="app", agent=flow, session_service=service)
+    outputs = [
+        e.output
+        async for e in runner.run_async(user_id="u", session_id=session_id, new_message="yes")
+        if e.author != "user"
+    ]
+    assert not [e for e in outputs if e is None]
+    assert outputs[-1] == {"items": [1, 2, "yes", 3], "meta": {"a": 1, "b": 2}}
+    await service.aclose()

@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from yadk._sealed import thaw
 from yadk.events import Event
 from yadk.sessions import Session
 from yadk.types import Content
@@ -59,9 +60,10 @@ def _entry(value: Any) -> dict[str, Any]:
 
 
 def _read_entry(entry: dict[str, Any]) -> Any:
+    """A node input as recorded: the node's own to change (the record is sealed history)."""
     if "content" in entry:
         return Content.model_validate(entry["content"])
-    return entry.get("input")
+    return thaw(entry.get("input"))
 
 
 def find_resume(session: Session, *, root_path: str, message: Content | None) -> ResumePoint | None:
@@ -99,7 +101,9 @@ def find_resume(session: Session, *, root_path: str, message: Content | None) ->
             if schema is not None:
                 answer = check_answer(confirmation_answer(call.id, answer), schema)
             parents = {key: _read_entry(value) for key, value in record.get("parents", {}).items()}
-            return ResumePoint(str(record["path"]), call.id, answer, _read_entry(record), parents)
+            return ResumePoint(
+                str(record["path"]), call.id, thaw(answer), _read_entry(record), parents
+            )
     return None
 
 
@@ -122,7 +126,8 @@ def completed_outputs(session: Session, *, root_path: str) -> dict[str, Any]:
                 and info is not None
                 and info.path in (info.output_for or ())
             ):
-                outputs.setdefault(info.path, event.output)
+                if info.path not in outputs:  # a copy: the next node may change its input
+                    outputs[info.path] = thaw(event.output)
         if index == 0 or not any(_asked(e, root_path) for e in blocks[index - 1]):
             break  # this invocation started the workflow run, not a resume of it
     return outputs
