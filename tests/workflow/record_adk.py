@@ -45,6 +45,7 @@ from tests.workflow import (  # noqa: E402,F401  (register scenarios)
     scenarios_dynamic,
     scenarios_limits,
     scenarios_modes,
+    scenarios_resume,
 )
 from tests.workflow.scenarios import INVALID, SCENARIOS, canonical_message  # noqa: E402
 

@@ -15,6 +15,7 @@ from tests.workflow import (  # noqa: F401  (register scenarios)
     scenarios_dynamic,
     scenarios_limits,
     scenarios_modes,
+    scenarios_resume,
 )
 from tests.workflow.kit import KIT, run_turns, summarize
 from tests.workflow.scenarios import INVALID, SCENARIOS, canonical_message

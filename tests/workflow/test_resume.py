@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.workflow.kit import run_turns, summarize
+from tests.workflow import scenarios_resume  # noqa: F401  (register scenarios)
+from tests.workflow.kit import KIT, run_turns, summarize
 from tests.workflow.resume_app import build
+from tests.workflow.scenarios import SCENARIOS
 
 from yadk.runner import Runner
 from yadk.serve._wire import event_from_json, event_json
@@ -204,3 +206,31 @@ async def test_a_resumed_node_may_change_its_input_read_back_from_the_store(
     assert not [e for e in outputs if e is None]
     assert outputs[-1] == {"items": [1, 2, "yes", 3], "meta": {"a": 1, "b": 2}}
     await service.aclose()
+
+
+@pytest.mark.parametrize(
+    "name", ["join_after_resume", "join_branch_running_at_question", "loop_through_question"]
+)
+async def test_a_join_and_run_ids_resume_from_a_fresh_sqlite_store(
+    name: str, tmp_path: Path
+) -> None:
+    """The answer comes to a fresh runner and store: what completed before the question is read
+    back from the stored events alone (the join's other input, the run ids taken), and the
+    events match google-adk's."""
+    fixture = json.loads((Path(__file__).parent / "recorded" / f"{name}.json").read_text())
+    first, second = fixture["turns"]
+    db = str(tmp_path / "s.db")
+    scenario = SCENARIOS[name](KIT)
+    await run_turns(scenario.agent, [first["message"]], session_service=SqliteSessionService(db))
+    sessions = await SqliteSessionService(db).list_sessions(app_name="app", user_id="u")
+    [session_id] = [s.id for s in sessions.sessions]
+    fresh = SqliteSessionService(db)
+    turns, state, _ = await run_turns(
+        SCENARIOS[name](KIT).agent,
+        [second["message"]],
+        session_service=fresh,
+        session_id=session_id,
+    )
+    want = [{k: e[k] for k in ("path", "output", "route")} for e in second["events"]]
+    assert [{k: summarize(e)[k] for k in ("path", "output", "route")} for e in turns[0]] == want
+    assert state == fixture["final_state"]

@@ -21,7 +21,13 @@ from yadk.workflow._params import as_output
 from yadk.workflow._request_input import REQUEST_INPUT_FUNCTION_CALL_NAME
 from yadk.workflow._schemas import check_answer
 
-__all__ = ["ResumePoint", "completed_outputs", "find_resume", "input_record"]
+__all__ = [
+    "ResumePoint",
+    "completed_outputs",
+    "completed_routes",
+    "find_resume",
+    "input_record",
+]
 
 _KEY = "yadk_workflow"
 
@@ -108,29 +114,45 @@ def find_resume(session: Session, *, root_path: str, message: Content | None) ->
 
 
 def completed_outputs(session: Session, *, root_path: str) -> dict[str, Any]:
-    """The outputs of the node runs (by run path) of the workflow run being resumed: the
-    invocations since it started, each resume after a question of it. A node run at run time
-    (``ctx.run_node``) that completed before the question is not run again: its output is
-    taken from here, as google-adk does."""
-    events = session.events
-    blocks = _invocations(events)
+    """The outputs of the node runs (by run path, in the order they completed) of the workflow
+    run being resumed: the invocations since it started, each resume after a question of it.
+    A run completed before the question is not run again: its output is taken from here, as
+    google-adk does. A run whose output came from a node it ran (``use_as_output``), or a nested
+    workflow's from its terminal node, counts as completed with it."""
+    outputs: dict[str, Any] = {}
+    for event in _resumed_events(session, root_path):
+        info = event.node_info
+        if event.output is None or info is None or info.path not in (info.output_for or ()):
+            continue
+        for path in info.output_for or ():
+            if path.startswith(root_path + "/"):
+                # A copy for each: the next node may change its input.
+                outputs[path] = thaw(event.output)
+    return outputs
+
+
+def completed_routes(session: Session, *, root_path: str) -> dict[str, Any]:
+    """The routes the node runs of the resumed workflow run took before the question (by run
+    path): they decide which joins a completed run fed."""
+    routes: dict[str, Any] = {}
+    for event in _resumed_events(session, root_path):
+        info = event.node_info
+        if event.actions.route is not None and info is not None and info.path:
+            routes[info.path] = thaw(event.actions.route)
+    return routes
+
+
+def _resumed_events(session: Session, root_path: str) -> list[Event]:
+    """The events of the workflow run being resumed before this invocation, oldest first."""
+    blocks = _invocations(session.events)
     if blocks:
         blocks.pop()  # the invocation now running
-    outputs: dict[str, Any] = {}
-    for index in range(len(blocks) - 1, -1, -1):
-        block = blocks[index]
-        for event in reversed(block):
-            info = event.node_info
-            if (
-                event.output is not None
-                and info is not None
-                and info.path in (info.output_for or ())
-            ):
-                if info.path not in outputs:  # a copy: the next node may change its input
-                    outputs[info.path] = thaw(event.output)
-        if index == 0 or not any(_asked(e, root_path) for e in blocks[index - 1]):
+    first = len(blocks)
+    while first > 0:
+        first -= 1
+        if first == 0 or not any(_asked(e, root_path) for e in blocks[first - 1]):
             break  # this invocation started the workflow run, not a resume of it
-    return outputs
+    return [event for block in blocks[first:] for event in block]
 
 
 def _invocations(events: list[Event]) -> list[list[Event]]:

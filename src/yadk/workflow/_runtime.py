@@ -100,6 +100,7 @@ class Runtime:
         sleep: Sleep,
         resume: ResumePoint | None = None,
         completed: dict[str, Any] | None = None,
+        routes: dict[str, Any] | None = None,
     ) -> None:
         self.sink = sink
         self.sleep = sleep
@@ -107,6 +108,7 @@ class Runtime:
         # Resuming: the outputs of the runs that completed before the question (by path), and
         # the path of the run that asked it.
         self._completed = completed or {}
+        self._routes = routes or {}
         self._asked_at = resume.path if resume is not None else None
         # The inputs of the runs that started each ``run_node`` child (by the child's path).
         self._lineage: dict[str, dict[str, Any]] = {}
@@ -180,6 +182,7 @@ class Runtime:
         assert graph is not None
         if name not in graph.by_name:
             return False
+        self._restore(run)
         run.counters[name] = int(run_id) - 1
         leaf = resume.path == f"{run.path}/{segment}"
         node = graph.by_name[name]
@@ -195,12 +198,38 @@ class Runtime:
             run.triggers.append((name, resume.inputs.get(f"{run.path}/{segment}")))
         return True
 
-    def _trigger(self, run: _GraphRun, target: str, value: Any, source: str) -> None:
+    def _restore(self, run: _GraphRun) -> None:
+        """What the runs of this graph that completed before the question still count for, as
+        google-adk replays them: their outputs, the joins they fed (a join fires once its other
+        inputs complete after the answer) and their run ids (a node's next run takes the next
+        id)."""
+        graph = run.workflow.graph
+        assert graph is not None
+        prefix = run.path + "/"
+        done = [*self._completed, *(p for p in self._routes if p not in self._completed)]
+        for path in done:
+            if not path.startswith(prefix) or path == self._asked_at:
+                continue
+            name, _, run_id = path[len(prefix) :].rpartition("@")
+            if name not in graph.by_name or not run_id.isdigit():
+                continue  # a deeper run (its parent's), or one of a ``run_node`` call
+            run.counters[name] = max(run.counters.get(name, 0), int(run_id))
+            if path in self._completed:
+                run.outputs[name] = self._completed[path]
+            run.completed.add(name)
+            for target in graph.next_nodes(name, self._routes.get(path)):
+                # Its other successors ran before the question: only joins wait on it.
+                self._trigger(run, target, None, name, replayed=True)
+
+    def _trigger(
+        self, run: _GraphRun, target: str, value: Any, source: str, *, replayed: bool = False
+    ) -> None:
         graph = run.workflow.graph
         assert graph is not None
         node = graph.by_name[target]
         if not node.requires_all_predecessors:
-            run.triggers.append((target, value))
+            if not replayed:
+                run.triggers.append((target, value))
             return
         predecessors = graph.predecessors[target]
         waiting = run.waiting_for.get(target)
@@ -209,6 +238,8 @@ class Runtime:
         waiting.discard(source)
         if not waiting:
             del run.waiting_for[target]
+            if replayed:  # it fired before the question
+                return
             run.triggers.append((target, {p: run.outputs.get(p) for p in predecessors}))
 
     def _start_ready(

@@ -1,0 +1,141 @@
+"""Workflow scenarios about resuming after a question: what the nodes that completed before it
+still count for (a join's inputs, run ids). Registered in scenarios.SCENARIOS when imported;
+run in google-adk 2.13 by record_adk.py and in yadk by test_recorded.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.workflow.scenarios import Scenario, scenario
+
+
+def _asker(k: Any, interrupt_id: str = "ok") -> Any:
+    @k.node(name="ask", rerun_on_resume=True)
+    def ask(node_input: Any, ctx: Any) -> Any:
+        answer = ctx.resume_inputs.get(interrupt_id)
+        if answer is None:
+            yield k.RequestInput(interrupt_id=interrupt_id, message="ok?")
+            return
+        # The workflow's own input (a message) as its text: each framework prints it its own way.
+        asked = node_input.parts[0].text if hasattr(node_input, "parts") else node_input
+        yield {"asked": asked, "answer": answer}
+
+    return ask
+
+
+@scenario
+def join_after_resume(k: Any) -> Scenario:
+    """The join's other input completed before the question: it fires after the answer."""
+
+    def make(node_input: str) -> dict[str, Any]:
+        return {"items": [1, 2], "meta": {"a": 1}}
+
+    def other(node_input: str) -> dict[str, Any]:
+        return {"x": [1]}
+
+    def grow(node_input: dict[str, Any]) -> dict[str, Any]:
+        node_input["grown"] = True
+        return node_input
+
+    def mutate_join(node_input: dict[str, Any]) -> dict[str, Any]:
+        for value in node_input.values():
+            if isinstance(value, dict):
+                value["seen"] = True
+        node_input["extra"] = 1
+        return node_input
+
+    ask = _asker(k)
+    join = k.JoinNode(name="join")
+    flow = k.Workflow(
+        name="flow",
+        edges=[
+            (k.START, make, ask, grow, join, mutate_join),
+            (k.START, other, join),
+        ],
+    )
+    return Scenario(flow, messages=["go", "yes"])
+
+
+@scenario
+def join_inputs_before_question(k: Any) -> Scenario:
+    """Both inputs complete before the question: the join fires before it, and not again."""
+
+    def left(node_input: str) -> str:
+        return "L"
+
+    def right(node_input: str) -> str:
+        return "R"
+
+    def after(node_input: Any) -> str:
+        return f"after {sorted(node_input['asked'])} {node_input['answer']}"
+
+    ask = _asker(k)
+    join = k.JoinNode(name="join")
+    flow = k.Workflow(
+        name="flow",
+        edges=[(k.START, left, join), (k.START, right, join), (join, ask, after)],
+    )
+    return Scenario(flow, messages=["go", "yes"])
+
+
+@scenario
+def join_inputs_after_question(k: Any) -> Scenario:
+    """Both inputs run after the answer."""
+
+    def left(node_input: Any) -> str:
+        return "L"
+
+    def right(node_input: Any) -> str:
+        return "R"
+
+    ask = _asker(k)
+    join = k.JoinNode(name="join")
+    flow = k.Workflow(
+        name="flow",
+        edges=[(k.START, ask), (ask, left, join), (ask, right, join)],
+    )
+    return Scenario(flow, messages=["go", "yes"])
+
+
+@scenario
+def join_branch_running_at_question(k: Any) -> Scenario:
+    """The question comes first; the other branch goes on running to the join after it."""
+
+    def one(node_input: str) -> int:
+        return 1
+
+    def two(node_input: int) -> int:
+        return node_input + 1
+
+    def three(node_input: int) -> int:
+        return node_input + 1
+
+    def done(node_input: dict[str, Any]) -> str:
+        return f"done {sorted(node_input)}"
+
+    ask = _asker(k)
+    join = k.JoinNode(name="join")
+    flow = k.Workflow(
+        name="flow",
+        edges=[(k.START, ask, join), (k.START, one, two, three, join), (join, done)],
+    )
+    return Scenario(flow, messages=["go", "yes"])
+
+
+@scenario
+def loop_through_question(k: Any) -> Scenario:
+    """A node that ran before the question runs again after it: its next run id follows."""
+
+    def step(node_input: Any, ctx: Any) -> Any:
+        count = ctx.state.get("count", 0) + 1
+        return k.Event(output=count, state={"count": count}, route="ask" if count < 2 else "done")
+
+    def finish(node_input: int) -> str:
+        return f"finished {node_input}"
+
+    ask = _asker(k)
+    flow = k.Workflow(
+        name="loop",
+        edges=[(k.START, step), (step, {"ask": ask, "done": finish}), (ask, step)],
+    )
+    return Scenario(flow, messages=["go", "yes"])
