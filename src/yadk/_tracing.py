@@ -85,10 +85,10 @@ class InvocationTrace(Protocol):
         error: BaseException | None,
         *,
         error_type: str | None,
-        waiting: bool = False,
     ) -> None:
-        """``waiting``: the call asked the user and has no response yet (a node called as a
-        tool), so the span names no response event."""
+        """``result`` ``None``: the call has no response yet (a node called as a tool asked the
+        user, a long-running tool answered nothing) or failed, so the span names neither the call
+        id nor a response event, as google-adk's."""
 
     def end(self, span: Any, error: BaseException | None) -> None: ...
 

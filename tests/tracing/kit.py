@@ -18,6 +18,7 @@ from yadk.agents import ContentCapturingMode, TelemetryConfig
 from yadk.events import Event
 from yadk.models import BaseLlm, LlmRequest, LlmResponse
 from yadk.runner import RunConfig
+from yadk.tools import LongRunningFunctionTool
 from yadk.types import Content, FunctionCall, FunctionResponse, Part
 from yadk.workflow import START, RequestInput, RetryConfig, node
 
@@ -35,6 +36,11 @@ class Canned(BaseLlm):
         self, llm_request: LlmRequest, stream: bool = False
     ) -> AsyncIterator[LlmResponse]:
         turn = self.turns.pop(0)
+        if isinstance(turn, tuple) and turn[0] == "raise":
+            raise RuntimeError(turn[1])
+        if isinstance(turn, tuple) and turn[0] == "error":
+            yield LlmResponse(error_code=turn[1], error_message=turn[2])
+            return
         parts = []
         for item in turn if isinstance(turn, list) else [turn]:
             if isinstance(item, str):
@@ -63,6 +69,7 @@ KIT = SimpleNamespace(
     node=node,
     Event=Event,
     RequestInput=RequestInput,
+    LongRunningFunctionTool=LongRunningFunctionTool,
     model=lambda name, turns: Canned(turns),
 )
 

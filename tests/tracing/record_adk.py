@@ -30,6 +30,7 @@ from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
 from google.adk.telemetry.context import ContentCapturingMode, TelemetryConfig
+from google.adk.tools import LongRunningFunctionTool
 from google.adk.workflow import START, RetryConfig, Workflow, node
 from google.genai import types
 from opentelemetry import trace
@@ -55,6 +56,11 @@ class Canned(BaseLlm):
 
     async def generate_content_async(self, llm_request: Any, stream: bool = False) -> Any:
         turn = self.turns.pop(0)
+        if isinstance(turn, tuple) and turn[0] == "raise":
+            raise RuntimeError(turn[1])
+        if isinstance(turn, tuple) and turn[0] == "error":
+            yield LlmResponse(error_code=turn[1], error_message=turn[2])
+            return
         items = turn if isinstance(turn, list) else [turn]
         parts = []
         for item in items:
@@ -84,6 +90,7 @@ KIT = SimpleNamespace(
     node=node,
     Event=Event,
     RequestInput=RequestInput,
+    LongRunningFunctionTool=LongRunningFunctionTool,
     model=lambda name, turns: Canned(model="gemini-2.5-flash", turns=list(turns)),
 )
 

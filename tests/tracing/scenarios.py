@@ -3,7 +3,9 @@
 Each scenario is a function of a ``kit`` holding one framework's names (``LlmAgent``,
 ``Workflow``, ``START``, ``model(name, turns)``), so the same agents run in both and the span trees
 compare. A model turn is a text, ``("call", name, args, call_id)`` or a list of those; every
-answer reports 10 prompt tokens and 4 output tokens.
+answer reports 10 prompt tokens and 4 output tokens. ``("raise", message)`` makes the model call
+raise ``RuntimeError(message)``; ``("error", code, message)`` answers with an error code and no
+content (as a model's refusal does).
 """
 
 from __future__ import annotations
@@ -263,3 +265,73 @@ def node_tool_asks(k: Any) -> Scenario:
         tools=[buy],
     )
     return Scenario(shop, messages=["buy tea", {"answer": "agree", "response": {"result": "yes"}}])
+
+
+def ask_approval(amount: int) -> None:
+    """Asks a person to approve a payment; the answer comes later."""
+    return None
+
+
+@scenario
+def long_running_waits(k: Any) -> Scenario:
+    """A long-running tool that answers nothing yet: the call waits, with no response event."""
+    agent = k.LlmAgent(
+        name="payer",
+        description="Pays after approval.",
+        instruction="Ask for approval.",
+        model=k.model("payer", [("call", "ask_approval", {"amount": 5}, "call-pay")]),
+        tools=[k.LongRunningFunctionTool(ask_approval)],
+    )
+    return Scenario(agent, messages=["pay 5"])
+
+
+@scenario
+def long_running_waits_span_only(k: Any) -> Scenario:
+    scenario_ = long_running_waits(k)
+    scenario_.capture = "SPAN_ONLY"
+    return scenario_
+
+
+@scenario
+def node_tool_asks_span_only(k: Any) -> Scenario:
+    scenario_ = node_tool_asks(k)
+    scenario_.capture = "SPAN_ONLY"
+    return scenario_
+
+
+@scenario
+def model_raises(k: Any) -> Scenario:
+    """The model call raises: the invocation fails."""
+    agent = k.LlmAgent(
+        name="broken",
+        description="Its model fails.",
+        instruction="Answer.",
+        model=k.model("broken", [("raise", "model unavailable: secret detail")]),
+    )
+    return Scenario(agent, messages=["hi"])
+
+
+@scenario
+def model_raises_span_only(k: Any) -> Scenario:
+    scenario_ = model_raises(k)
+    scenario_.capture = "SPAN_ONLY"
+    return scenario_
+
+
+@scenario
+def model_error_code(k: Any) -> Scenario:
+    """The model answers with an error code instead of content (nothing raises)."""
+    agent = k.LlmAgent(
+        name="refuser",
+        description="Its model refuses.",
+        instruction="Answer.",
+        model=k.model("refuser", [("error", "SAFETY", "blocked")]),
+    )
+    return Scenario(agent, messages=["hi"])
+
+
+@scenario
+def retried_node_fails_span_only(k: Any) -> Scenario:
+    scenario_ = retried_node_fails(k)
+    scenario_.capture = "SPAN_ONLY"
+    return scenario_

@@ -45,7 +45,7 @@ async def in_tool_span(
     except Exception as exc:
         trace.end_tool(span, None, exc, error_type=None)
         raise
-    trace.end_tool(span, result, traced.error, error_type=None, waiting=tool_context.waiting)
+    trace.end_tool(span, result, traced.error, error_type=None)
     return result
 
 

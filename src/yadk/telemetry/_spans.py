@@ -27,6 +27,7 @@ __all__ = ["OtelInvocationTrace"]
 
 DETAILS_EVENT = "gen_ai.client.inference.operation.details"
 LOCATION = "yadk.config.location"
+NOT_SPECIFIED = "<not specified>"  # google-adk's word for a tool call id it cannot name
 
 # What a model call's request config maps to (google-genai's names -> the conventions').
 _REQUEST_SETTINGS = {
@@ -105,7 +106,7 @@ class OtelInvocationTrace:
 
     __slots__ = (
         "_node_events",
-        "_response_events",
+        "_responses",
         "_tracer",
         "capture",
         "conversation_id",
@@ -124,9 +125,10 @@ class OtelInvocationTrace:
         self.invocation_id = ctx.invocation_id
         self.entry = entry
         self._node_events: dict[Any, list[str]] = {}
-        # A tool span's response event id, set when the call ends with a response (not when it
-        # waits for the user, as in google-adk).
-        self._response_events: dict[Any, str] = {}
+        # A tool span's call id and response event id, named when the call ends with a response:
+        # google-adk reads both from the response event, so a call that has none yet (it waits
+        # for the user, or a long-running tool answered nothing) says "<not specified>".
+        self._responses: dict[Any, tuple[str, str]] = {}
 
     def _start(self, name: str, parent: Any, attributes: dict[str, Any]) -> Span:
         return self._tracer.start_span(
@@ -260,13 +262,12 @@ class OtelInvocationTrace:
             "gen_ai.tool.name": tool.name,
             "gen_ai.tool.description": tool.description,
             "gen_ai.tool.type": type(tool).__name__,
-            "gen_ai.tool.call.id": call.id or "<not specified>",
         }
         location = config_location(tool)
         if location is not None:
             attributes[LOCATION] = location
         span = self._start(f"execute_tool {tool.name}", ctx.span, attributes)
-        self._response_events[span] = response_event_id
+        self._responses[span] = (call.id or NOT_SPECIFIED, response_event_id)
         if self.capture.on_spans and span.is_recording():
             span.set_attribute(
                 "gen_ai.tool.call.arguments", messages.to_json(call.args, compact=False)
@@ -280,11 +281,14 @@ class OtelInvocationTrace:
         error: BaseException | None,
         *,
         error_type: str | None,
-        waiting: bool = False,
     ) -> None:
-        response_event = self._response_events.pop(span, None)
-        if response_event is not None and not waiting:
+        named = self._responses.pop(span, None)
+        if result is not None and named is not None:
+            call_id, response_event = named
+            span.set_attribute("gen_ai.tool.call.id", call_id)
             span.set_attribute("gcp.vertex.agent.event_id", response_event)
+        else:
+            span.set_attribute("gen_ai.tool.call.id", NOT_SPECIFIED)
         if result is not None and self.capture.on_spans and span.is_recording():
             shown = result if isinstance(result, dict) else {"result": result}
             span.set_attribute("gen_ai.tool.call.result", messages.to_json(shown, compact=False))
