@@ -139,3 +139,54 @@ def loop_through_question(k: Any) -> Scenario:
         edges=[(k.START, step), (step, {"ask": ask, "done": finish}), (ask, step)],
     )
     return Scenario(flow, messages=["go", "yes"])
+
+
+@scenario
+def join_after_resume_nested(k: Any) -> Scenario:
+    """The join's other input is a nested workflow that completed before the question (its
+    output is its terminal node's); its output went on to the node that asks too."""
+
+    def first(node_input: Any) -> str:
+        return "a"
+
+    def second(node_input: str) -> str:
+        return node_input + "b"
+
+    def done(node_input: dict[str, Any]) -> str:
+        return f"{node_input['inner']} {node_input['ask']['answer']}"
+
+    inner = k.Workflow(name="inner", edges=[(k.START, first, second)])
+    ask = _asker(k)
+    join = k.JoinNode(name="join")
+    flow = k.Workflow(
+        name="flow",
+        edges=[(k.START, inner, ask, join), (inner, join), (join, done)],
+    )
+    return Scenario(flow, messages=["go", "yes"])
+
+
+@scenario
+def join_after_resume_routed(k: Any) -> Scenario:
+    """The join's other input routed to it before the question; its other route was not taken."""
+
+    def pick(node_input: Any) -> Any:
+        return k.Event(output="picked", route="join")
+
+    def elsewhere(node_input: Any) -> str:
+        return "never"
+
+    def done(node_input: dict[str, Any]) -> str:
+        return f"{node_input['pick']} {node_input['ask']['answer']}"
+
+    ask = _asker(k)
+    join = k.JoinNode(name="join")
+    flow = k.Workflow(
+        name="flow",
+        edges=[
+            (k.START, pick),
+            (pick, {"join": join, "other": elsewhere}),
+            (k.START, ask, join),
+            (join, done),
+        ],
+    )
+    return Scenario(flow, messages=["go", "yes"])
