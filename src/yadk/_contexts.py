@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -349,11 +349,14 @@ CallbackContext = Context
 class ToolContext(Context):
     """The context a tool receives: a ``Context`` plus the id of the call it answers, and
     ``events``: events the tool's own run produced (a workflow called as a tool), handed up
-    before the event with its response; ``waiting``: the run asked the user a question;
+    before the event with its response; ``publish``: when the agent's flow offers it, hands
+    one such event up at once (it is stored in the session before ``publish`` returns, so the
+    run reads it back, as a sub-agent reads its own history); ``waiting``: the run asked the
+    user a question;
     ``tool_confirmation``: the user's answer when the call reruns after a confirmation request
     (``None`` on its first run)."""
 
-    __slots__ = ("events", "function_call_id", "tool_confirmation", "waiting")
+    __slots__ = ("events", "function_call_id", "publish", "tool_confirmation", "waiting")
 
     def __init__(
         self,
@@ -365,6 +368,7 @@ class ToolContext(Context):
         super().__init__(invocation_context, event_actions=event_actions)
         self.function_call_id = function_call_id
         self.events: list[Event] = []
+        self.publish: Callable[[Event], Awaitable[None]] | None = None
         # Set by a tool whose run asked the user a question: it answers when the user does.
         self.waiting = False
         self.tool_confirmation: ToolConfirmation | None = None

@@ -37,6 +37,14 @@ def model(texts: list[Any]) -> ScriptedModel:
     )
 
 
+def declarations(llm_request: Any) -> list[dict[str, Any]]:
+    """The function declarations a request offers (record_adk.py's form)."""
+    return [
+        {"name": d.name, "description": d.description, "parameters": d.parameters}
+        for d in llm_request.function_declarations
+    ]
+
+
 KIT = SimpleNamespace(
     Workflow=Workflow,
     START=START,
@@ -50,6 +58,7 @@ KIT = SimpleNamespace(
     RequestInput=RequestInput,
     LlmAgent=LlmAgent,
     model=model,
+    declarations=declarations,
 )
 
 

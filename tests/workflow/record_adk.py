@@ -71,6 +71,26 @@ def model(texts: list[Any]) -> CannedModel:
     return CannedModel(model="canned", texts=texts)
 
 
+def declarations(llm_request: Any) -> list[dict[str, Any]]:
+    """The function declarations a request offers: name, description, JSON Schema parameters."""
+    found = []
+    for tool in llm_request.config.tools or []:
+        for declaration in tool.function_declarations or []:
+            parameters = declaration.parameters_json_schema
+            if parameters is None and declaration.parameters is not None:
+                parameters = declaration.parameters.json_schema.model_dump(
+                    mode="json", exclude_none=True
+                )
+            found.append(
+                {
+                    "name": declaration.name,
+                    "description": declaration.description,
+                    "parameters": parameters,
+                }
+            )
+    return found
+
+
 KIT = SimpleNamespace(
     Workflow=Workflow,
     START=START,
@@ -84,6 +104,7 @@ KIT = SimpleNamespace(
     RequestInput=RequestInput,
     LlmAgent=LlmAgent,
     model=model,
+    declarations=declarations,
 )
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
 from tests.workflow.scenarios import Scenario, scenario
 
 
@@ -147,3 +148,121 @@ def mode_agent_with_a_tool(k: Any) -> Scenario:
 
     flow = k.Workflow(name="flow", edges=[(k.START, topic, finder)])
     return Scenario(flow, messages=["a"], requests=seen)
+
+
+# --- sub-agents a chat agent delegates to (google-adk offers them as tools) ------------------
+
+
+def _noting_tools(k: Any, seen: list[dict[str, Any]]) -> Any:
+    """Notes what ``_noting`` notes, the declarations of the tools offered and the function
+    responses the request holds."""
+    note_request = _noting(seen)
+
+    def note(callback_context: Any, llm_request: Any) -> None:
+        note_request(callback_context, llm_request)
+        seen[-1]["tools"] = k.declarations(llm_request)
+        seen[-1]["responses"] = [
+            {"name": p.function_response.name, "response": p.function_response.response}
+            for c in llm_request.contents
+            for p in c.parts
+            if p.function_response
+        ]
+
+    return note
+
+
+def _tooled(k: Any, name: str, texts: list[Any], seen: list[Any], **extra: Any) -> Any:
+    return k.LlmAgent(
+        name=name,
+        model=k.model(texts),
+        instruction=f"You are {name}.",
+        description=f"The {name}.",
+        before_model_callback=_noting_tools(k, seen),
+        **extra,
+    )
+
+
+class Lookup(BaseModel):
+    key: str
+    exact: bool = False
+
+
+class Found(BaseModel):
+    value: str
+
+
+@scenario
+def mode_single_turn_sub_agent(k: Any) -> Scenario:
+    seen: list[dict[str, Any]] = []
+    helper = _tooled(k, "helper", ["Helped with x.", "Helped with y."], seen, mode="single_turn")
+    chatty = _tooled(k, "chatty", [], seen)
+    root = _tooled(
+        k,
+        "root",
+        [
+            {"call": "helper", "args": {"request": "do x"}},
+            "Done: helped.",
+            {"call": "helper", "args": {"request": "do y"}},
+            "Done again.",
+        ],
+        seen,
+        sub_agents=[helper, chatty],
+    )
+    return Scenario(root, messages=["please do x", "now y"], requests=seen)
+
+
+@scenario
+def mode_single_turn_sub_agent_schemas(k: Any) -> Scenario:
+    seen: list[dict[str, Any]] = []
+    finder = _tooled(
+        k,
+        "finder",
+        ['{"value": "v-a"}'],
+        seen,
+        mode="single_turn",
+        input_schema=Lookup,
+        output_schema=Found,
+    )
+    root = _tooled(
+        k,
+        "root",
+        [
+            {"call": "finder", "args": {"exact": "maybe"}},
+            {"call": "finder", "args": {"key": "a"}},
+            "It is v-a.",
+        ],
+        seen,
+        sub_agents=[finder],
+    )
+    return Scenario(root, messages=["find a"], requests=seen)
+
+
+@scenario
+def mode_single_turn_sub_agent_with_a_tool(k: Any) -> Scenario:
+    seen: list[dict[str, Any]] = []
+
+    def lookup(key: str) -> dict[str, str]:
+        """Looks a key up."""
+        return {"value": f"v-{key}"}
+
+    helper = _tooled(
+        k,
+        "helper",
+        [{"call": "lookup", "args": {"key": "a"}}, "Found v-a.", "Nothing for b."],
+        seen,
+        mode="single_turn",
+        tools=[lookup],
+        output_key="helped",
+    )
+    root = _tooled(
+        k,
+        "root",
+        [
+            {"call": "helper", "args": {"request": "find a"}},
+            {"call": "helper", "args": {"request": "find b"}},
+            "a is v-a; b has nothing.",
+        ],
+        seen,
+        sub_agents=[helper],
+    )
+    return Scenario(root, messages=["find a and b"], requests=seen)

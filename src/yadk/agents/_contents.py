@@ -11,6 +11,8 @@ The rules follow google-adk 2.13, so a multi-agent config gives each model the s
 * another agent's event is re-voiced as user-side context: a fixed preamble, then each part as
   ``[author] said:`` / ``called tool`` / ``tool returned result:``, its payload fenced between
   quote markers so a relayed text cannot pass itself off as instructions;
+* what a tool's run publishes on a branch below the agent's (a single-turn sub-agent called as
+  a tool, on ``<branch>.<name>@<call id>``) is left out: the model gets the tool's response;
 * every function call is kept next to its response: responses without a call and calls that
   never got a response (a cancelled branch, an interrupted turn) are dropped, so providers do
   not reject the history;
@@ -157,6 +159,8 @@ def fold_events(
             and not (branch == event.branch or branch.startswith(event.branch + "."))
         ):
             continue
+        if event.branch and _on_tool_branch(branch, event.branch, agent_name, call_authors):
+            continue
         visible = calls = asks = False
         for part in content.parts:
             if part.function_call is not None:
@@ -184,6 +188,23 @@ def fold_events(
         else:
             contents.append(content)
             folded.has_calls = folded.has_calls or calls
+
+
+def _on_tool_branch(
+    branch: str | None, event_branch: str, agent_name: str, call_ids: Container[str]
+) -> bool:
+    """Whether the event was published by a tool's run below ``branch``: a single-turn
+    sub-agent runs on ``<branch>.<name>@<call id>``, and the caller's model gets only the
+    tool's response (as in google-adk). The sub-agent on its own branch still sees its events."""
+    if branch:
+        if not event_branch.startswith(branch + "."):
+            return False
+        event_branch = event_branch[len(branch) + 1 :]
+    for segment in event_branch.split("."):
+        name, at, run = segment.rpartition("@")
+        if at and name != agent_name and run in call_ids:
+            return True
+    return False
 
 
 def finish_contents(folded: Folded) -> list[Content]:

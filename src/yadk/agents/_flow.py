@@ -23,6 +23,7 @@ from yadk.agents._confirmation import (
     is_confirmation_answer,
 )
 from yadk.agents._contents import CLIENT_CALL_ID_PREFIX
+from yadk.agents._live_events import LiveEvents
 from yadk.agents._request import build_request
 from yadk.agents._set_model_response import answer_event
 from yadk.agents._tool_spans import TracedCall, in_tool_span, run_attached
@@ -235,9 +236,10 @@ async def _respond(
 ) -> AsyncGenerator[Event, None]:
     """Run ``calls`` and yield what they produced: their own runs' events, the request for
     the user's confirmation of calls held back, the responses, then a transfer's events."""
-    side_events, response_event = await _handle_function_calls(
-        agent, ctx, calls, request, confirmations
-    )
+    handled: list[tuple[list[Event], Event | None]] = []
+    async for event in _run_calls(agent, ctx, calls, request, handled, confirmations):
+        yield event
+    side_events, response_event = handled[0]
     for event in side_events:
         yield event
     if response_event is None:
@@ -298,9 +300,10 @@ async def _resume(
     transfer = decision.transfer
     if decision.calls:
         request = await build_request(agent, ctx)
-        side_events, response_event = await _handle_function_calls(
-            agent, ctx, decision.calls, request
-        )
+        handled: list[tuple[list[Event], Event | None]] = []
+        async for event in _run_calls(agent, ctx, decision.calls, request, handled):
+            yield event
+        side_events, response_event = handled[0]
         for event in side_events:
             yield event
         if response_event is None:
@@ -408,17 +411,44 @@ def _maybe_save_output(agent: LlmAgent, event: Event) -> None:
     event.actions.state_delta[agent.output_key] = value
 
 
+async def _run_calls(
+    agent: LlmAgent,
+    ctx: InvocationContext,
+    calls: list[FunctionCall],
+    request: LlmRequest,
+    handled: list[tuple[list[Event], Event | None]],
+    confirmations: dict[str, ToolConfirmation] | None = None,
+) -> AsyncGenerator[Event, None]:
+    """``_handle_function_calls``, its outcome put in ``handled``; the events a tool publishes
+    while it runs (a single-turn sub-agent's) are yielded as they come."""
+    if not any(getattr(request.tools_dict.get(c.name), "publishes_events", False) for c in calls):
+        handled.append(await _handle_function_calls(agent, ctx, calls, request, confirmations))
+        return
+    live: LiveEvents[tuple[list[Event], Event | None]] = LiveEvents()
+    running = _handle_function_calls(
+        agent, ctx, calls, request, confirmations, publish=live.publish
+    )
+    async for event in live.drive(running):
+        yield event
+    handled.append(live.result)
+
+
 async def _handle_function_calls(
     agent: LlmAgent,
     ctx: InvocationContext,
     calls: list[FunctionCall],
     request: LlmRequest,
     confirmations: dict[str, ToolConfirmation] | None = None,
+    *,
+    publish: Callable[[Event], Awaitable[None]] | None = None,
 ) -> tuple[list[Event], Event | None]:
     """Run every call (concurrently, results kept in call order) and merge their actions: the
     events the tools' own runs produced (in call order), and the event of the responses.
-    ``confirmations``: the user's answers to confirmation requests, by call id."""
+    ``confirmations``: the user's answers to confirmation requests, by call id; ``publish``:
+    how a tool hands up an event while it runs."""
     contexts = [ToolContext(ctx, function_call_id=call.id) for call in calls]
+    for tool_context in contexts:
+        tool_context.publish = publish
     if confirmations:
         for call, tool_context in zip(calls, contexts, strict=True):
             tool_context.tool_confirmation = confirmations.get(call.id or "")

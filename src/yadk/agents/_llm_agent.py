@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field, PrivateAttr, field_validator
 from yadk._contexts import InvocationContext, ReadonlyContext
 from yadk.agents._base_agent import BaseAgent
 from yadk.agents._callbacks import as_callback_list
+from yadk.agents._sub_agent_tools import SingleTurnAgentTool
 from yadk.code_executors import BuiltInCodeExecutor
 from yadk.errors import AgentDefinitionError
 from yadk.events import Event
@@ -47,7 +48,8 @@ class LlmAgent(BaseAgent):
     include_contents: Literal["default", "none"] = "default"
     # How the agent is delegated to (google-adk's ``mode``): ``chat`` talks with the user and is a
     # transfer target; ``single_turn`` answers its input once, seeing only that input and its own
-    # run. None: chat as a sub-agent, single_turn as a workflow node (``node_mode``).
+    # run (as a sub-agent, its parent's model calls it as a tool). None: chat as a sub-agent,
+    # single_turn as a workflow node (``node_mode``).
     mode: Literal["chat", "task", "single_turn"] | None = None
     input_schema: type[BaseModel] | None = None
     output_schema: type[BaseModel] | None = None
@@ -68,6 +70,8 @@ class LlmAgent(BaseAgent):
     _function_tools: dict[int, FunctionTool] = PrivateAttr(default_factory=dict)
     # GoogleSearchTool(bypass_multi_tools_limit=True) -> its search sub-agent tool.
     _search_agent_tools: dict[int, Any] = PrivateAttr(default_factory=dict)
+    # Sub-agent -> the tool its parent's model calls it by (agents._sub_agent_tools).
+    _sub_agent_tools: dict[int, SingleTurnAgentTool] = PrivateAttr(default_factory=dict)
     # The transfer tool for the current targets; its schema is built once, not per model call.
     _transfer_tool: Any = PrivateAttr(default=None)
 
@@ -195,7 +199,9 @@ class LlmAgent(BaseAgent):
         from yadk.agents._search_agent import wrapped_search
         from yadk.agents._transfer import transfer_targets
 
-        multiple = len(self.tools) > 1 or (
+        delegated = self._delegated_tools()
+        # google-adk appends the delegated sub-agents to ``tools``: they count as other tools.
+        multiple = len(self.tools) + len(delegated) > 1 or (
             any(getattr(t, "bypass_multi_tools_limit", False) for t in self.tools)
             and bool(transfer_targets(self))
         )
@@ -208,7 +214,20 @@ class LlmAgent(BaseAgent):
             if wrapped is None or wrapped.func is not tool:
                 wrapped = self._function_tools[id(tool)] = FunctionTool(tool)
             units.append(wrapped)
+        units.extend(delegated)
         return units
+
+    def _delegated_tools(self) -> list[BaseTool]:
+        """The tools standing for the ``single_turn`` LlmAgents among ``sub_agents`` (reused)."""
+        tools: list[BaseTool] = []
+        for sub in self.sub_agents:
+            if not isinstance(sub, LlmAgent) or sub.mode != "single_turn":
+                continue
+            tool = self._sub_agent_tools.get(id(sub))
+            if tool is None or tool.agent is not sub:
+                tool = self._sub_agent_tools[id(sub)] = SingleTurnAgentTool(sub)
+            tools.append(tool)
+        return tools
 
     async def canonical_tools(self, ctx: ReadonlyContext | None = None) -> list[BaseTool]:
         tools: list[BaseTool] = []
