@@ -195,6 +195,9 @@ class InvocationContext:
     # Set for an LlmAgent a workflow runs single-turn (LlmAgent.node_mode): its node input, the
     # one user turn it is given; it sees only that and the events of its own run.
     single_turn_input: Content | None = None
+    # Set for such an agent run again after a long-running call of its waited for the user: it
+    # is not given its input again, but the turn its run began in (google-adk's).
+    single_turn_resumed: bool = False
     # Tracing (yadk._tracing): the invocation's trace when it is traced (None: off), the span of
     # the agent or node running, and the span that one hangs under (a transfer target's parent).
     trace: InvocationTrace | None = None
@@ -216,6 +219,7 @@ class InvocationContext:
         branch: str | None = None,
         node_path: str | None = None,
         single_turn_input: Content | None = None,
+        single_turn_resumed: bool = False,
     ) -> InvocationContext:
         """A context for ``agent`` (sharing session, services and the call counter); it runs
         single-turn only when given its input."""
@@ -225,6 +229,7 @@ class InvocationContext:
             branch=self.branch if branch is None else branch,
             node_path=self.node_path if node_path is None else node_path,
             single_turn_input=single_turn_input,
+            single_turn_resumed=single_turn_resumed and single_turn_input is not None,
         )
 
 

@@ -11,6 +11,7 @@ from yadk.events import Event
 from yadk.models import ScriptedModel
 from yadk.runner import Runner
 from yadk.sessions import BaseSessionService, InMemorySessionService
+from yadk.tools import FunctionTool, LongRunningFunctionTool
 from yadk.types import Content, FunctionResponse, Part, UserContent
 from yadk.workflow import (
     DEFAULT_ROUTE,
@@ -59,6 +60,8 @@ KIT = SimpleNamespace(
     LlmAgent=LlmAgent,
     model=model,
     declarations=declarations,
+    LongRunningFunctionTool=LongRunningFunctionTool,
+    FunctionTool=FunctionTool,
 )
 
 
@@ -86,6 +89,12 @@ def summarize(event: Event) -> dict[str, Any]:
     }
 
 
+def _waits(name: str, call_id: str | None, long_running: set[str] | None) -> bool:
+    """A call the next message answers as its function response: a question, a long-running
+    tool's call, a tool's confirmation request (as record_adk.py has it)."""
+    return name == "adk_request_input" or call_id in (long_running or ())
+
+
 async def run_turns(
     agent: Any,
     messages: list[Any],
@@ -103,7 +112,7 @@ async def run_turns(
         session = await service.create_session(app_name="app", user_id="u", state=dict(state or {}))
         session_id = session.id
     turns: list[list[Event]] = []
-    pending: str | None = None
+    pending: tuple[str, str] | None = None  # the waiting call's id and name
     for text in messages:
         message: Content
         if pending is not None:
@@ -112,8 +121,8 @@ async def run_turns(
                 parts=[
                     Part(
                         function_response=FunctionResponse(
-                            id=pending,
-                            name="adk_request_input",
+                            id=pending[0],
+                            name=pending[1],
                             response=text if isinstance(text, dict) else {"result": text},
                         )
                     )
@@ -130,8 +139,8 @@ async def run_turns(
                 continue
             events.append(event)
             for call in event.get_function_calls():
-                if call.name == "adk_request_input":
-                    pending = call.id
+                if _waits(call.name, call.id, event.long_running_tool_ids):
+                    pending = (call.id or "", call.name)
         turns.append(events)
     final = await service.get_session(app_name="app", user_id="u", session_id=session_id)
     assert final is not None

@@ -26,6 +26,7 @@ from google.adk.events.request_input import RequestInput
 from google.adk.models.base_llm import BaseLlm
 from google.adk.models.llm_response import LlmResponse
 from google.adk.runners import InMemoryRunner
+from google.adk.tools import FunctionTool, LongRunningFunctionTool
 from google.adk.workflow import (
     DEFAULT_ROUTE,
     START,
@@ -105,6 +106,8 @@ KIT = SimpleNamespace(
     LlmAgent=LlmAgent,
     model=model,
     declarations=declarations,
+    LongRunningFunctionTool=LongRunningFunctionTool,
+    FunctionTool=FunctionTool,
 )
 
 
@@ -134,6 +137,14 @@ def summarize(event: Event) -> dict[str, Any]:
     return row
 
 
+def _waits(call: Any, long_running: Any) -> bool:
+    """A call the next message answers as its function response: a question, a long-running
+    tool's call, a tool's confirmation request."""
+    if call is None:
+        return False
+    return call.name == "adk_request_input" or call.id in (long_running or ())
+
+
 def _jsonable(value: Any) -> Any:
     if hasattr(value, "model_dump"):
         return value.model_dump(mode="json")
@@ -147,7 +158,7 @@ async def record(name: str) -> dict[str, Any]:
         app_name="app", user_id="u", state=dict(sc.state)
     )
     turns = []
-    pending: str | None = None
+    pending: tuple[str, str] | None = None  # the waiting call's id and name
     for text in sc.messages:
         if pending is not None:
             message = types.Content(
@@ -155,8 +166,8 @@ async def record(name: str) -> dict[str, Any]:
                 parts=[
                     types.Part(
                         function_response=types.FunctionResponse(
-                            id=pending,
-                            name="adk_request_input",
+                            id=pending[0],
+                            name=pending[1],
                             response=text if isinstance(text, dict) else {"result": text},
                         )
                     )
@@ -172,8 +183,8 @@ async def record(name: str) -> dict[str, Any]:
             ):
                 events.append(summarize(event))
                 for part in event.content.parts if event.content and event.content.parts else []:
-                    if part.function_call and part.function_call.name == "adk_request_input":
-                        pending = part.function_call.id
+                    if _waits(part.function_call, event.long_running_tool_ids):
+                        pending = (part.function_call.id, part.function_call.name)
         except Exception as exc:  # google-adk raises some node errors out of run_async
             events.append({"raised": f"{type(exc).__name__}: {exc}"})
         turns.append({"message": text, "events": events})

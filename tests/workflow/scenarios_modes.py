@@ -266,3 +266,64 @@ def mode_single_turn_sub_agent_with_a_tool(k: Any) -> Scenario:
         sub_agents=[helper],
     )
     return Scenario(root, messages=["find a and b"], requests=seen)
+
+
+@scenario
+def mode_single_turn_resumed(k: Any) -> Scenario:
+    """A single-turn agent whose long-running tool call waits for the user, resumed by the
+    call's function response, twice (a second run of the workflow after the first ends)."""
+    seen: list[dict[str, Any]] = []
+
+    def approve(amount: int) -> None:
+        """Asks a manager to approve a payment; the answer comes later."""
+        return None
+
+    payer = _agent(
+        k,
+        "payer",
+        [
+            {"call": "approve", "args": {"amount": 5}},
+            "Paid 5.",
+            {"call": "approve", "args": {"amount": 7}},
+            "Paid 7.",
+        ],
+        seen,
+        tools=[k.LongRunningFunctionTool(approve)],
+    )
+
+    def topic(node_input: str) -> str:
+        return f"pay {node_input}"
+
+    def after(node_input: str) -> str:
+        return f"after: {node_input}"
+
+    flow = k.Workflow(name="flow", edges=[(k.START, topic, payer, after)])
+    answer = {"status": "approved"}
+    return Scenario(flow, messages=["5", answer, "7", answer], requests=seen)
+
+
+@scenario
+def mode_single_turn_confirmed(k: Any) -> Scenario:
+    """A single-turn agent's tool asks for confirmation; the agent resumes when confirmed."""
+    seen: list[dict[str, Any]] = []
+
+    def pay(amount: int) -> dict[str, Any]:
+        """Pays an amount."""
+        return {"paid": amount}
+
+    payer = _agent(
+        k,
+        "payer",
+        [{"call": "pay", "args": {"amount": 5}}, "Paid 5."],
+        seen,
+        tools=[k.FunctionTool(pay, require_confirmation=True)],
+    )
+
+    def topic(node_input: str) -> str:
+        return f"pay {node_input}"
+
+    def after(node_input: str) -> str:
+        return f"after: {node_input}"
+
+    flow = k.Workflow(name="flow", edges=[(k.START, topic, payer, after)])
+    return Scenario(flow, messages=["5", {"confirmed": True}], requests=seen)

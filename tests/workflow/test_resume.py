@@ -10,7 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.workflow import scenarios_resume  # noqa: F401  (register scenarios)
+from tests.workflow import (  # noqa: F401  (register scenarios)
+    scenarios_modes,
+    scenarios_resume,
+)
 from tests.workflow.kit import KIT, run_turns, summarize
 from tests.workflow.resume_app import build
 from tests.workflow.scenarios import SCENARIOS
@@ -19,10 +22,12 @@ from yadk.runner import Runner
 from yadk.serve._wire import event_from_json, event_json
 from yadk.sessions import (
     BaseSessionService,
+    InMemorySessionService,
     PostgresSessionService,
     SqliteSessionService,
     open_session_service,
 )
+from yadk.types import Content, FunctionResponse, Part
 from yadk.workflow import START, NodeContext, RequestInput, Workflow, node
 
 ROOT = Path(__file__).parent.parent.parent
@@ -234,3 +239,58 @@ async def test_a_join_and_run_ids_resume_from_a_fresh_sqlite_store(
     want = [{k: e[k] for k in ("path", "output", "route")} for e in second["events"]]
     assert [{k: summarize(e)[k] for k in ("path", "output", "route")} for e in turns[0]] == want
     assert state == fixture["final_state"]
+
+
+@pytest.mark.parametrize("name", ["mode_single_turn_resumed", "mode_single_turn_confirmed"])
+async def test_an_agent_node_waiting_on_its_call_resumes_from_a_fresh_sqlite_store(
+    name: str, tmp_path: Path
+) -> None:
+    """An agent node's long-running call (a tool's, a confirmation request) makes the workflow
+    wait; its function response, sent to a fresh runner and store, resumes the agent, which is
+    sent what google-adk sends it (not its input again)."""
+    fixture = json.loads((Path(__file__).parent / "recorded" / f"{name}.json").read_text())
+    first, second = fixture["turns"][:2]
+    db = str(tmp_path / "s.db")
+    scenario = SCENARIOS[name](KIT)
+    turns, _, session_id = await run_turns(
+        scenario.agent, [first["message"]], session_service=SqliteSessionService(db)
+    )
+    [waiting] = [e for e in turns[0] if e.long_running_tool_ids]
+    [call_id] = waiting.long_running_tool_ids or set()
+    [call] = [c for c in waiting.get_function_calls() if c.id == call_id]
+    answer = Content(
+        role="user",
+        parts=[
+            Part(
+                function_response=FunctionResponse(
+                    id=call_id, name=call.name, response=second["message"]
+                )
+            )
+        ],
+    )
+    runner = Runner(app_name="app", agent=scenario.agent, session_service=SqliteSessionService(db))
+    events = [
+        e
+        async for e in runner.run_async(user_id="u", session_id=session_id, new_message=answer)
+        if e.author != "user"
+    ]
+    want = [{k: e[k] for k in ("path", "output", "text")} for e in second["events"]]
+    assert [{k: summarize(e)[k] for k in ("path", "output", "text")} for e in events] == want
+    assert scenario.requests == fixture["requests"][:2]
+
+
+async def test_a_plain_message_does_not_answer_an_agent_nodes_long_running_call() -> None:
+    # Unlike a question's, the call's answer is its function response: a plain message starts
+    # the workflow again.
+    scenario = SCENARIOS["mode_single_turn_resumed"](KIT)
+    service = InMemorySessionService()
+    _, _, session_id = await run_turns(scenario.agent, ["5"], session_service=service)
+    runner = Runner(app_name="app", agent=scenario.agent, session_service=service)
+    events = [
+        e
+        async for e in runner.run_async(user_id="u", session_id=session_id, new_message="6")
+        if e.author != "user"
+    ]
+    assert [summarize(e)["path"] for e in events][:2] == ["flow@1/topic@1", "flow@1/payer@1"]
+    assert events[0].output == "pay 6"
+    assert scenario.requests[-1]["contents"] == ["user: pay 6"]

@@ -142,6 +142,7 @@ class BaseAgent(BaseModel):
             single_turn_input=(
                 parent_context.single_turn_input if parent_context.agent is self else None
             ),
+            single_turn_resumed=parent_context.single_turn_resumed and parent_context.agent is self,
         )
         trace = ctx.trace
         span = None

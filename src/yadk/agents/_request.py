@@ -110,6 +110,7 @@ async def build_request(agent: LlmAgent, ctx: InvocationContext) -> LlmRequest:
             node_path=ctx.node_path,
             invocation_id=ctx.invocation_id,
             node_input=ctx.single_turn_input,
+            resumed=ctx.single_turn_resumed,
         )
     else:
         request.contents = session_contents(

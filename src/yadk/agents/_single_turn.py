@@ -70,9 +70,20 @@ def single_turn_contents(
     node_path: str,
     invocation_id: str,
     node_input: Content,
+    resumed: bool = False,
 ) -> list[Content]:
     """The contents of a model call by a single-turn agent running at ``node_path`` in
-    ``invocation_id`` (a later invocation starts the workflow again, at the same path)."""
+    ``invocation_id`` (a later invocation starts the workflow again, at the same path).
+    ``resumed``: the run goes on after the user answered its long-running call, in a later
+    invocation; its input is not given again (google-adk's)."""
+    if resumed:
+        return build_contents(
+            _resumed_turn(session.events, node_path),
+            agent_name=agent_name,
+            branch=branch,
+            include_contents="default",
+            isolation_scope=isolation_scope,
+        )
     own = _run_events(session, invocation_id, node_path) if node_path else []
     history = build_contents(
         own,
@@ -84,3 +95,28 @@ def single_turn_contents(
     if not node_input.parts:  # a node run without input
         return history
     return [Content(role="user", parts=list(node_input.parts)), *history]
+
+
+def _resumed_turn(events: list[Event], node_path: str) -> list[Event]:
+    """What a resumed single-turn run is sent, as google-adk sends it: its current turn, from
+    the user's last message (the one its workflow run began with) on, of which its own events
+    (from every invocation since) and the user's answers to its calls. Read from the end of the
+    session once per model call of a resumed run, not indexed: resuming is rare."""
+    turn: list[Event] = []
+    for event in reversed(events):
+        path = event.node_info.path if event.node_info is not None else None
+        if path and (path == node_path or path.startswith(node_path + "/")):
+            turn.append(event)
+        elif event.author == "user" and not path:
+            turn.append(event)
+            if not event.get_function_responses():
+                break  # the message the turn began with
+    turn.reverse()
+    calls = {c.id for e in turn for c in e.get_function_calls() if c.id}
+    return [
+        e
+        for e in turn
+        if e.author != "user"
+        or not e.get_function_responses()
+        or any(r.id in calls for r in e.get_function_responses())
+    ]

@@ -33,6 +33,8 @@ class AgentNode(BaseNode):
     """
 
     agent: BaseAgent
+    # An agent whose long-running call was answered runs again to go on from the answer.
+    rerun_on_resume: bool = True
 
     async def _run_impl(self, *, ctx: NodeContext, node_input: Any) -> AsyncGenerator[Any, None]:
         ic = ctx.invocation_context
@@ -59,6 +61,8 @@ class AgentNode(BaseNode):
                 if node_input is None
                 else to_user_content(node_input)
             ),
+            # Resumed after its long-running call was answered: its input is not repeated.
+            single_turn_resumed=bool(ctx.resume_inputs),
         )
         async for event in self.agent.run_async(agent_ic):
             if (

@@ -22,6 +22,7 @@ from yadk.workflow._request_input import REQUEST_INPUT_FUNCTION_CALL_NAME
 from yadk.workflow._schemas import check_answer
 
 __all__ = [
+    "RESUME_KEY",
     "ResumePoint",
     "completed_outputs",
     "completed_routes",
@@ -29,7 +30,9 @@ __all__ = [
     "input_record",
 ]
 
-_KEY = "yadk_workflow"
+# The metadata key of what resuming a waiting node needs (on the event it waits on).
+RESUME_KEY = "yadk_workflow"
+_KEY = RESUME_KEY
 
 
 @dataclass
@@ -74,7 +77,8 @@ def _read_entry(entry: dict[str, Any]) -> Any:
 
 def find_resume(session: Session, *, root_path: str, message: Content | None) -> ResumePoint | None:
     """The question this message answers: a function response to a waiting ``adk_request_input``
-    call of this workflow, or any other message when the workflow's last invocation ended on one.
+    call of this workflow (or to an agent node's long-running call), or any other message when
+    the workflow's last invocation ended on a question.
     """
     events = session.events
     end = len(events)
@@ -95,15 +99,18 @@ def find_resume(session: Session, *, root_path: str, message: Content | None) ->
         if not record or not str(record.get("path", "")).startswith(root_path + "/"):
             continue
         for call in event.get_function_calls():
-            if call.name != REQUEST_INPUT_FUNCTION_CALL_NAME or not call.id:
+            question = call.name == REQUEST_INPUT_FUNCTION_CALL_NAME
+            # Or a long-running call of an agent node (a tool's, a confirmation request): only
+            # its function response answers it.
+            if not call.id or not (question or call.id in (event.long_running_tool_ids or ())):
                 continue
             if call.id in replies:
                 answer = replies[call.id]
-            elif call.id in answered or message is None or replies:
+            elif call.id in answered or message is None or replies or not question:
                 continue
             else:
                 answer = _parsed(_text(message))
-            schema = (call.args or {}).get("response_schema")
+            schema = (call.args or {}).get("response_schema") if question else None
             if schema is not None:
                 answer = check_answer(confirmation_answer(call.id, answer), schema)
             parents = {key: _read_entry(value) for key, value in record.get("parents", {}).items()}
@@ -174,14 +181,20 @@ def _asked(event: Event, root_path: str) -> bool:
 
 
 def _answers(events: list[Event]) -> dict[str, Any]:
+    """The function responses of ``events`` by call id: a question's answer unwrapped."""
     out: dict[str, Any] = {}
     for event in events:
         for response in event.get_function_responses():
-            if response.id and response.name == REQUEST_INPUT_FUNCTION_CALL_NAME:
-                value: Any = response.response
-                if isinstance(value, dict) and set(value) == {"result"}:
-                    value = _parsed(value["result"])
-                out[response.id] = value
+            if not response.id:
+                continue
+            value: Any = response.response
+            if (
+                response.name == REQUEST_INPUT_FUNCTION_CALL_NAME
+                and isinstance(value, dict)
+                and set(value) == {"result"}
+            ):
+                value = _parsed(value["result"])
+            out[response.id] = value
     return out
 
 

@@ -37,7 +37,7 @@ from yadk.workflow._events import (
 )
 from yadk.workflow._function_node import FunctionNode, NodeInputError
 from yadk.workflow._request_input import RequestInput
-from yadk.workflow._resume import ResumePoint
+from yadk.workflow._resume import RESUME_KEY, ResumePoint, input_record
 from yadk.workflow._schemas import check_data
 
 if TYPE_CHECKING:
@@ -458,6 +458,14 @@ class Runtime:
     ) -> None:
         event = event_of(item, ctx, result, node_input)
         stamp(event, ctx, result, output_for, schema)
+        if event.long_running_tool_ids and RESUME_KEY not in (event.custom_metadata or {}):
+            # An agent's long-running call (a tool's, a confirmation request): the node waits
+            # for its function response, as for a question, and resumes from what is kept here.
+            result.interrupted = True
+            event.custom_metadata = {
+                **(event.custom_metadata or {}),
+                RESUME_KEY: input_record(ctx.node_path, node_input, ctx.parent_inputs()),
+            }
         if ctx.output_claimed and event.output is not None:
             # A child run's output is this node's (``use_as_output``): the output is not sent
             # again; what else the event carries is.
