@@ -190,3 +190,42 @@ def join_after_resume_routed(k: Any) -> Scenario:
         ],
     )
     return Scenario(flow, messages=["go", "yes"])
+
+
+@scenario
+def join_after_resume_no_output(k: Any) -> Scenario:
+    """The join's other input completed before the question without an output."""
+
+    def quiet(node_input: Any, ctx: Any) -> None:
+        ctx.state["quiet_runs"] = ctx.state.get("quiet_runs", 0) + 1
+
+    def done(node_input: dict[str, Any]) -> str:
+        return f"{node_input['quiet']} {node_input['ask']['answer']}"
+
+    ask = _asker(k)
+    join = k.JoinNode(name="join")
+    flow = k.Workflow(
+        name="flow",
+        edges=[(k.START, quiet, join), (k.START, ask, join), (join, done)],
+    )
+    return Scenario(flow, messages=["go", "yes"])
+
+
+@scenario
+def join_after_resume_no_event(k: Any) -> Scenario:
+    """The join's other input completed before the question leaving no event at all."""
+    runs: list[int] = []
+
+    def silent(node_input: Any) -> None:
+        runs.append(1)
+
+    def done(node_input: dict[str, Any]) -> str:
+        return f"{node_input['silent']} {node_input['ask']['answer']} silent ran {len(runs)}"
+
+    ask = _asker(k)
+    join = k.JoinNode(name="join")
+    flow = k.Workflow(
+        name="flow",
+        edges=[(k.START, silent, join), (k.START, ask, join), (join, done)],
+    )
+    return Scenario(flow, messages=["go", "yes"])

@@ -33,6 +33,7 @@ from yadk.workflow._resume import (
     completed_outputs,
     completed_routes,
     find_resume,
+    node_runs,
 )
 from yadk.workflow._runtime import NodeFailed, Runtime
 from yadk.workflow._schemas import check_data
@@ -197,6 +198,7 @@ class NodeTool(BaseTool):
             resume=resume,
             completed=completed_outputs(ic.session, root_path=parent) if resume else None,
             routes=completed_routes(ic.session, root_path=parent) if resume else None,
+            runs=node_runs(ic.session, root_path=parent) if resume else None,
         )
         run = runtime.run_node(
             self.node,

@@ -28,6 +28,7 @@ __all__ = [
     "completed_routes",
     "find_resume",
     "input_record",
+    "node_runs",
 ]
 
 # The metadata key of what resuming a waiting node needs (on the event it waits on).
@@ -147,6 +148,26 @@ def completed_routes(session: Session, *, root_path: str) -> dict[str, Any]:
         if event.actions.route is not None and info is not None and info.path:
             routes[info.path] = thaw(event.actions.route)
     return routes
+
+
+def node_runs(session: Session, *, root_path: str) -> dict[str, bool]:
+    """Each node run of the resumed workflow run that left an event (by run path, in the order
+    they first did): whether it completed, with or without an output (not when it waits on
+    the user or failed). A run that left no event is not known: it runs again, as in
+    google-adk."""
+    runs: dict[str, bool] = {}
+    for event in _resumed_events(session, root_path):
+        info = event.node_info
+        if info is None or not info.path or not info.path.startswith(root_path + "/"):
+            continue
+        record = (event.custom_metadata or {}).get(_KEY)
+        waits = isinstance(record, dict) and record.get("path") == info.path
+        runs[info.path] = runs.get(info.path, True) and not waits and not event.error_code
+        if event.output is not None:
+            for path in info.output_for or ():
+                if path.startswith(root_path + "/"):
+                    runs[path] = True
+    return runs
 
 
 def _resumed_events(session: Session, root_path: str) -> list[Event]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -101,6 +101,7 @@ class Runtime:
         resume: ResumePoint | None = None,
         completed: dict[str, Any] | None = None,
         routes: dict[str, Any] | None = None,
+        runs: dict[str, bool] | None = None,
     ) -> None:
         self.sink = sink
         self.sleep = sleep
@@ -109,6 +110,7 @@ class Runtime:
         # the path of the run that asked it.
         self._completed = completed or {}
         self._routes = routes or {}
+        self._runs = runs or {}
         self._asked_at = resume.path if resume is not None else None
         # The inputs of the runs that started each ``run_node`` child (by the child's path).
         self._lineage: dict[str, dict[str, Any]] = {}
@@ -133,7 +135,7 @@ class Runtime:
             return NodeResult()
         schema = workflow.state_schema or state_schema  # a nested workflow inherits it
         run = _GraphRun(workflow, path, workflow.name, ic, output_for, schema)
-        if not self._seed_resume(run):
+        if not self._seed_resume(run, node_input):
             for target in graph.next_nodes(START.name, None):
                 self._trigger(run, target, node_input, START.name)
         done: asyncio.Queue[tuple[str, asyncio.Task[NodeResult]]] = asyncio.Queue()
@@ -171,7 +173,7 @@ class Runtime:
             return NodeResult(output=outputs[0], has_output=True)
         return NodeResult()
 
-    def _seed_resume(self, run: _GraphRun) -> bool:
+    def _seed_resume(self, run: _GraphRun, node_input: Any) -> bool:
         """Start a resumed run at the node that was waiting (or at the workflow node above it)."""
         resume = self.resume
         if resume is None or not resume.path.startswith(run.path + "/"):
@@ -182,7 +184,7 @@ class Runtime:
         assert graph is not None
         if name not in graph.by_name:
             return False
-        self._restore(run)
+        self._restore(run, node_input, f"{run.path}/{segment}")
         run.counters[name] = int(run_id) - 1
         leaf = resume.path == f"{run.path}/{segment}"
         node = graph.by_name[name]
@@ -198,28 +200,51 @@ class Runtime:
             run.triggers.append((name, resume.inputs.get(f"{run.path}/{segment}")))
         return True
 
-    def _restore(self, run: _GraphRun) -> None:
-        """What the runs of this graph that completed before the question still count for, as
-        google-adk replays them: their outputs, the joins they fed (a join fires once its other
-        inputs complete after the answer) and their run ids (a node's next run takes the next
-        id)."""
+    def _restore(self, run: _GraphRun, node_input: Any, resumed: str) -> None:
+        """What the runs of this graph before the question still count for, as google-adk
+        replays them: the outputs of those that completed (with or without one), the joins they
+        fed (a join fires once its other inputs complete after the answer), their run ids (a
+        node's next run takes the next id). A node they triggered that left no event runs
+        (again), as in google-adk. ``resumed``: the run the resume goes through."""
         graph = run.workflow.graph
         assert graph is not None
         prefix = run.path + "/"
-        done = [*self._completed, *(p for p in self._routes if p not in self._completed)]
-        for path in done:
-            if not path.startswith(prefix) or path == self._asked_at:
+        ran: dict[str, bool] = {}  # this graph's runs, in the order they first left an event
+        for path, completed in self._runs.items():
+            if not path.startswith(prefix):
                 continue
+            segment = path[len(prefix) :].split("/", 1)[0]
+            if f"{prefix}{segment}" == path:
+                ran[path] = completed
+            else:  # a run inside it: it ran, it did not complete (else it would be listed)
+                ran.setdefault(f"{prefix}{segment}", False)
+        ran.setdefault(resumed, False)
+        expected: dict[str, list[Any]] = {}  # the triggers of each node, in order
+        for target in graph.next_nodes(START.name, None):
+            if not graph.by_name[target].requires_all_predecessors:
+                expected.setdefault(target, []).append(node_input)
+        runs: Counter[str] = Counter()
+        for path, completed in ran.items():
             name, _, run_id = path[len(prefix) :].rpartition("@")
             if name not in graph.by_name or not run_id.isdigit():
-                continue  # a deeper run (its parent's), or one of a ``run_node`` call
+                continue  # one of a ``run_node`` call
             run.counters[name] = max(run.counters.get(name, 0), int(run_id))
+            runs[name] += 1
+            if not completed or path == self._asked_at:
+                continue
+            output = self._completed.get(path)
             if path in self._completed:
-                run.outputs[name] = self._completed[path]
+                run.outputs[name] = output
             run.completed.add(name)
             for target in graph.next_nodes(name, self._routes.get(path)):
-                # Its other successors ran before the question: only joins wait on it.
-                self._trigger(run, target, None, name, replayed=True)
+                if graph.by_name[target].requires_all_predecessors:
+                    self._trigger(run, target, None, name, replayed=True)
+                else:
+                    expected.setdefault(target, []).append(output)
+        for name, inputs in expected.items():
+            missing = len(inputs) - runs[name]
+            for value in inputs[len(inputs) - missing :] if missing > 0 else ():
+                run.triggers.append((name, value))
 
     def _trigger(
         self, run: _GraphRun, target: str, value: Any, source: str, *, replayed: bool = False
