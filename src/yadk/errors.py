@@ -20,7 +20,7 @@ failures (a model or tool that fails while an invocation runs). Errors that goog
     │   ├── AlreadyExistsError (ValueError) a session id is taken
     │   ├── StaleSessionError (ValueError)  the session changed since it was read
     │   ├── SessionTooLargeError (ValueError) an event or a session's state over its size cap
-    │   ├── ImmutableEventError (TypeError) an event read from a store was changed in place
+    │   ├── ImmutableEventError (TypeError) an appended (sealed) event was changed in place
     │   └── SessionStoreError               the database cannot be used; the message says why
     │       ├── SessionStoreBusyError       locked too long, statement timeout, pool exhausted
     │       ├── SessionStoreSchemaError     foreign, older (``yadk db upgrade``) or newer schema
@@ -235,8 +235,8 @@ class SessionTooLargeError(SessionError, ValueError):
 
 
 class ImmutableEventError(SessionError, TypeError):
-    """An event handed out by a session service was changed in place; stores share their events
-    with every reader, so they are frozen (copy one to change it)."""
+    """An event a session service has appended (or read back) was changed in place: appended
+    events are sealed and shared with every reader (copy one to change it)."""
 
 
 class SessionStoreError(SessionError):
