@@ -150,8 +150,12 @@ class _Counter:
 
     llm_calls: int = 0
     failed: bool = False
-    # The error events of workflow node attempts that were retried: they do not fail the
-    # invocation (its span), as in google-adk.
+    # The exception behind the error event that ended the invocation (where google-adk would
+    # have raised it): the invocation's span records it. None for an error event nothing raised
+    # (a model's error code), which leaves the span unfailed, as google-adk's.
+    failure: BaseException | None = None
+    # The error events of workflow node attempts that were retried: they do not end the
+    # invocation in an error (its compaction still runs after it).
     retried_errors: set[str] = dataclasses.field(default_factory=set)
     # Agent run paths (google-adk's ``node_info.path``): how often each agent has started under
     # each parent path, and the path each agent last ran at, so a transfer target's path hangs

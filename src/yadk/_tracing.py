@@ -92,7 +92,9 @@ class InvocationTrace(Protocol):
 
     def end(self, span: Any, error: BaseException | None) -> None: ...
 
-    def end_invocation(self, error_code: str | None) -> None: ...
+    def end_invocation(self, error: BaseException | None) -> None:
+        """End the invocation's span, failed by ``error``: the exception that ended the
+        invocation (google-adk raises it; yadk made it the invocation's error event)."""
 
     def propagation_headers(self, span: Any) -> dict[str, str]:
         """The headers that carry ``span``'s context to another service (W3C ``traceparent``,

@@ -232,13 +232,13 @@ class Runner:
                 await compaction.compact_after_invocation(
                     session=session, session_service=self.session_service, root_agent=self.agent
                 )
-        except Exception as exc:
-            error_code = error_code or type(exc).__name__
+        except Exception as exc:  # raise_errors, or the caller's own failure while it read
+            ctx.counter.failure = ctx.counter.failure or exc
             raise
         finally:
             self._checkin(key, session)
             if trace is not None:
-                trace.end_invocation(error_code)
+                trace.end_invocation(ctx.counter.failure)
 
     def _resume_plan(
         self, session: Session, message: Content | None, invocation_id: str | None
@@ -451,6 +451,7 @@ class Runner:
             logger.debug("invocation %s ended in an error", ctx.invocation_id, exc_info=exc)
         else:
             logger.exception("invocation %s failed", ctx.invocation_id, exc_info=exc)
+        ctx.counter.failure = ctx.counter.failure or exc
         code = next((c for t, c in _ERROR_CODES if isinstance(exc, t)), "INTERNAL_ERROR")
         message = exc.message if isinstance(exc, YadkError) else f"{type(exc).__name__}: {exc}"
         return Event(

@@ -90,7 +90,10 @@ async def test_a_tool_execution_errors_reason_is_its_error_type() -> None:
     (tool,) = [s for s in spans if s.name == "execute_tool fetch"]  # type: ignore[attr-defined]
     assert tool.attributes["error.type"] == "TIMEOUT"  # type: ignore[attr-defined]
     assert tool.status.description == "TIMEOUT"  # type: ignore[attr-defined]
-    assert [e.attributes["exception.type"] for e in tool.events] == ["TIMEOUT"]  # type: ignore[attr-defined]
+    # The event names the exception's class, as the SDK's record_exception (and google-adk's)
+    assert [e.attributes["exception.type"] for e in tool.events] == [  # type: ignore[attr-defined]
+        "yadk.errors.ToolExecutionError"
+    ]
 
 
 def test_an_unknown_capture_mode_in_run_config_is_refused() -> None:

@@ -138,8 +138,8 @@ def _tool_error_as_yadk(adk: dict[str, Any], *, captured: bool) -> dict[str, Any
         )
         tool["events"] = tool["events"][:1]
     else:
-        tool["status"]["description"] = "ValueError"
-        tool["events"] = [{"name": "exception", "attributes": {"exception.type": "ValueError"}}]
+        _without_message(tool)
+        tool["events"] = tool["events"][:1]
     answer = copy.deepcopy(spans[2])  # the model hears the error and answers
     answer["attributes"] = {
         k: v for k, v in answer["attributes"].items() if not k.startswith("gen_ai.output")
@@ -171,30 +171,74 @@ async def test_one_trace_per_invocation_and_spans_end_in_order() -> None:
     assert names.count("invoke_workflow root") == 1
 
 
-def _failed_as_yadk(span: dict[str, Any]) -> None:
-    """A failed node or invocation span as yadk ends it: ``error.type`` set (google-adk sets it
-    on tool and model spans only), the exception's message left out (content is off), and the
-    invocation failing through its error event's code, without an ``exception`` event."""
-    kind = span["events"][0]["attributes"]["exception.type"]
-    span["attributes"]["error.type"] = kind
-    span["status"]["description"] = kind
-    span["events"] = (
-        []
-        if span["parent"] is None
-        else [{"name": "exception", "attributes": {"exception.type": kind}}]
-    )
+def _without_message(span: dict[str, Any]) -> None:
+    """A failed span with content capture off, as yadk ends it: the exception's message is
+    content, so the status names the type only and the ``exception`` events leave the message
+    out (google-adk records it)."""
+    for event in span["events"]:
+        del event["attributes"]["exception.message"]
+    span["status"]["description"] = span["events"][0]["attributes"]["exception.type"]
 
 
-@pytest.mark.parametrize("name", ["retried_node", "retried_node_fails"])
+@pytest.mark.parametrize(
+    "name", ["retried_node", "retried_node_fails", "retried_node_fails_span_only"]
+)
 async def test_each_attempt_of_a_retried_node_has_its_span(name: str) -> None:
-    """As google-adk: one ``invoke_node`` span per attempt; a failed attempt's span fails, and
-    the error event between the attempts belongs to neither; a retry that succeeds leaves the
-    invocation's span unfailed."""
+    """As google-adk: one ``invoke_node`` span per attempt; a failed attempt's span fails, with
+    an ``exception`` event and no ``error.type``, and the error event between the attempts
+    belongs to neither; a retry that succeeds leaves the invocation's span unfailed, a node that
+    fails for good fails it as its exception."""
     expected = recorded(name)
-    for span in expected["spans"]:
-        if span["status"]["code"] == "ERROR":
-            _failed_as_yadk(span)
+    if not name.endswith("span_only"):
+        for span in expected["spans"]:
+            if span["status"]["code"] == "ERROR":
+                _without_message(span)
     assert await run_scenario(name) == expected
+
+
+async def test_the_failed_invocations_span_records_its_exception() -> None:
+    """The exception that ended the invocation, on the invocation's span as on the node's:
+    status, ``exception`` event, stack trace (content captured)."""
+    out: dict[str, Any] = {}
+    await run_scenario("retried_node_fails_span_only", out=out)
+    root = next(span for span in out["spans"] if span.parent is None)
+    (event,) = root.events
+    assert event.attributes["exception.stacktrace"].endswith("ValueError: always fails\n")
+
+
+async def test_an_error_code_no_exception_caused_leaves_the_invocation_unfailed() -> None:
+    """As google-adk: a model's answer with an error code (a refusal) ends the invocation with
+    an error event, and no span fails."""
+    assert await run_scenario("model_error_code") == recorded("model_error_code")
+
+
+@pytest.mark.parametrize("name", ["model_raises", "model_raises_span_only"])
+async def test_a_model_that_raised_fails_the_invocations_span(name: str) -> None:
+    """The invocation's span fails as google-adk's, with the exception yadk ends the invocation
+    with: yadk's ``ModelError``, whose message names the model and quotes the model's own
+    exception (google-adk's records that exception itself). Where yadk differs: the model call's
+    span carries ``error.type`` and the agent's span does not fail."""
+    adk = recorded(name)["spans"]
+    expected = adk[0]
+    (event,) = expected["events"]
+    assert event["attributes"]["exception.type"] == "RuntimeError"
+    event["attributes"]["exception.type"] = "yadk.errors.ModelError"
+    if name.endswith("span_only"):
+        message = "Model 'gemini-2.5-flash' failed: RuntimeError: model unavailable: secret detail"
+        event["attributes"]["exception.message"] = message
+        expected["status"]["description"] = f"ModelError: {message}"
+    else:
+        _without_message(expected)
+        expected["status"]["description"] = "ModelError"
+    root, agent, model = (await run_scenario(name))["spans"]
+    assert root == expected
+    assert (agent["name"], agent["status"]["code"], adk[1]["status"]["code"]) == (
+        "invoke_agent broken",
+        "UNSET",
+        "ERROR",
+    )
+    assert model["attributes"]["error.type"] == "ModelError"
+    assert "error.type" not in adk[2]["attributes"]
 
 
 async def test_a_node_called_as_a_tool_is_traced_again_when_resumed() -> None:

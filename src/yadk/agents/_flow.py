@@ -175,6 +175,7 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
                 # As in google-adk, a model that fails ends the whole invocation (loops and
                 # sequences do not go on); the error event keeps what callbacks already wrote.
                 ctx.counter.failed = True
+                ctx.counter.failure = ctx.counter.failure or exc
                 model_event.error_code = _error_code(exc)
                 model_event.error_message = exc.message
                 yield model_event

@@ -93,6 +93,15 @@ def _error_type(error: Exception) -> str:
     return type(error).__name__
 
 
+def _exception_type(error: Exception) -> str:
+    """``exception.type`` as the SDK's ``record_exception`` names it: the class, qualified by
+    its module unless it is a builtin."""
+    cls = type(error)
+    return (
+        cls.__qualname__ if cls.__module__ == "builtins" else f"{cls.__module__}.{cls.__qualname__}"
+    )
+
+
 class _ModelSpan:
     __slots__ = ("details", "span")
 
@@ -305,23 +314,29 @@ class OtelInvocationTrace:
         events = self._node_events.pop(span, None)
         if events:
             span.set_attribute("gcp.vertex.agent.associated_event_ids", events)
-        self._finish(span, error)
+        self._finish(span, error, error_type=False)
 
-    def end_invocation(self, error_code: str | None) -> None:
-        if error_code is not None:
-            self.root.set_attribute("error.type", error_code)
-            self.root.set_status(Status(StatusCode.ERROR, error_code))
-        self.root.end()
+    def end_invocation(self, error: BaseException | None) -> None:
+        self._finish(self.root, error, error_type=False)
 
-    def _finish(self, span: Span, error: BaseException | None) -> None:
-        if isinstance(error, Exception):  # not a consumer that stopped reading (GeneratorExit)
-            kind = _error_type(error)
-            span.set_attribute("error.type", kind)
+    def _finish(self, span: Span, error: BaseException | None, *, error_type: bool = True) -> None:
+        """End ``span``, failed when ``error`` is an exception (not a consumer that stopped
+        reading, GeneratorExit). ``error_type``: set ``error.type``, which google-adk sets on
+        tool and model spans only, not on an agent's, a node's or the invocation's."""
+        if isinstance(error, Exception):
+            if error_type:
+                kind = _error_type(error)
+                span.set_attribute("error.type", kind)
+            else:
+                kind = type(error).__name__
             if self.capture.on_spans:
                 span.record_exception(error)
                 span.set_status(Status(StatusCode.ERROR, f"{kind}: {error}"))
             else:  # the message may hold user content: only its type, as content capture is off
-                span.add_event("exception", {"exception.type": kind})
+                span.add_event(
+                    "exception",
+                    {"exception.type": _exception_type(error), "exception.escaped": "False"},
+                )
                 span.set_status(Status(StatusCode.ERROR, kind))
         span.end()
 

@@ -101,6 +101,7 @@ class Workflow(BaseAgent):
             resume = find_resume(ctx.session, root_path=path, message=ctx.user_content)
         except WorkflowDataError as exc:  # an answer that does not fit its question's schema
             ctx.counter.failed = True
+            ctx.counter.failure = ctx.counter.failure or exc
             yield error_event(ctx, exc, path=path, author=self.name)
             return
         sink = Sink()
@@ -126,6 +127,7 @@ class Workflow(BaseAgent):
         except NodeFailed as failed:
             # One error event ends the invocation, naming the node that failed.
             ctx.counter.failed = True
+            ctx.counter.failure = ctx.counter.failure or failed.error
             yield error_event(
                 ctx,
                 failed.error,
