@@ -196,9 +196,17 @@ class NodeTool(BaseTool):
             sink=sink,
             sleep=asyncio.sleep,
             resume=resume,
-            completed=completed_outputs(ic.session, root_path=parent) if resume else None,
-            routes=completed_routes(ic.session, root_path=parent) if resume else None,
-            runs=node_runs(ic.session, root_path=parent) if resume else None,
+            completed=completed_outputs(
+                ic.session, root_path=parent, invocation_id=ic.invocation_id
+            )
+            if resume
+            else None,
+            routes=completed_routes(ic.session, root_path=parent, invocation_id=ic.invocation_id)
+            if resume
+            else None,
+            runs=node_runs(ic.session, root_path=parent, invocation_id=ic.invocation_id)
+            if resume
+            else None,
         )
         run = runtime.run_node(
             self.node,

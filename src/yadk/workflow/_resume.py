@@ -121,14 +121,14 @@ def find_resume(session: Session, *, root_path: str, message: Content | None) ->
     return None
 
 
-def completed_outputs(session: Session, *, root_path: str) -> dict[str, Any]:
+def completed_outputs(session: Session, *, root_path: str, invocation_id: str) -> dict[str, Any]:
     """The outputs of the node runs (by run path, in the order they completed) of the workflow
     run being resumed: the invocations since it started, each resume after a question of it.
     A run completed before the question is not run again: its output is taken from here, as
     google-adk does. A run whose output came from a node it ran (``use_as_output``), or a nested
     workflow's from its terminal node, counts as completed with it."""
     outputs: dict[str, Any] = {}
-    for event in _resumed_events(session, root_path):
+    for event in _resumed_events(session, root_path, invocation_id):
         info = event.node_info
         if event.output is None or info is None or info.path not in (info.output_for or ()):
             continue
@@ -139,24 +139,24 @@ def completed_outputs(session: Session, *, root_path: str) -> dict[str, Any]:
     return outputs
 
 
-def completed_routes(session: Session, *, root_path: str) -> dict[str, Any]:
+def completed_routes(session: Session, *, root_path: str, invocation_id: str) -> dict[str, Any]:
     """The routes the node runs of the resumed workflow run took before the question (by run
     path): they decide which joins a completed run fed."""
     routes: dict[str, Any] = {}
-    for event in _resumed_events(session, root_path):
+    for event in _resumed_events(session, root_path, invocation_id):
         info = event.node_info
         if event.actions.route is not None and info is not None and info.path:
             routes[info.path] = thaw(event.actions.route)
     return routes
 
 
-def node_runs(session: Session, *, root_path: str) -> dict[str, bool]:
+def node_runs(session: Session, *, root_path: str, invocation_id: str) -> dict[str, bool]:
     """Each node run of the resumed workflow run that left an event (by run path, in the order
     they first did): whether it completed, with or without an output (not when it waits on
     the user or failed). A run that left no event is not known: it runs again, as in
     google-adk."""
     runs: dict[str, bool] = {}
-    for event in _resumed_events(session, root_path):
+    for event in _resumed_events(session, root_path, invocation_id):
         info = event.node_info
         if info is None or not info.path or not info.path.startswith(root_path + "/"):
             continue
@@ -170,11 +170,25 @@ def node_runs(session: Session, *, root_path: str) -> dict[str, bool]:
     return runs
 
 
-def _resumed_events(session: Session, root_path: str) -> list[Event]:
-    """The events of the workflow run being resumed before this invocation, oldest first."""
-    blocks = _invocations(session.events)
-    if blocks:
-        blocks.pop()  # the invocation now running
+def _resumed_events(session: Session, root_path: str, invocation_id: str) -> list[Event]:
+    """The events of the workflow run being resumed, oldest first, up to the message of the
+    invocation now running (``invocation_id``; a resumable app's resume keeps the id of the
+    invocation it resumes, so the message, not the id, is where the resume begins)."""
+    events = session.events
+    end = len(events)
+    while end and not (
+        events[end - 1].author == "user" and events[end - 1].invocation_id == invocation_id
+    ):
+        end -= 1
+    if end:
+        end -= 1  # the message itself
+        while end and events[end - 1].author == "user":
+            end -= 1  # and the messages that came with it
+        blocks = _invocations(events[:end])
+    else:  # no message of this invocation: it began with the last run of events
+        blocks = _invocations(events)
+        if blocks:
+            blocks.pop()
     first = len(blocks)
     while first > 0:
         first -= 1

@@ -109,9 +109,17 @@ class Workflow(BaseAgent):
             sink=sink,
             sleep=self.retry_sleep or asyncio.sleep,
             resume=resume,
-            completed=completed_outputs(ctx.session, root_path=path) if resume else None,
-            routes=completed_routes(ctx.session, root_path=path) if resume else None,
-            runs=node_runs(ctx.session, root_path=path) if resume else None,
+            completed=completed_outputs(
+                ctx.session, root_path=path, invocation_id=ctx.invocation_id
+            )
+            if resume
+            else None,
+            routes=completed_routes(ctx.session, root_path=path, invocation_id=ctx.invocation_id)
+            if resume
+            else None,
+            runs=node_runs(ctx.session, root_path=path, invocation_id=ctx.invocation_id)
+            if resume
+            else None,
         )
 
         graph = runtime.run_graph(
