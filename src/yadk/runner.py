@@ -16,7 +16,7 @@ from yadk._contexts import AppSettings, InvocationContext, RunConfig, new_invoca
 from yadk._plugin_manager import PluginManager, plugin_manager_for
 from yadk._resume import ResumePlan, invocation_answered, plan_resume
 from yadk._tracing import InvocationTrace
-from yadk.agents import BaseAgent, LlmAgent
+from yadk.agents import BaseAgent, LlmAgent, open_task_scope
 from yadk.artifacts import BaseArtifactService, InMemoryArtifactService
 from yadk.errors import (
     A2AClientError,
@@ -336,6 +336,9 @@ class Runner:
             actions=EventActions(state_delta=dict(state_delta or {})),
             isolation_scope=_answered_scope(session.events, message),
         )
+        if event.isolation_scope is None and _has_task_agents(self.agent):
+            # A task waits for the user's reply: the message is the task agent's to see.
+            event.isolation_scope = open_task_scope(session)
         await self.session_service.append_event(session, event)
         return event
 
@@ -432,6 +435,9 @@ class Runner:
             agent = self.agent.find_sub_agent(event.author)
             if agent is None:
                 continue
+            agent = _delegator(agent)
+            if agent is self.agent:
+                return agent
             if _transferable_across_tree(agent):
                 return agent
             return self.agent
@@ -498,6 +504,21 @@ async def _on_event(plugins: PluginManager, ctx: InvocationContext, event: Event
     if not replaced.author:
         replaced.author = event.author
     return replaced
+
+
+def _delegator(agent: BaseAgent) -> BaseAgent:
+    """The agent that delegated to ``agent`` when it runs inside a task or single-turn call (the
+    delegating agent takes the user's next message and goes on with the task); else ``agent``."""
+    found = current = agent
+    while current.parent_agent is not None:
+        if isinstance(current, LlmAgent) and current.mode in ("task", "single_turn"):
+            found = current.parent_agent
+        current = current.parent_agent
+    return found
+
+
+def _has_task_agents(root: BaseAgent) -> bool:
+    return any(isinstance(a, LlmAgent) and a.mode == "task" for a in root.walk())
 
 
 def _transferable_across_tree(agent: BaseAgent) -> bool:

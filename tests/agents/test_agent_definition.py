@@ -80,7 +80,6 @@ def test_duplicate_sub_agent_names() -> None:
         ({"instruction": 3}, "must be a string or an InstructionProvider"),
         ({"include_contents": "some"}, "include_contents"),
         ({"mode": "solo"}, "mode: Input should be 'chat', 'task' or 'single_turn'"),
-        ({"mode": "task"}, "mode='task' is not supported by yadk yet"),
         (
             {"generate_content_config": {"system_instruction": "x"}},
             "must be set via LlmAgent.instruction",

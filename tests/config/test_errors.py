@@ -248,20 +248,10 @@ CASES: list[tuple[str, str, list[str]]] = [
         "name: a\ninstruction: hi\nmode: chatty\n",
         [
             (
-                "{cfg}:3:7: error invalid-value: `mode` must be `chat` or `single_turn` (`task` is"
-                " not supported yet), got `chatty`.\n  hint: `single_turn` answers its input once"
-                " (a workflow node's default); `chat` talks with the user (a sub-agent's default)."
-            )
-        ],
-    ),
-    (
-        "mode task",
-        "name: a\ninstruction: hi\nmode: task\n",
-        [
-            (
-                "{cfg}:3:7: error unsupported-mode: `mode: task` is not supported by yadk yet"
-                " (google-adk's task agents chat with the user until they call finish_task).\n"
-                "  hint: Use `mode: chat` or `mode: single_turn`; see docs/workflows.md, Not yet."
+                "{cfg}:3:7: error invalid-value: `mode` must be `chat`, `single_turn` or `task`,"
+                " got `chatty`.\n  hint: `single_turn` answers its input once (a workflow node's"
+                " default); `chat` talks with the user (a sub-agent's default); `task` is delegated"
+                " a task by its parent and chats with the user until it calls finish_task."
             )
         ],
     ),

@@ -57,7 +57,7 @@ def test_yadk_additions_are_marked() -> None:
     llm = agent_config_json_schema()["$defs"]["LlmAgent"]["properties"]
     marked = sorted(k for k, v in llm.items() if v["description"].startswith("(yadk addition)"))
     assert marked == ["code_executor", "examples", "mode", "skills", "state"]
-    assert llm["mode"]["enum"] == ["chat", "single_turn"]
+    assert llm["mode"]["enum"] == ["chat", "single_turn", "task"]
 
 
 def test_dispatch_on_agent_class() -> None:

@@ -131,12 +131,18 @@ async def run_turns(
         else:
             message = UserContent(str(text))
         pending = None
-        events = []
+        events: list[Event] = []
+        first = True
         async for event in runner.run_async(
             user_id="u", session_id=session_id, new_message=message
         ):
-            if event.author == "user":
+            # google-adk yields no event for the user's message (the first one); a function
+            # response authored by the user (a finished task's answer to its delegating call)
+            # it does yield.
+            if event.author == "user" and (first or not event.get_function_responses()):
+                first = False
                 continue
+            first = False
             events.append(event)
             for call in event.get_function_calls():
                 if _waits(call.name, call.id, event.long_running_tool_ids):

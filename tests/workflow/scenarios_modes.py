@@ -327,3 +327,71 @@ def mode_single_turn_confirmed(k: Any) -> Scenario:
 
     flow = k.Workflow(name="flow", edges=[(k.START, topic, payer, after)])
     return Scenario(flow, messages=["5", {"confirmed": True}], requests=seen)
+
+
+@scenario
+def mode_task_sub_agent(k: Any) -> Scenario:
+    seen: list[dict[str, Any]] = []
+    booker = _tooled(
+        k,
+        "booker",
+        ["For how many?", {"call": "finish_task", "args": {"result": "Booked for 4."}}],
+        seen,
+        mode="task",
+        output_key="booking",
+    )
+    root = _tooled(
+        k,
+        "root",
+        [
+            {"call": "booker", "args": {"request": "book a table"}},
+            "Your table is booked.",
+            "Bye.",
+        ],
+        seen,
+        sub_agents=[booker],
+    )
+    return Scenario(root, messages=["book me a table", "4", "thanks"], requests=seen)
+
+
+class Booking(BaseModel):
+    guests: int
+    day: str = "today"
+
+
+class Booked(BaseModel):
+    table: int
+    note: str | None = None
+
+
+@scenario
+def mode_task_sub_agent_schemas(k: Any) -> Scenario:
+    seen: list[dict[str, Any]] = []
+
+    def free_table(guests: int) -> dict[str, int]:
+        """Finds a free table."""
+        return {"table": guests + 10}
+
+    booker = _tooled(
+        k,
+        "booker",
+        [
+            {"call": "free_table", "args": {"guests": 4}},
+            {"call": "finish_task", "args": {"table": "fourteen"}},
+            {"call": "finish_task", "args": {"table": 14}},
+        ],
+        seen,
+        mode="task",
+        input_schema=Booking,
+        output_schema=Booked,
+        tools=[free_table],
+    )
+    helper = _tooled(k, "helper", [], seen)
+    root = _tooled(
+        k,
+        "root",
+        [{"call": "booker", "args": {"guests": 4}}, "Table 14 is yours."],
+        seen,
+        sub_agents=[booker, helper],
+    )
+    return Scenario(root, messages=["a table for 4"], requests=seen)

@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from yadk.agents._request import INSTRUCTION_BEGIN as INSTRUCTION_BEGIN
     from yadk.agents._request import INSTRUCTION_END as INSTRUCTION_END
     from yadk.agents._request import build_request as build_request
+    from yadk.agents._task import open_task_scope as open_task_scope
 
 __getattr__, __dir__ = lazy_facade(
     globals(),
@@ -79,5 +80,6 @@ __getattr__, __dir__ = lazy_facade(
         "INSTRUCTION_BEGIN": "yadk.agents._request",
         "INSTRUCTION_END": "yadk.agents._request",
         "build_request": "yadk.agents._request",
+        "open_task_scope": "yadk.agents._task",
     },
 )

@@ -26,6 +26,7 @@ from yadk.agents._contents import CLIENT_CALL_ID_PREFIX
 from yadk.agents._live_events import LiveEvents
 from yadk.agents._request import build_request
 from yadk.agents._set_model_response import answer_event
+from yadk.agents._task import is_delegation, run_delegations, unresolved_delegations
 from yadk.agents._tool_spans import TracedCall, in_tool_span, run_attached
 from yadk.errors import BudgetExceededError, ModelCallLimitError, ModelError, ToolExecutionError
 from yadk.events import Event, EventActions, new_event_id
@@ -84,6 +85,13 @@ async def run_llm_flow(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerato
                 yield event
             if ctx.end_invocation or ctx.counter.failed:
                 return
+    # A task this agent delegated that is still open goes on first (with the user's reply).
+    pending = unresolved_delegations(agent, ctx)
+    if pending:
+        async for event in run_delegations(agent, ctx, pending):
+            yield event
+        if ctx.end_invocation or ctx.counter.failed:
+            return
     while True:
         last: Event | None = None
         async for event in _step(agent, ctx):
@@ -223,6 +231,15 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
     yield model_event
 
     if not calls:
+        return
+    delegations = [c for c in calls if is_delegation(request.tools_dict.get(c.name or ""))]
+    if delegations:  # task agents run once the other calls are answered (google-adk's order)
+        others = [c for c in calls if c not in delegations]
+        if others:
+            async for event in _respond(agent, ctx, others, request):
+                yield event
+        async for event in run_delegations(agent, ctx, delegations):
+            yield event
         return
     async for event in _respond(agent, ctx, calls, request):
         yield event
@@ -393,7 +410,12 @@ def _assign_call_ids(event: Event) -> None:
 
 
 def _maybe_save_output(agent: LlmAgent, event: Event) -> None:
-    if not agent.output_key or not event.is_final_response() or event.content is None:
+    if (
+        not agent.output_key
+        or agent.mode == "task"  # its output is finish_task's, saved when the task ends
+        or not event.is_final_response()
+        or event.content is None
+    ):
         return
     text = "".join(p.text for p in event.content.parts if p.text and not p.thought)
     if not text and not event.content.parts:

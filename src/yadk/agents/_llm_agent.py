@@ -17,6 +17,7 @@ from yadk._contexts import InvocationContext, ReadonlyContext
 from yadk.agents._base_agent import BaseAgent
 from yadk.agents._callbacks import as_callback_list
 from yadk.agents._sub_agent_tools import SingleTurnAgentTool
+from yadk.agents._task import FinishTaskTool, TaskAgentTool
 from yadk.code_executors import BuiltInCodeExecutor
 from yadk.errors import AgentDefinitionError
 from yadk.events import Event
@@ -48,8 +49,10 @@ class LlmAgent(BaseAgent):
     include_contents: Literal["default", "none"] = "default"
     # How the agent is delegated to (google-adk's ``mode``): ``chat`` talks with the user and is a
     # transfer target; ``single_turn`` answers its input once, seeing only that input and its own
-    # run (as a sub-agent, its parent's model calls it as a tool). None: chat as a sub-agent,
-    # single_turn as a workflow node (``node_mode``).
+    # run (as a sub-agent, its parent's model calls it as a tool); ``task``, a sub-agent its
+    # parent's model delegates a task to by a call, chats with the user until it calls
+    # ``finish_task`` (agents._task). None: chat as a sub-agent, single_turn as a workflow node
+    # (``node_mode``).
     mode: Literal["chat", "task", "single_turn"] | None = None
     input_schema: type[BaseModel] | None = None
     output_schema: type[BaseModel] | None = None
@@ -71,7 +74,10 @@ class LlmAgent(BaseAgent):
     # GoogleSearchTool(bypass_multi_tools_limit=True) -> its search sub-agent tool.
     _search_agent_tools: dict[int, Any] = PrivateAttr(default_factory=dict)
     # Sub-agent -> the tool its parent's model calls it by (agents._sub_agent_tools).
-    _sub_agent_tools: dict[int, SingleTurnAgentTool] = PrivateAttr(default_factory=dict)
+    _sub_agent_tools: dict[int, SingleTurnAgentTool | TaskAgentTool] = PrivateAttr(
+        default_factory=dict
+    )
+    _finish_tool: FinishTaskTool | None = PrivateAttr(default=None)
     # The transfer tool for the current targets; its schema is built once, not per model call.
     _transfer_tool: Any = PrivateAttr(default=None)
 
@@ -113,16 +119,6 @@ class LlmAgent(BaseAgent):
                 tool = as_tool()
             tools.append(tool)
         return tools
-
-    @field_validator("mode")
-    @classmethod
-    def _supported_mode(cls, value: str | None) -> str | None:
-        if value == "task":
-            raise ValueError(
-                "mode='task' is not supported by yadk yet (google-adk's task agents chat with the"
-                " user until they call finish_task); use 'chat' or 'single_turn'"
-            )
-        return value
 
     @property
     def node_mode(self) -> str:
@@ -218,14 +214,21 @@ class LlmAgent(BaseAgent):
         return units
 
     def _delegated_tools(self) -> list[BaseTool]:
-        """The tools standing for the ``single_turn`` LlmAgents among ``sub_agents`` (reused)."""
+        """The tools google-adk appends to ``tools``: ``finish_task`` for a task agent, then one
+        per ``single_turn`` or ``task`` LlmAgent among ``sub_agents`` (each built once)."""
         tools: list[BaseTool] = []
+        if self.mode == "task":
+            finish = self._finish_tool
+            if finish is None or finish.output_schema is not self.output_schema:
+                finish = self._finish_tool = FinishTaskTool(self.output_schema)
+            tools.append(finish)
         for sub in self.sub_agents:
-            if not isinstance(sub, LlmAgent) or sub.mode != "single_turn":
+            if not isinstance(sub, LlmAgent) or sub.mode not in ("single_turn", "task"):
                 continue
+            kind = SingleTurnAgentTool if sub.mode == "single_turn" else TaskAgentTool
             tool = self._sub_agent_tools.get(id(sub))
-            if tool is None or tool.agent is not sub:
-                tool = self._sub_agent_tools[id(sub)] = SingleTurnAgentTool(sub)
+            if tool is None or tool.agent is not sub or type(tool) is not kind:
+                tool = self._sub_agent_tools[id(sub)] = kind(sub)
             tools.append(tool)
         return tools
 
@@ -240,6 +243,14 @@ class LlmAgent(BaseAgent):
 
     async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
         from yadk.agents._flow import run_llm_flow
+
+        if self.mode == "task" and not ctx.node_path.endswith(f"{self.name}@{ctx.isolation_scope}"):
+            raise AgentDefinitionError(
+                f"Agent {self.name!r} has mode='task': yadk runs a task agent only when its"
+                " parent LlmAgent delegates a task to it (its parent's model calls it as a tool)."
+                " As the runner's root agent, a workflow node or another kind of agent's"
+                " sub-agent it is not supported yet: give it mode='chat' or 'single_turn' there."
+            )
 
         async for event in run_llm_flow(self, ctx):
             yield event

@@ -74,9 +74,10 @@ async def build_request(agent: LlmAgent, ctx: InvocationContext) -> LlmRequest:
         model=model.model,
         agent_name=agent.name,
         config=dict(agent.generate_content_config or {}),
-        output_schema=None if answer_by_tool else agent.output_schema,
+        output_schema=None if answer_by_tool or agent.mode == "task" else agent.output_schema,
     )
-    if agent.output_schema is not None and not answer_by_tool:
+    # A task agent's output is finish_task's arguments, not a constrained answer.
+    if agent.output_schema is not None and not answer_by_tool and agent.mode != "task":
         request.config.setdefault("response_mime_type", "application/json")
         request.config.setdefault("response_schema", agent.output_schema.model_json_schema())
 
@@ -147,7 +148,8 @@ async def build_request(agent: LlmAgent, ctx: InvocationContext) -> LlmRequest:
                 raise ValueError(refusal)
             targets = []  # google-adk: no transfer offered to parent or peers then
     if targets:
-        if not single_turn:  # google-adk offers a single-turn agent the tool, unexplained
+        # google-adk offers a single-turn or task agent the tool, unexplained.
+        if not single_turn and agent.mode != "task":
             request.append_instructions([transfer_instructions(agent, targets)])
         await transfer_tool(agent, targets).process_llm_request(
             tool_context=tool_context, llm_request=request

@@ -91,6 +91,7 @@ def uses_set_model_response(agent: LlmAgent) -> bool:
     schema: it has an output schema and tools, and its model cannot take both at once."""
     return (
         agent.output_schema is not None
+        and agent.mode != "task"  # its output comes through finish_task
         and bool(agent.tools)
         and not agent.canonical_model.output_schema_with_tools
     )

@@ -17,8 +17,8 @@ __all__ = ["TransferToAgentTool", "transfer_instructions", "transfer_targets", "
 
 def transfer_targets(agent: LlmAgent) -> list[BaseAgent]:
     """Sub-agents, then the parent and peers unless disallowed (parent and peers only when the
-    parent is an LlmAgent, as in ADK); single-turn agents, which never talk with the user, are
-    no sub-agent or peer to transfer to."""
+    parent is an LlmAgent, as in ADK); single-turn and task agents, which their parent calls as
+    tools, are no sub-agent or peer to transfer to."""
     targets: list[BaseAgent] = [s for s in agent.sub_agents if _chats(s)]
     parent = agent.parent_agent
     if not isinstance(parent, LlmAgent):
@@ -31,7 +31,7 @@ def transfer_targets(agent: LlmAgent) -> list[BaseAgent]:
 
 
 def _chats(agent: BaseAgent) -> bool:
-    return not isinstance(agent, LlmAgent) or agent.mode != "single_turn"
+    return not isinstance(agent, LlmAgent) or agent.mode not in ("single_turn", "task")
 
 
 def transfer_instructions(agent: LlmAgent, targets: list[BaseAgent]) -> str:

@@ -101,7 +101,9 @@ LLM_KEYS: Final = (
     KeySpec(
         "mode",
         "`single_turn` answers its input once, seeing only it (a workflow node's default); `chat`"
-        " talks with the user and is a transfer target (a sub-agent's default).",
+        " talks with the user and is a transfer target (a sub-agent's default); `task`, a"
+        " sub-agent its parent delegates a task to, chats with the user until it calls"
+        " finish_task.",
         yadk=True,
     ),
     KeySpec(

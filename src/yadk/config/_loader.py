@@ -181,29 +181,20 @@ class Loader(LoaderBase):
         return record
 
 
-_MODES = ("chat", "single_turn")
+_MODES = ("chat", "single_turn", "task")
 
 
 def agent_mode(reader: Any, scope: Any, value: Any) -> str | None:
     """An LlmAgent's ``mode:``, or None (reported) when it is not one yadk runs."""
-    if value == "task":
-        reader.error(
-            scope,
-            ("mode",),
-            "unsupported-mode",
-            "`mode: task` is not supported by yadk yet (google-adk's task agents chat with the"
-            " user until they call finish_task).",
-            "Use `mode: chat` or `mode: single_turn`; see docs/workflows.md, Not yet.",
-        )
-        return None
     if value not in _MODES:
         reader.error(
             scope,
             ("mode",),
             "invalid-value",
-            f"`mode` must be `chat` or `single_turn` (`task` is not supported yet), got `{value}`.",
+            f"`mode` must be `chat`, `single_turn` or `task`, got `{value}`.",
             "`single_turn` answers its input once (a workflow node's default); `chat` talks"
-            " with the user (a sub-agent's default).",
+            " with the user (a sub-agent's default); `task` is delegated a task by its parent"
+            " and chats with the user until it calls finish_task.",
         )
         return None
     return str(value)

@@ -64,7 +64,7 @@ _KEY_SCHEMAS: dict[str, dict[str, Any]] = {
     "output_schema": _ref("CodeReference"),
     "output_key": {"type": ["string", "null"]},
     "include_contents": {"enum": ["default", "none"]},
-    "mode": {"enum": ["chat", "single_turn"]},
+    "mode": {"enum": ["chat", "single_turn", "task"]},
     "tools": {"type": "array", "items": _ref("Tool")},
     "generate_content_config": _ref("GenerateContentConfig"),
     "code_executor": {
