@@ -335,3 +335,21 @@ def retried_node_fails_span_only(k: Any) -> Scenario:
     scenario_ = retried_node_fails(k)
     scenario_.capture = "SPAN_ONLY"
     return scenario_
+
+
+@scenario
+def nested_workflow_fails(k: Any) -> Scenario:
+    """A node of a workflow inside a workflow fails: both workflows' spans and the node's."""
+
+    def crash(node_input: str) -> str:
+        raise ValueError("inner node fails")
+
+    inner = k.Workflow(name="inner", edges=[(k.START, crash)])
+    return Scenario(k.Workflow(name="outer", edges=[(k.START, inner)]), messages=["x"])
+
+
+@scenario
+def nested_workflow_fails_span_only(k: Any) -> Scenario:
+    scenario_ = nested_workflow_fails(k)
+    scenario_.capture = "SPAN_ONLY"
+    return scenario_

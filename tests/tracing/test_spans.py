@@ -196,6 +196,18 @@ async def test_each_attempt_of_a_retried_node_has_its_span(name: str) -> None:
     assert await run_scenario(name) == expected
 
 
+@pytest.mark.parametrize("name", ["nested_workflow_fails", "nested_workflow_fails_span_only"])
+async def test_a_failed_node_fails_the_workflows_around_it(name: str) -> None:
+    """As google-adk: the node's span, the nested workflow's and the invocation's fail with the
+    node's exception; the nested workflow's status (content captured) is the message alone."""
+    expected = recorded(name)
+    assert expected["spans"][1]["status"]["description"] == "inner node fails"
+    if not name.endswith("span_only"):
+        for span in expected["spans"]:
+            _without_message(span)
+    assert await run_scenario(name) == expected
+
+
 async def test_the_failed_invocations_span_records_its_exception() -> None:
     """The exception that ended the invocation, on the invocation's span as on the node's:
     status, ``exception`` event, stack trace (content captured)."""

@@ -114,6 +114,7 @@ class OtelInvocationTrace:
     """``yadk._tracing.InvocationTrace`` on an OpenTelemetry tracer."""
 
     __slots__ = (
+        "_nested_workflows",
         "_node_events",
         "_responses",
         "_tracer",
@@ -134,6 +135,9 @@ class OtelInvocationTrace:
         self.invocation_id = ctx.invocation_id
         self.entry = entry
         self._node_events: dict[Any, list[str]] = {}
+        # The spans of workflows inside the invocation's: google-adk fails one with the failed
+        # node's exception as data, its status the message alone.
+        self._nested_workflows: set[Any] = set()
         # A tool span's call id and response event id, named when the call ends with a response:
         # google-adk reads both from the response event, so a call that has none yet (it waits
         # for the user, or a long-running tool answered nothing) says "<not specified>".
@@ -163,7 +167,7 @@ class OtelInvocationTrace:
         return self._start(f"invoke_agent {agent.name}", parent, attributes)
 
     def _workflow(self, name: str, parent: Any) -> Span:
-        return self._start(
+        span = self._start(
             f"invoke_workflow {name}",
             parent,
             {
@@ -173,6 +177,8 @@ class OtelInvocationTrace:
                 "gen_ai.workflow.nested": True,
             },
         )
+        self._nested_workflows.add(span)
+        return span
 
     def start_node(self, node: Any, ctx: InvocationContext, parent: Any) -> Span:
         workflow = getattr(node, "workflow", None)
@@ -314,15 +320,28 @@ class OtelInvocationTrace:
         events = self._node_events.pop(span, None)
         if events:
             span.set_attribute("gcp.vertex.agent.associated_event_ids", events)
-        self._finish(span, error, error_type=False)
+        if span in self._nested_workflows:
+            self._nested_workflows.discard(span)
+            self._finish(span, error, error_type=False, message_only=True)
+        else:
+            self._finish(span, error, error_type=False)
 
     def end_invocation(self, error: BaseException | None) -> None:
         self._finish(self.root, error, error_type=False)
 
-    def _finish(self, span: Span, error: BaseException | None, *, error_type: bool = True) -> None:
+    def _finish(
+        self,
+        span: Span,
+        error: BaseException | None,
+        *,
+        error_type: bool = True,
+        message_only: bool = False,
+    ) -> None:
         """End ``span``, failed when ``error`` is an exception (not a consumer that stopped
         reading, GeneratorExit). ``error_type``: set ``error.type``, which google-adk sets on
-        tool and model spans only, not on an agent's, a node's or the invocation's."""
+        tool and model spans only, not on an agent's, a node's or the invocation's;
+        ``message_only``: the status (content captured) is the message without the type, as
+        google-adk's nested workflow span has it."""
         if isinstance(error, Exception):
             if error_type:
                 kind = _error_type(error)
@@ -331,7 +350,8 @@ class OtelInvocationTrace:
                 kind = type(error).__name__
             if self.capture.on_spans:
                 span.record_exception(error)
-                span.set_status(Status(StatusCode.ERROR, f"{kind}: {error}"))
+                described = str(error) if message_only else f"{kind}: {error}"
+                span.set_status(Status(StatusCode.ERROR, described))
             else:  # the message may hold user content: only its type, as content capture is off
                 span.add_event(
                     "exception",
