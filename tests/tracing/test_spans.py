@@ -10,8 +10,11 @@ the differences yadk makes on purpose, each applied by one function below:
 * content "in events" (``EVENT_ONLY``, ``SPAN_AND_EVENT``) goes on a span event named as
   google-adk's log record, ``gen_ai.client.inference.operation.details`` (yadk emits no
   OpenTelemetry logs: that API is still private in opentelemetry-python);
-* an exception's message is content: without capture the tool span's status and its one
-  ``exception`` event name the type only (google-adk records the message, and the event twice).
+* an exception's message is content: without capture a failed span's status and its
+  ``exception`` event name the type only (google-adk records the message); a failed tool span
+  has one ``exception`` event (google-adk's has it twice);
+* a model call that raised: yadk's spans record its ``ModelError``, the call's span carries
+  ``error.type`` and the agent's span does not fail.
 """
 
 from __future__ import annotations
