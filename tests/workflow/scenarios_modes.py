@@ -395,3 +395,30 @@ def mode_task_sub_agent_schemas(k: Any) -> Scenario:
         sub_agents=[booker, helper],
     )
     return Scenario(root, messages=["a table for 4"], requests=seen)
+
+
+@scenario
+def mode_single_turn_resumed_dynamic(k: Any) -> Scenario:
+    """A single-turn agent run with ``ctx.run_node`` waits on its long-running call: the node
+    that ran it waits too, and both go on when the call is answered."""
+    seen: list[dict[str, Any]] = []
+
+    def approve(amount: int) -> None:
+        """Asks a manager to approve a payment; the answer comes later."""
+        return None
+
+    payer = _agent(
+        k,
+        "payer",
+        [{"call": "approve", "args": {"amount": 5}}, "Paid 5."],
+        seen,
+        tools=[k.LongRunningFunctionTool(approve)],
+    )
+
+    @k.node(rerun_on_resume=True)
+    async def orchestrate(ctx: Any, node_input: str):  # type: ignore[no-untyped-def]
+        paid = await ctx.run_node(payer, node_input=f"pay {node_input}")
+        yield f"orchestrated: {paid}"
+
+    flow = k.Workflow(name="flow", edges=[(k.START, orchestrate)])
+    return Scenario(flow, messages=["5", {"status": "approved"}], requests=seen)
