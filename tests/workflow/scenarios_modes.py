@@ -422,3 +422,28 @@ def mode_single_turn_resumed_dynamic(k: Any) -> Scenario:
 
     flow = k.Workflow(name="flow", edges=[(k.START, orchestrate)])
     return Scenario(flow, messages=["5", {"status": "approved"}], requests=seen)
+
+
+@scenario
+def mode_single_turn_resumed_pending(k: Any) -> Scenario:
+    """A single-turn agent's long-running tool answers "pending" at once: the agent goes on in
+    that turn, yet its node waits for the call's answer all the same."""
+    seen: list[dict[str, Any]] = []
+
+    def approve(amount: int) -> dict[str, str]:
+        """Asks a manager to approve a payment; the answer comes later."""
+        return {"status": "pending"}
+
+    payer = _agent(
+        k,
+        "payer",
+        [{"call": "approve", "args": {"amount": 5}}, "Waiting.", "Paid 5."],
+        seen,
+        tools=[k.LongRunningFunctionTool(approve)],
+    )
+
+    def after(node_input: str) -> str:
+        return f"after: {node_input}"
+
+    flow = k.Workflow(name="flow", edges=[(k.START, payer, after)])
+    return Scenario(flow, messages=["pay 5", {"status": "approved"}], requests=seen)
