@@ -229,3 +229,30 @@ def join_after_resume_no_event(k: Any) -> Scenario:
         edges=[(k.START, silent, join), (k.START, ask, join), (join, done)],
     )
     return Scenario(flow, messages=["go", "yes"])
+
+
+@scenario
+def join_after_resume_inside_nested(k: Any) -> Scenario:
+    """The join and the question are inside a nested workflow; the outer node before it and the
+    join's other input completed before the question."""
+
+    def before(node_input: Any) -> str:
+        return "b"
+
+    def other(node_input: str) -> str:
+        return node_input + "-other"
+
+    def done(node_input: dict[str, Any]) -> str:
+        return f"{node_input['other']} {node_input['ask']['answer']}"
+
+    def outer_after(node_input: str) -> str:
+        return f"outer: {node_input}"
+
+    ask = _asker(k)
+    join = k.JoinNode(name="join")
+    inner = k.Workflow(
+        name="inner",
+        edges=[(k.START, other, join), (k.START, ask, join), (join, done)],
+    )
+    flow = k.Workflow(name="flow", edges=[(k.START, before, inner, outer_after)])
+    return Scenario(flow, messages=["go", "yes"])
