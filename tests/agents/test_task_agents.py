@@ -1,4 +1,5 @@
-"""Task agents (``mode="task"``): YAML, and where they are not run.
+"""Task agents (``mode="task"``): YAML, the order of a delegation among other calls, and where
+they are not run.
 
 What the models are sent and which events come out over several turns is compared with
 google-adk 2.13 in tests/workflow/scenarios_modes.py (``mode_task_sub_agent*``).
@@ -67,24 +68,6 @@ async def test_a_task_sub_agent_loads_from_yaml_and_finishes_over_two_turns(
     assert [(e.author, e.output) for e in finished] == [("booker", {"result": "Booked for 2."})]
 
 
-async def test_a_task_agent_run_without_a_delegating_parent_is_refused() -> None:
-    scripted = ScriptedModel(turns=[say("booker", "Hi.")])
-    booker = LlmAgent(name="booker", model=scripted, mode="task")
-
-    events = await Conversation(booker).send("hi")
-
-    assert [(e.error_code, e.error_message) for e in events] == [
-        (
-            "AGENT_DEFINITION_ERROR",
-            "Agent 'booker' has mode='task': yadk runs a task agent only when its parent"
-            " LlmAgent delegates a task to it (its parent's model calls it as a tool). As the"
-            " runner's root agent, a workflow node or another kind of agent's sub-agent it is"
-            " not supported yet: give it mode='chat' or 'single_turn' there.",
-        )
-    ]
-    assert scripted.requests == []
-
-
 async def test_a_task_agent_as_a_workflow_node_is_refused() -> None:
     scripted = ScriptedModel(turns=[call("booker", "finish_task", result="x")])
     booker = LlmAgent(name="booker", model=scripted, mode="task")
@@ -93,10 +76,10 @@ async def test_a_task_agent_as_a_workflow_node_is_refused() -> None:
     events = await Conversation(flow).send("hi")
 
     assert [e.error_message for e in events if e.error_code] == [
-        "Agent 'booker' has mode='task': yadk runs a task agent only when its parent LlmAgent"
-        " delegates a task to it (its parent's model calls it as a tool). As the runner's root"
-        " agent, a workflow node or another kind of agent's sub-agent it is not supported yet:"
-        " give it mode='chat' or 'single_turn' there."
+        "Agent 'booker' has mode='task': yadk runs a task agent as the runner's root agent or"
+        " when its parent LlmAgent delegates a task to it (its parent's model calls it as a"
+        " tool). As a workflow node or another kind of agent's sub-agent it is not supported"
+        " yet: give it mode='chat' or 'single_turn' there."
     ]
     assert scripted.requests == []
 

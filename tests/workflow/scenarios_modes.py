@@ -447,3 +447,23 @@ def mode_single_turn_resumed_pending(k: Any) -> Scenario:
 
     flow = k.Workflow(name="flow", edges=[(k.START, payer, after)])
     return Scenario(flow, messages=["pay 5", {"status": "approved"}], requests=seen)
+
+
+@scenario
+def mode_task_root_agent(k: Any) -> Scenario:
+    seen: list[dict[str, Any]] = []
+    # google-adk runs a task agent at the root under its node's scope (booker@1): each turn
+    # opens with the user's latest message, then the scope's events; it stops at finish_task.
+    booker = _tooled(
+        k,
+        "booker",
+        [
+            "For how many?",
+            {"call": "finish_task", "args": {"result": "Booked for 4."}},
+            "Anything else?",
+        ],
+        seen,
+        mode="task",
+        output_key="booking",
+    )
+    return Scenario(booker, messages=["book me a table", "4", "thanks"], requests=seen)

@@ -7,6 +7,7 @@ import this module, and the model-call flow (``_flow``) is loaded only by a run,
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from collections.abc import AsyncGenerator
 from typing import Any, ClassVar, Literal
@@ -17,7 +18,7 @@ from yadk._contexts import InvocationContext, ReadonlyContext
 from yadk.agents._base_agent import BaseAgent
 from yadk.agents._callbacks import as_callback_list
 from yadk.agents._sub_agent_tools import SingleTurnAgentTool
-from yadk.agents._task import FinishTaskTool, TaskAgentTool
+from yadk.agents._task import FinishTaskTool, TaskAgentTool, watch_task
 from yadk.code_executors import BuiltInCodeExecutor
 from yadk.errors import AgentDefinitionError
 from yadk.events import Event
@@ -244,14 +245,21 @@ class LlmAgent(BaseAgent):
     async def _run_async_impl(self, ctx: InvocationContext) -> AsyncGenerator[Event, None]:
         from yadk.agents._flow import run_llm_flow
 
+        if self.mode == "task" and ctx.root_agent is self and ctx.isolation_scope is None:
+            # The runner's own task agent (google-adk's root task agent): its path is its
+            # scope, and each turn opens on the user's latest message.
+            scope = ctx.node_path or self.name
+            scoped = dataclasses.replace(ctx, isolation_scope=scope)
+            async for event in watch_task(self, run_llm_flow(self, scoped), scope, ctx.node_path):
+                yield event
+            return
         if self.mode == "task" and not ctx.node_path.endswith(f"{self.name}@{ctx.isolation_scope}"):
             raise AgentDefinitionError(
-                f"Agent {self.name!r} has mode='task': yadk runs a task agent only when its"
-                " parent LlmAgent delegates a task to it (its parent's model calls it as a tool)."
-                " As the runner's root agent, a workflow node or another kind of agent's"
+                f"Agent {self.name!r} has mode='task': yadk runs a task agent as the runner's"
+                " root agent or when its parent LlmAgent delegates a task to it (its parent's"
+                " model calls it as a tool). As a workflow node or another kind of agent's"
                 " sub-agent it is not supported yet: give it mode='chat' or 'single_turn' there."
             )
-
         async for event in run_llm_flow(self, ctx):
             yield event
 

@@ -17,6 +17,8 @@ task agent chats with the user across turns until it calls ``finish_task``.
   under the agent's ``output_key``), the task agent stops, and the parent gets a function
   response authored by ``user`` holding that output, then calls its model again. A parent
   whose task is open takes the task up again first (``unresolved_delegations``).
+* A task agent the runner starts runs under its own path as its scope (``LlmAgent``), watched
+  the same way (``watch_task``).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ __all__ = [
     "open_task_scope",
     "run_delegations",
     "unresolved_delegations",
+    "watch_task",
 ]
 
 FINISH_TASK = "finish_task"
@@ -233,12 +236,24 @@ async def _run_task(
         ),
         isolation_scope=call.id,
     )
+    async for event in watch_task(agent, agent.run_async(task_ctx), call.id, path, outcome):
+        yield event
+
+
+async def watch_task(
+    agent: Any,
+    events: AsyncGenerator[Event, None],
+    scope: str,
+    path: str,
+    outcome: list[Any] | None = None,
+) -> AsyncGenerator[Event, None]:
+    """``events`` of a task agent, stamped with ``scope``; once its ``finish_task`` succeeds,
+    that response event carries the output (put in ``outcome``) and the agent stops."""
     finishing: dict[str, Any] | None = None
-    events = agent.run_async(task_ctx)
     try:
         async for event in events:
             if event.isolation_scope is None:
-                event.isolation_scope = call.id
+                event.isolation_scope = scope
             if not event.partial:
                 finish = next(
                     (c for c in event.get_function_calls() if c.name == FINISH_TASK), None
@@ -251,7 +266,8 @@ async def _run_task(
                     if agent.output_key:
                         event.actions.state_delta[agent.output_key] = finishing
                     yield event
-                    outcome.append(finishing)
+                    if outcome is not None:
+                        outcome.append(finishing)
                     return
             yield event
     finally:
