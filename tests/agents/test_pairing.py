@@ -18,7 +18,8 @@ def _with_parts(content: Content, parts: Iterable[Part]) -> Content:
 
 def spec_pair_calls(contents: list[Content]) -> list[Content]:
     """google-adk's rules over the whole history: drop responses nobody asked for, move a late
-    result next to its call, drop calls never answered, remove yadk's ids."""
+    result next to its call (with the answers in between to that turn's other calls merged
+    before it), drop calls never answered, remove yadk's ids."""
     asked: list[Content] = []
     ids: set[str] = set()
     names: set[str] = set()
@@ -51,7 +52,28 @@ def spec_pair_calls(contents: list[Content]) -> list[Content]:
                 for r in answered
             ):
                 if index != len(asked) - 2:
-                    asked = [*asked[: index + 1], asked[-1]]
+                    # answers in between to the turn's other calls are merged before it
+                    last_ids = {r.id for r in answered}
+                    earlier = [
+                        p
+                        for c in asked[index + 1 : -1]
+                        for p in c.parts
+                        if p.function_response is not None
+                        and p.function_response.id not in last_ids
+                        and any(
+                            (p.function_response.id and c2.id == p.function_response.id)
+                            or (
+                                not p.function_response.id
+                                and not c2.id
+                                and c2.name == p.function_response.name
+                            )
+                            for c2 in calls
+                        )
+                    ]
+                    last = asked[-1]
+                    if earlier:
+                        last = _with_parts(last, [*earlier, *last.parts])
+                    asked = [*asked[: index + 1], last]
                 break
     responses = {
         p.function_response.id

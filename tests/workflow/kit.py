@@ -27,10 +27,13 @@ from yadk.workflow import (
 
 
 def model(texts: list[Any]) -> ScriptedModel:
-    """A text, or ``{"call": name, "args": {...}}`` for a function call, per model turn."""
+    """A text, ``{"call": name, "args": {...}}`` for a function call, or a list of those calls
+    (made in one turn), per model turn."""
     return ScriptedModel(
         turns=[
-            {"function_calls": [{"name": t["call"], "args": t["args"]}]}
+            {"function_calls": [{"name": c["call"], "args": c["args"]} for c in t]}
+            if isinstance(t, list)
+            else {"function_calls": [{"name": t["call"], "args": t["args"]}]}
             if isinstance(t, dict)
             else {"text": t}
             for t in texts

@@ -60,12 +60,13 @@ class CannedModel(BaseLlm):
     async def generate_content_async(self, llm_request: Any, stream: bool = False) -> Any:
         turn = self.texts[self.calls]
         self.calls += 1
-        if isinstance(turn, dict):  # {"call": name, "args": {...}}: a function call
-            call = types.FunctionCall(name=turn["call"], args=turn["args"])
-            part = types.Part(function_call=call)
-        else:
-            part = types.Part(text=turn)
-        yield LlmResponse(content=types.Content(role="model", parts=[part]))
+        calls = turn if isinstance(turn, list) else [turn] if isinstance(turn, dict) else []
+        # {"call": name, "args": {...}}: a function call; a list of them: calls in one turn
+        parts = [
+            types.Part(function_call=types.FunctionCall(name=c["call"], args=c["args"]))
+            for c in calls
+        ] or [types.Part(text=turn)]
+        yield LlmResponse(content=types.Content(role="model", parts=parts))
 
 
 def model(texts: list[Any]) -> CannedModel:

@@ -467,3 +467,39 @@ def mode_task_root_agent(k: Any) -> Scenario:
         output_key="booking",
     )
     return Scenario(booker, messages=["book me a table", "4", "thanks"], requests=seen)
+
+
+@scenario
+def mode_task_delegates_a_task(k: Any) -> Scenario:
+    seen: list[dict[str, Any]] = []
+    # booker (a task) delegates to checker (a task) and calls finish_task in the same turn:
+    # that finish_task is refused; checker asks the user, and both finish on the next turn.
+    checker = _tooled(
+        k,
+        "checker",
+        ["Which date?", {"call": "finish_task", "args": {"result": "Free on Monday."}}],
+        seen,
+        mode="task",
+    )
+    booker = _tooled(
+        k,
+        "booker",
+        [
+            [
+                {"call": "checker", "args": {"request": "check"}},
+                {"call": "finish_task", "args": {"result": "early"}},
+            ],
+            {"call": "finish_task", "args": {"result": "Booked Monday."}},
+        ],
+        seen,
+        mode="task",
+        sub_agents=[checker],
+    )
+    root = _tooled(
+        k,
+        "root",
+        [{"call": "booker", "args": {"request": "book"}}, "Booked for Monday."],
+        seen,
+        sub_agents=[booker],
+    )
+    return Scenario(root, messages=["book a table", "monday"], requests=seen)

@@ -219,17 +219,26 @@ def finish_contents(folded: Folded) -> list[Content]:
 def _resume_long_running(events: list[Event]) -> list[Event]:
     """When the latest event answers calls made further back (a long-running tool's final
     response), what came in between (its interim answers, the model's "pending" replies) is
-    left out, so the call and its final response are adjacent, as in google-adk."""
+    left out, so the call and its final response are adjacent, as in google-adk; answers to the
+    same turn's other calls stay, to be merged with it (``Pairing``)."""
     if not events:
         return events
     ids = {r.id for r in events[-1].get_function_responses() if r.id}
     if not ids:
         return events
     for index in range(len(events) - 2, -1, -1):
-        if ids & {c.id for c in events[index].get_function_calls() if c.id}:
+        calls = {c.id for c in events[index].get_function_calls() if c.id}
+        if ids & calls:
             if index == len(events) - 2:
                 return events
-            return [*events[: index + 1], events[-1]]
+            # Answers to the turn's other calls stay (google-adk merges them with this one).
+            others = calls - ids
+            answers = [
+                e
+                for e in events[index + 1 : -1]
+                if others and any(r.id in others for r in e.get_function_responses())
+            ]
+            return [*events[: index + 1], *answers, events[-1]]
     return events
 
 

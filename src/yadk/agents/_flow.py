@@ -26,7 +26,12 @@ from yadk.agents._contents import CLIENT_CALL_ID_PREFIX
 from yadk.agents._live_events import LiveEvents
 from yadk.agents._request import build_request
 from yadk.agents._set_model_response import answer_event
-from yadk.agents._task import is_delegation, run_delegations, unresolved_delegations
+from yadk.agents._task import (
+    is_delegation,
+    refuse_early_finish,
+    run_delegations,
+    unresolved_delegations,
+)
 from yadk.agents._tool_spans import TracedCall, in_tool_span, run_attached
 from yadk.errors import BudgetExceededError, ModelCallLimitError, ModelError, ToolExecutionError
 from yadk.events import Event, EventActions, new_event_id
@@ -237,6 +242,8 @@ async def _step(agent: LlmAgent, ctx: InvocationContext) -> AsyncGenerator[Event
         others = [c for c in calls if c not in delegations]
         if others:
             async for event in _respond(agent, ctx, others, request):
+                if agent.mode == "task":
+                    refuse_early_finish(event)
                 yield event
         async for event in run_delegations(agent, ctx, delegations):
             yield event

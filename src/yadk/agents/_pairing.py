@@ -2,7 +2,8 @@
 ids removed before contents reach a model.
 
 The rules (google-adk 2.13's): a response with no earlier matching call is dropped; a tool result
-posted back after other turns is moved next to its call (the turns in between are dropped); a
+posted back after other turns is moved next to its call (the turns in between are dropped,
+but for their answers to other calls of that turn, merged before it); a
 call with an id that was never answered (a cancelled branch, an interrupted turn) is dropped.
 
 ``Pairing`` applies them as contents are added, so a model call pays for what is new, not for the
@@ -93,7 +94,7 @@ class Pairing:
         """The contents to send: every call next to its response, yadk's ids removed."""
         cut = _late_result_call(self.asked)
         if cut is not None:  # the turns between a late result and its call are dropped
-            joined = [*self.asked[: cut + 1], self.asked[-1]]
+            joined = [*self.asked[: cut + 1], _merged_responses(self.asked, cut)]
             return [strip_client_ids(c) for c in _drop_unanswered_calls(joined)]
         result = list(self.sent)
         for index in sorted(self._unanswered, reverse=True):
@@ -121,6 +122,22 @@ def _late_result_call(contents: list[Content]) -> int | None:
         if _answers(contents[index], answered):
             return None if index == len(contents) - 2 else index
     return None
+
+
+def _merged_responses(contents: list[Content], cut: int) -> Content:
+    """The last content, after the responses in between that answer the calls at ``cut`` (an
+    earlier answer to another call of that turn is kept, merged in, as google-adk merges it)."""
+    last = contents[-1]
+    answered = {p.function_response.id for p in last.parts if p.function_response is not None}
+    earlier = [
+        p
+        for c in contents[cut + 1 : -1]
+        for p in c.parts
+        if p.function_response is not None
+        and p.function_response.id not in answered  # an interim answer the last replaces
+        and _answers(contents[cut], [p.function_response])
+    ]
+    return _with_parts(last, [*earlier, *last.parts]) if earlier else last
 
 
 def _answers(content: Content, answered: list[FunctionResponse]) -> bool:

@@ -46,6 +46,7 @@ __all__ = [
     "TaskAgentTool",
     "is_delegation",
     "open_task_scope",
+    "refuse_early_finish",
     "run_delegations",
     "unresolved_delegations",
     "watch_task",
@@ -67,6 +68,10 @@ _FINISH_DESCRIPTION = (
     " your delegated task."
 )
 _FINISH_WITH_SCHEMA = " Pass the required output data in the parameters."
+_EARLY_FINISH = (
+    "finish_task was ignored because a task delegation was sent in the same turn. Call"
+    " finish_task by itself once the delegated result is available."
+)
 _DELEGATION_NOTE = (
     "\nIMPORTANT: This tool delegates execution to a specialized agent. Do NOT call this tool in"
     " parallel with any other tools."
@@ -163,6 +168,14 @@ def is_delegation(tool: Any) -> bool:
     return isinstance(tool, TaskAgentTool)
 
 
+def refuse_early_finish(event: Event) -> None:
+    """A task agent's ``finish_task`` called beside a delegation is answered with google-adk's
+    error instead: the task cannot end before the delegated result is in."""
+    for response in event.get_function_responses():
+        if response.name == FINISH_TASK:
+            response.response = {"error": _EARLY_FINISH}
+
+
 def unresolved_delegations(agent: LlmAgent, ctx: InvocationContext) -> list[FunctionCall]:
     """The calls of ``agent`` to its task sub-agents that no function response answers yet (a
     task agent looks in its own scope only: the same agent may hold several tasks)."""
@@ -254,7 +267,8 @@ async def watch_task(
         async for event in events:
             if event.isolation_scope is None:
                 event.isolation_scope = scope
-            if not event.partial:
+            # A task it delegated in turn finishes under its own scope: not this one's end.
+            if not event.partial and event.isolation_scope == scope and event.author == agent.name:
                 finish = next(
                     (c for c in event.get_function_calls() if c.name == FINISH_TASK), None
                 )
