@@ -127,6 +127,9 @@ def test_a_failed_model_call_is_marked_in_the_waterfall(
     assert "model" in kinds, kinds
     model = opened.locator(".waterfall > li.failed[data-kind='model']").first
     assert model.locator(".badge.error").inner_text() != ""
+    # every failed row names what failed: error.type, or the class of the recorded exception
+    badges = [failed.nth(i).locator(".badge.error").inner_text() for i in range(failed.count())]
+    assert badges and "error" not in badges, badges
     # content capture is off by default: the panel says how to turn it on
     assert (
         "OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT"

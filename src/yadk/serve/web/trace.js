@@ -81,9 +81,19 @@ function pretty(value) {
   }
 }
 
+// What failed, for the badge: the span's error.type (tool and model-call spans carry it, as
+// google-adk's do), else the class of the exception it recorded (agent, node and invocation
+// spans: google-adk sets no error.type there), else plain "error".
+function errorType(span) {
+  if (span.attributes["error.type"]) return span.attributes["error.type"];
+  const raised = span.events.find((event) => event.name === "exception");
+  const type = raised && raised.attributes["exception.type"];
+  return type ? String(type).split(".").pop() : "error";
+}
+
 function spanDetails(span) {
   const shown = content(span).map(([label, value]) => h("div", { class: "trace-content" }, h("h4", {}, label), h("pre", {}, pretty(value))));
-  const error = span.status === "ERROR" ? h("p", { class: "trace-error" }, span.statusDescription || span.attributes["error.type"] || "error") : null;
+  const error = span.status === "ERROR" ? h("p", { class: "trace-error" }, span.statusDescription || errorType(span)) : null;
   return h("div", { class: "span-details" }, error, shown, lazyDetails("attributes", () => jsonBlock(span.attributes)),
     span.events.length ? lazyDetails(`${span.events.length} span events`, () => jsonBlock(span.events)) : null);
 }
@@ -103,7 +113,7 @@ function spanRow({ span, depth }, start, total) {
   const facts = h("span", { class: "trace-facts" },
     h("span", { class: "trace-duration" }, duration(span.end - span.start)),
     used ? h("span", { class: "trace-tokens" }, `${used.input} in · ${used.output} out`) : null,
-    failed ? h("span", { class: "badge error" }, span.attributes["error.type"] || "error") : null);
+    failed ? h("span", { class: "badge error" }, errorType(span)) : null);
   return h("li", { class: failed ? "trace-row failed" : "trace-row", "data-kind": kind, "data-span-id": span.spanId },
     lazyDetails([label, h("span", { class: "trace-track" }, bar), facts], () => spanDetails(span)));
 }
