@@ -130,6 +130,7 @@ async def test_copies_of_a_sealed_event_are_the_callers_to_edit() -> None:
     assert type(shallow.custom_metadata) is dict and type(shallow.long_running_tool_ids) is set
     shallow.custom_metadata["x"] = 1  # type: ignore[index]
     shallow.author = "mine"
+    assert shallow.content is event.content and is_sealed(shallow.content)  # shared, sealed
     updated = event.model_copy(update={"author": "other"})
     assert updated.author == "other" and event.author == "agent"
     updated.output = None
