@@ -227,3 +227,17 @@ async def test_runner_events_are_sealed_and_plugins_edit_them_before_the_append(
     stored = await service.get_session(app_name="app", user_id="u", session_id=session.id)
     assert stored is not None and stored.events[-1] is events[-1]
     assert stored.events[-1].custom_metadata == {"stamped": True}
+
+
+async def test_the_message_passed_to_run_async_is_sealed_as_the_user_events_content() -> None:
+    agent = LlmAgent(name="bot", model=ScriptedModel(turns=[{"text": "hello"}]))
+    service = InMemorySessionService()
+    runner = Runner(app_name="app", agent=agent, session_service=service)
+    session = await service.create_session(app_name="app", user_id="u")
+    message = Content(role="user", parts=[Part(text="hi")])
+    async for _ in runner.run_async(user_id="u", session_id=session.id, new_message=message):
+        pass
+    stored = await service.get_session(app_name="app", user_id="u", session_id=session.id)
+    assert stored is not None and stored.events[0].content is message and is_sealed(message)
+    with pytest.raises(ImmutableEventError):
+        message.parts[0].text = "edited"
