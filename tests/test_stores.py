@@ -53,7 +53,7 @@ def test_session_service_alone(tmp_path: Path) -> None:
     assert isinstance(open_session_service(":memory:"), InMemorySessionService)
     service = open_session_service(tmp_path / "s.db")
     assert isinstance(service, SqliteSessionService)
-    service.close()
+    service.close_now()
 
 
 def test_unknown_scheme_says_what_is_supported() -> None:

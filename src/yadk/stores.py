@@ -59,7 +59,7 @@ class Stores:
     def close(self) -> None:
         """Release the stores' files and connections (synchronous services only)."""
         if isinstance(self.sessions, SqliteSessionService):
-            self.sessions.close()
+            self.sessions.close_now()
         if isinstance(self.memory, SqliteMemoryService):
             self.memory.close_now()
 

@@ -300,9 +300,7 @@ async def test_a_google_adk_runner_loop_on_a_postgresql_database(postgres_url: s
     assert stored is not None and stored.state == {"k": 1}
     assert [e.author for e in stored.events] == ["user", "travel"]
     for opened in (service, again):
-        close = getattr(opened, "close", None)
-        if close is not None:
-            await close()
+        await opened.close()  # google-adk's name; an open pool could outlive the loop
 
 
 async def test_failures_are_raised_as_in_google_adk() -> None:

@@ -33,12 +33,12 @@ def test_upgrade_an_old_file_then_it_is_current(cli: Cli, tmp_path: Path) -> Non
         f"sqlite:///{db}: schema version {SCHEMA_VERSION}, already current\n",
         "",
     )
-    SqliteSessionService(db).close()
+    SqliteSessionService(db).close_now()
 
 
 def test_upgrade_refuses_newer_and_missing_files(cli: Cli, tmp_path: Path) -> None:
     db = tmp_path / "new.db"
-    SqliteSessionService(db).close()
+    SqliteSessionService(db).close_now()
     with sqlite3.connect(db) as conn:
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     code, out, err = cli("db", "upgrade", "--db", str(db))

@@ -182,7 +182,7 @@ async def test_durable_session_continues_in_a_later_run(
         session_service=first,
         stored_in=db,
     )
-    first.close()
+    first.close_now()
     assert capsys.readouterr().err == (
         f"yadk run: session s1 is saved in {db}; continue it with --session-id s1\n"
     )
@@ -206,4 +206,4 @@ async def test_durable_session_continues_in_a_later_run(
         "yadk run: continuing session s1 (4 earlier events)\n"
         f"yadk run: session s1 is saved in {db}; continue it with --session-id s1\n"
     )
-    second.close()
+    second.close_now()

@@ -217,7 +217,7 @@ def test_replay_state_and_state_option_merge(cli: Cli, tmp_path: Path) -> None:
     session = asyncio.run(
         sessions.get_session(app_name="bot", user_id="user", session_id=session_id)
     )
-    sessions.close()
+    sessions.close_now()
     assert session is not None
     assert session.state == {"a": 1, "b": 3}
 

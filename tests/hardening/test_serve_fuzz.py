@@ -270,5 +270,5 @@ def test_hostile_http_leaves_the_server_healthy(tmp_path: Path, crashes: Crashes
                 p.get("text") for e in turn.json() for p in e.get("content", {}).get("parts", [])
             ]
             assert said == ["echo: still?"], turn.text
-    store.close()
+    store.close_now()
     assert [r.getMessage() for r in crashes.records] == []

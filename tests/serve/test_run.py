@@ -151,7 +151,7 @@ async def test_fifty_clients_at_once_lose_nothing(
             for turn in range(turns):
                 expected += [f"client {n} turn {turn}", f"echo: client {n} turn {turn}"]
             assert texts(stored["events"]) == expected
-    sessions.close()  # that SQLite work runs off the loop: tests/sessions/test_sqlite.py
+    sessions.close_now()  # that SQLite work runs off the loop: tests/sessions/test_sqlite.py
 
 
 async def test_a_second_turn_on_a_busy_session_waits_then_runs_in_order(

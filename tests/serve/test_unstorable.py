@@ -186,7 +186,7 @@ async def test_every_write_on_a_read_only_database_is_a_503(
 def test_yadk_serve_refuses_to_start_on_a_read_only_database(tmp_path: Path) -> None:
     shutil.copytree(AGENTS, tmp_path / "agents", ignore=shutil.ignore_patterns("__pycache__"))
     db = tmp_path / "s.db"
-    SqliteSessionService(db).close()
+    SqliteSessionService(db).close_now()
     if not _immutable(db):
         pytest.skip("this file system or user cannot mark files immutable")
     try:

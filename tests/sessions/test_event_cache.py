@@ -34,8 +34,8 @@ async def two_services(
         first: Any = SqliteSessionService(tmp_path / "s.db")
         second: Any = SqliteSessionService(tmp_path / "s.db")
         yield first, second
-        first.close()
-        second.close()
+        first.close_now()
+        second.close_now()
     else:
         url = request.getfixturevalue("postgres_url")
         first, second = PostgresSessionService(url), PostgresSessionService(url)

@@ -229,6 +229,16 @@ async def test_appending_a_stored_event_again_changes_nothing(service: BaseSessi
     await service.append_event(s, _event({"n": 2}))  # the first copy is still current
 
 
+async def test_close_and_async_with_as_google_adk_names_them(service: BaseSessionService) -> None:
+    # google-adk's DatabaseSessionService has close() and is an async context manager; code
+    # written for it closes yadk's stores the same way (closing twice is harmless).
+    async with service as same:
+        assert same is service
+        await service.create_session(app_name="app", user_id="u", session_id="s")
+    await service.close()
+    await service.aclose()
+
+
 async def test_events_handed_out_cannot_change_what_is_stored(service: BaseSessionService) -> None:
     s = await service.create_session(app_name="app", user_id="u")
     event = Event(

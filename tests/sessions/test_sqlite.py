@@ -128,7 +128,7 @@ async def test_disk_full(tmp_path: Path) -> None:
 @pytest.mark.subprocess
 async def test_immutable_file(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
-    SqliteSessionService(db).close()
+    SqliteSessionService(db).close_now()
     if subprocess.run(["chattr", "+i", str(db)], capture_output=True).returncode:
         pytest.skip("this file system or user cannot mark files immutable")
     try:
@@ -184,7 +184,7 @@ def test_foreign_schema_is_refused(tmp_path: Path) -> None:
 
 def test_newer_schema_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "s.db"
-    SqliteSessionService(db).close()
+    SqliteSessionService(db).close_now()
     with sqlite3.connect(db) as conn:
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     with pytest.raises(SessionStoreSchemaError, match="written by a newer yadk"):

@@ -175,7 +175,7 @@ async def test_a_new_runner_on_the_same_sqlite_file_takes_the_answer(tmp_path: P
         "transfer_money",
         "adk_request_confirmation",
     ]
-    first_service.close()
+    first_service.close_now()
 
     # Another process, as far as yadk can tell: a new tool, model, agent, service and runner.
     model = ScriptedModel(turns=[{"text": "Done."}])
@@ -194,7 +194,7 @@ async def test_a_new_runner_on_the_same_sqlite_file_takes_the_answer(tmp_path: P
     assert len(asked) == 1
     (confirmation,) = asked[0].actions.requested_tool_confirmations.values()
     assert isinstance(confirmation, ToolConfirmation) and not confirmation.confirmed
-    service.close()
+    service.close_now()
 
 
 async def test_an_answer_sent_again_runs_nothing_again() -> None:
@@ -387,7 +387,7 @@ async def test_a_resumable_app_resumes_the_invocation_with_the_answer(tmp_path: 
     runner = Runner(app=app(asking), session_service=service)
     session = await runner.session_service.create_session(app_name="app", user_id="u")
     first = await _run(runner, session.id, "please")
-    service.close()
+    service.close_now()
 
     service = SqliteSessionService(db)
     runner = Runner(app=app(ScriptedModel(turns=[{"text": "Done."}])), session_service=service)
@@ -399,7 +399,7 @@ async def test_a_resumable_app_resumes_the_invocation_with_the_answer(tmp_path: 
         "to": "B",
     }
     assert second[-1].content is not None and second[-1].content.parts[0].text == "Done."
-    service.close()
+    service.close_now()
 
 
 async def test_a_sub_agent_that_asked_takes_the_answer() -> None:

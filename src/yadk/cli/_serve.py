@@ -265,7 +265,7 @@ def _check_store(sessions: Any, db: str) -> None:
 def _release(served: Any) -> None:
     """Close what building the app opened synchronously (SQLite files), unused here."""
     if isinstance(served.sessions, SqliteSessionService):
-        served.sessions.close()
+        served.sessions.close_now()
     if isinstance(served.apps.memory_service, SqliteMemoryService):
         served.apps.memory_service.close_now()
 

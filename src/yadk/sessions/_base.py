@@ -5,7 +5,7 @@ from __future__ import annotations
 import abc
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, Self
 
 from yadk._sealed import seal_event
 from yadk.events import Event
@@ -193,8 +193,20 @@ class BaseSessionService(abc.ABC):
         return None
 
     async def aclose(self) -> None:
-        """Release connections and threads; the service is unusable afterwards."""
+        """Release connections and threads; the service is unusable afterwards. Close a
+        database store before its event loop ends: a PostgreSQL pool left open can keep
+        ``asyncio.run`` from returning (its workers outlive the loop's cancellation)."""
         return None
+
+    async def close(self) -> None:
+        """``aclose``, by google-adk's name (``DatabaseSessionService.close``)."""
+        await self.aclose()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
 
     async def append_event(self, session: Session, event: Event) -> Event:
         """Append ``event`` to ``session`` and apply its state delta.

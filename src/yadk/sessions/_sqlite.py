@@ -161,8 +161,9 @@ class SqliteSessionService(BaseSessionService):
             self._turn_locks = FileTurnLocks(self.path.with_name(self.path.name + "-turns"))
         return self._turn_locks
 
-    def close(self) -> None:
-        """Close the connection (waits for a call in flight to finish)."""
+    def close_now(self) -> None:
+        """Close the connection outside an event loop (waits for a call in flight to finish);
+        in one, ``await aclose()`` (or google-adk's ``close()``)."""
         self._thread.shutdown(wait=True)
         self._conn.close()
         if self._turn_locks is not None:
@@ -172,7 +173,7 @@ class SqliteSessionService(BaseSessionService):
         prepare_reader()
 
     async def aclose(self) -> None:
-        await asyncio.to_thread(self.close)
+        await asyncio.to_thread(self.close_now)
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(conn, *args)`` on the service's thread."""
