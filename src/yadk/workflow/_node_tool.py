@@ -28,13 +28,7 @@ from yadk.workflow._build import build_node
 from yadk.workflow._function_node import FunctionNode, NodeInputError
 from yadk.workflow._params import MISSING, as_output
 from yadk.workflow._request_input import REQUEST_INPUT_FUNCTION_CALL_NAME
-from yadk.workflow._resume import (
-    ResumePoint,
-    completed_outputs,
-    completed_routes,
-    find_resume,
-    node_runs,
-)
+from yadk.workflow._resume import ResumePoint, completed_runs, find_resume
 from yadk.workflow._runtime import NodeFailed, Runtime
 from yadk.workflow._schemas import check_data
 from yadk.workflow._sink import Sink
@@ -196,15 +190,7 @@ class NodeTool(BaseTool):
             sink=sink,
             sleep=asyncio.sleep,
             resume=resume,
-            completed=completed_outputs(
-                ic.session, root_path=parent, invocation_id=ic.invocation_id
-            )
-            if resume
-            else None,
-            routes=completed_routes(ic.session, root_path=parent, invocation_id=ic.invocation_id)
-            if resume
-            else None,
-            runs=node_runs(ic.session, root_path=parent, invocation_id=ic.invocation_id)
+            done=completed_runs(ic.session, root_path=parent, invocation_id=ic.invocation_id)
             if resume
             else None,
         )

@@ -23,12 +23,11 @@ from yadk.workflow._schemas import check_answer
 
 __all__ = [
     "RESUME_KEY",
+    "CompletedRuns",
     "ResumePoint",
-    "completed_outputs",
-    "completed_routes",
+    "completed_runs",
     "find_resume",
     "input_record",
-    "node_runs",
 ]
 
 # The metadata key of what resuming a waiting node needs (on the event it waits on).
@@ -121,53 +120,48 @@ def find_resume(session: Session, *, root_path: str, message: Content | None) ->
     return None
 
 
-def completed_outputs(session: Session, *, root_path: str, invocation_id: str) -> dict[str, Any]:
-    """The outputs of the node runs (by run path, in the order they completed) of the workflow
-    run being resumed: the invocations since it started, each resume after a question of it.
-    A run completed before the question is not run again: its output is taken from here, as
-    google-adk does. A run whose output came from a node it ran (``use_as_output``), or a nested
-    workflow's from its terminal node, counts as completed with it."""
-    outputs: dict[str, Any] = {}
+@dataclass
+class CompletedRuns:
+    """What the node runs of the workflow run being resumed did before the question, read from
+    the invocations since it started (each resume after a question of it), by run path:
+
+    * ``outputs``: the outputs of runs that completed, in the order they completed; such a run
+      is not run again, its output is taken from here, as google-adk does. A run whose output
+      came from a node it ran (``use_as_output``), or a nested workflow's from its terminal
+      node, counts as completed with it. Each a copy: the next node may change its input.
+    * ``routes``: the routes runs took; they decide which joins a completed run fed.
+    * ``runs``: each run that left an event, in the order it first did: whether it completed,
+      with or without an output (not when it waits on the user or failed). A run that left no
+      event is not known: it runs again, as in google-adk."""
+
+    outputs: dict[str, Any] = field(default_factory=dict)
+    routes: dict[str, Any] = field(default_factory=dict)
+    runs: dict[str, bool] = field(default_factory=dict)
+
+
+def completed_runs(session: Session, *, root_path: str, invocation_id: str) -> CompletedRuns:
+    """The ``CompletedRuns`` of the workflow run at ``root_path`` being resumed, in one pass."""
+    done = CompletedRuns()
+    inside = root_path + "/"
     for event in _resumed_events(session, root_path, invocation_id):
         info = event.node_info
-        if event.output is None or info is None or info.path not in (info.output_for or ()):
+        if info is None or not info.path:
             continue
-        for path in info.output_for or ():
-            if path.startswith(root_path + "/"):
-                # A copy for each: the next node may change its input.
-                outputs[path] = thaw(event.output)
-    return outputs
-
-
-def completed_routes(session: Session, *, root_path: str, invocation_id: str) -> dict[str, Any]:
-    """The routes the node runs of the resumed workflow run took before the question (by run
-    path): they decide which joins a completed run fed."""
-    routes: dict[str, Any] = {}
-    for event in _resumed_events(session, root_path, invocation_id):
-        info = event.node_info
-        if event.actions.route is not None and info is not None and info.path:
-            routes[info.path] = thaw(event.actions.route)
-    return routes
-
-
-def node_runs(session: Session, *, root_path: str, invocation_id: str) -> dict[str, bool]:
-    """Each node run of the resumed workflow run that left an event (by run path, in the order
-    they first did): whether it completed, with or without an output (not when it waits on
-    the user or failed). A run that left no event is not known: it runs again, as in
-    google-adk."""
-    runs: dict[str, bool] = {}
-    for event in _resumed_events(session, root_path, invocation_id):
-        info = event.node_info
-        if info is None or not info.path or not info.path.startswith(root_path + "/"):
+        if event.actions.route is not None:
+            done.routes[info.path] = thaw(event.actions.route)
+        if not info.path.startswith(inside):
             continue
         record = (event.custom_metadata or {}).get(_KEY)
         waits = isinstance(record, dict) and record.get("path") == info.path
-        runs[info.path] = runs.get(info.path, True) and not waits and not event.error_code
+        done.runs[info.path] = done.runs.get(info.path, True) and not waits and not event.error_code
         if event.output is not None:
-            for path in info.output_for or ():
-                if path.startswith(root_path + "/"):
-                    runs[path] = True
-    return runs
+            output_for = info.output_for or ()
+            for path in output_for:
+                if path.startswith(inside):
+                    done.runs[path] = True
+                    if info.path in output_for:
+                        done.outputs[path] = thaw(event.output)
+    return done
 
 
 def _resumed_events(session: Session, root_path: str, invocation_id: str) -> list[Event]:

@@ -37,7 +37,7 @@ from yadk.workflow._events import (
 )
 from yadk.workflow._function_node import FunctionNode, NodeInputError
 from yadk.workflow._request_input import RequestInput
-from yadk.workflow._resume import RESUME_KEY, ResumePoint, input_record
+from yadk.workflow._resume import RESUME_KEY, CompletedRuns, ResumePoint, input_record
 from yadk.workflow._schemas import check_data
 
 if TYPE_CHECKING:
@@ -99,18 +99,17 @@ class Runtime:
         sink: Sink,
         sleep: Sleep,
         resume: ResumePoint | None = None,
-        completed: dict[str, Any] | None = None,
-        routes: dict[str, Any] | None = None,
-        runs: dict[str, bool] | None = None,
+        done: CompletedRuns | None = None,
     ) -> None:
         self.sink = sink
         self.sleep = sleep
         self.resume = resume
-        # Resuming: the outputs of the runs that completed before the question (by path), and
-        # the path of the run that asked it.
-        self._completed = completed or {}
-        self._routes = routes or {}
-        self._runs = runs or {}
+        # Resuming: what the runs did before the question (by path), and the path of the run
+        # that asked it.
+        done = done or CompletedRuns()
+        self._completed = done.outputs
+        self._routes = done.routes
+        self._runs = done.runs
         self._asked_at = resume.path if resume is not None else None
         # The inputs of the runs that started each ``run_node`` child (by the child's path).
         self._lineage: dict[str, dict[str, Any]] = {}

@@ -16,7 +16,7 @@ from yadk.tools import BaseTool
 from yadk.workflow._adapters import AgentNode, ParallelWorker, ToolNode, WorkflowNode
 from yadk.workflow._errors import WorkflowDataError
 from yadk.workflow._graph import Graph, parse_edges
-from yadk.workflow._resume import completed_outputs, completed_routes, find_resume, node_runs
+from yadk.workflow._resume import completed_runs, find_resume
 from yadk.workflow._retry import RetryConfig
 from yadk.workflow._runtime import NodeFailed, Runtime, error_event
 from yadk.workflow._schemas import check_state_params
@@ -109,15 +109,7 @@ class Workflow(BaseAgent):
             sink=sink,
             sleep=self.retry_sleep or asyncio.sleep,
             resume=resume,
-            completed=completed_outputs(
-                ctx.session, root_path=path, invocation_id=ctx.invocation_id
-            )
-            if resume
-            else None,
-            routes=completed_routes(ctx.session, root_path=path, invocation_id=ctx.invocation_id)
-            if resume
-            else None,
-            runs=node_runs(ctx.session, root_path=path, invocation_id=ctx.invocation_id)
+            done=completed_runs(ctx.session, root_path=path, invocation_id=ctx.invocation_id)
             if resume
             else None,
         )
