@@ -51,6 +51,7 @@ __all__ = [
 if TYPE_CHECKING:
     from yadk.agents._callbacks import as_callback_list as as_callback_list
     from yadk.agents._callbacks import run_callbacks as run_callbacks
+    from yadk.agents._event_sink import Sink as Sink
     from yadk.agents._flow import ResumedCall as ResumedCall
     from yadk.agents._flow import run_llm_flow as run_llm_flow
     from yadk.agents._other_agents import as_context as as_context
@@ -72,6 +73,7 @@ __getattr__, __dir__ = lazy_facade(
         # for yadk's own packages; not part of the public contract
         "as_callback_list": "yadk.agents._callbacks",
         "run_callbacks": "yadk.agents._callbacks",
+        "Sink": "yadk.agents._event_sink",
         "ResumedCall": "yadk.agents._flow",
         "run_llm_flow": "yadk.agents._flow",
         "as_context": "yadk.agents._other_agents",

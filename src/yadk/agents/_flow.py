@@ -23,7 +23,7 @@ from yadk.agents._confirmation import (
     is_confirmation_answer,
 )
 from yadk.agents._contents import CLIENT_CALL_ID_PREFIX
-from yadk.agents._live_events import LiveEvents
+from yadk.agents._event_sink import Sink
 from yadk.agents._request import build_request
 from yadk.agents._set_model_response import answer_event
 from yadk.agents._task import (
@@ -454,13 +454,17 @@ async def _run_calls(
     if not any(getattr(request.tools_dict.get(c.name), "publishes_events", False) for c in calls):
         handled.append(await _handle_function_calls(agent, ctx, calls, request, confirmations))
         return
-    live: LiveEvents[tuple[list[Event], Event | None]] = LiveEvents()
-    running = _handle_function_calls(
-        agent, ctx, calls, request, confirmations, publish=live.publish
-    )
-    async for event in live.drive(running):
+    sink = Sink()
+
+    async def run() -> None:
+        handled.append(
+            await _handle_function_calls(
+                agent, ctx, calls, request, confirmations, publish=sink.emit
+            )
+        )
+
+    async for event in sink.drive(run()):
         yield event
-    handled.append(live.result)
 
 
 async def _handle_function_calls(

@@ -17,7 +17,7 @@ from typing import Any
 import pydantic
 
 from yadk._contexts import InvocationContext, ToolContext
-from yadk.agents import BaseAgent, ResumedCall
+from yadk.agents import BaseAgent, ResumedCall, Sink
 from yadk.events import Event, new_event_id
 from yadk.models import FunctionDeclaration
 from yadk.tools import BaseTool
@@ -31,7 +31,6 @@ from yadk.workflow._request_input import REQUEST_INPUT_FUNCTION_CALL_NAME
 from yadk.workflow._resume import ResumePoint, completed_runs, find_resume
 from yadk.workflow._runtime import NodeFailed, Runtime
 from yadk.workflow._schemas import check_data
-from yadk.workflow._sink import Sink
 from yadk.workflow._workflow import Workflow
 
 __all__ = ["NodeTool"]

@@ -41,7 +41,7 @@ from yadk.workflow._resume import RESUME_KEY, CompletedRuns, ResumePoint, input_
 from yadk.workflow._schemas import check_data
 
 if TYPE_CHECKING:
-    from yadk.workflow._sink import Sink
+    from yadk.agents import Sink
     from yadk.workflow._workflow import Workflow
 
 __all__ = ["NodeFailed", "NodeResult", "Runtime", "error_event"]

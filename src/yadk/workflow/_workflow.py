@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel, Field, PrivateAttr
 
 from yadk._contexts import InvocationContext
-from yadk.agents import BaseAgent
+from yadk.agents import BaseAgent, Sink
 from yadk.events import Event
 from yadk.tools import BaseTool
 from yadk.workflow._adapters import AgentNode, ParallelWorker, ToolNode, WorkflowNode
@@ -20,7 +20,6 @@ from yadk.workflow._resume import completed_runs, find_resume
 from yadk.workflow._retry import RetryConfig
 from yadk.workflow._runtime import NodeFailed, Runtime, error_event
 from yadk.workflow._schemas import check_state_params
-from yadk.workflow._sink import Sink
 
 __all__ = ["Workflow"]
 

@@ -1,12 +1,15 @@
-"""The one ordered stream every node of an invocation writes its events to.
+"""One ordered stream that code running under a generator writes its events to, the generator
+handing them up as they come.
 
-A node's ``emit`` returns once the runner has taken the event (and appended it to the session),
-so a node that goes on (or a node that starts after it) reads the state that event wrote.
+``emit`` returns once the consumer has taken the event (the runner appends it to the session
+first), so code that goes on reads the state that event wrote. Used by every node of a workflow
+invocation and by an agent's tool calls whose runs publish events (a single-turn sub-agent's,
+``ToolContext.publish``).
 
-The graph runs as a coroutine that the workflow's event generator drives step by step
-(``drive``), in the runner's own task: an event emitted there goes straight up to the runner
-with no task switch, which is what keeps a node cheap. Nodes running side by side (a fan-out)
-run in tasks of their own; their events queue here until the driver hands them up.
+``drive`` runs the coroutine in the consumer's own task: an event emitted there goes straight up
+with no task switch, which is what keeps a workflow node cheap. Code running side by side (a
+fan-out, tool calls run together) runs in tasks of its own; its events queue here until the
+driver hands them up.
 """
 
 from __future__ import annotations
