@@ -15,7 +15,7 @@ from yadk._sealed import EMPTY_DICT, FrozenDict, FrozenIds, FrozenList, is_seale
 from yadk.errors import ImmutableEventError, SessionStoreCorruptError
 from yadk.events import Event, EventActions
 from yadk.sessions._codec import dump_event, load_events
-from yadk.sessions._frozen import is_frozen, parse_frozen_events
+from yadk.sessions._frozen import parse_frozen_events
 from yadk.types import (
     Blob,
     CodeExecutionResult,
@@ -85,7 +85,8 @@ def _rows(events: list[Event]) -> list[str]:
 
 def _assert_frozen_throughout(value: Any) -> None:
     if isinstance(value, BaseModel):
-        assert is_frozen(value) or is_sealed(value), type(value)
+        # a twin read back (frozen by its class) or an event model sealed on append
+        assert value.model_config.get("frozen") or is_sealed(value), type(value)
         for item in value.__dict__.values():
             _assert_frozen_throughout(item)
     elif isinstance(value, dict):

@@ -48,7 +48,6 @@ from pydantic.fields import FieldInfo
 
 from yadk._sealed import (
     EMPTY_DICT,
-    FROZEN_CONTAINERS,
     SCALARS,
     FrozenDict,
     FrozenIds,
@@ -75,7 +74,7 @@ from yadk.types import (
     Part,
 )
 
-__all__ = ["FROZEN_TWINS", "is_frozen", "parse_frozen_events"]
+__all__ = ["parse_frozen_events"]
 
 _M = TypeVar("_M", bound=BaseModel)
 
@@ -267,11 +266,6 @@ def _build_twins() -> dict[type[BaseModel], type[BaseModel]]:
 # Each event model and its frozen twin.
 FROZEN_TWINS: dict[type[BaseModel], type[BaseModel]] = _build_twins()
 FrozenEvent: type[Event] = FROZEN_TWINS[Event]  # type: ignore[assignment]
-_FROZEN_CLASSES = frozenset(FROZEN_TWINS.values())
-
-
-def is_frozen(value: Any) -> bool:
-    return type(value) in _FROZEN_CLASSES or type(value) in FROZEN_CONTAINERS
 
 
 @cache
